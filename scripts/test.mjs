@@ -1,0 +1,42 @@
+// npm test: typecheck, then Vitest's projects. The PostgreSQL and browser projects run when their
+// engines are here; with CI=true a missing PostgreSQL or Chromium fails the run instead of skipping.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { ROOT } from './build-lib.mjs';
+
+const ci = process.env.CI === 'true';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const pgUrl = new URL(process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+
+function fail(message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function reachable(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port: Number(port), timeout: 2000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const projects = ['sqlite'];
+if (await reachable(pgUrl.hostname, pgUrl.port || 5432)) projects.push('postgres');
+else if (ci) fail(`CI: PostgreSQL is not reachable at ${pgUrl.host}; failing.`);
+else process.stdout.write(`Notice: PostgreSQL not reachable at ${pgUrl.host}; skipping the PostgreSQL run.\n`);
+
+if (fs.existsSync(chromium)) projects.push('e2e');
+else if (ci) fail(`CI: Chromium is missing at ${chromium}; failing.`);
+else process.stdout.write(`Notice: Chromium not found at ${chromium}; skipping the browser tests.\n`);
+
+const step = (label, args) => {
+  process.stdout.write(`\n▶ ${label}\n`);
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+step(`vitest (${projects.join(', ')})`, ['node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((p) => ['--project', p]), ...process.argv.slice(2)]);

@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects (STYLE "Tests"): the unit and API suite on SQLite, the server suite again on
+ * PostgreSQL, and the browser suite. scripts/test.mjs decides which can run on this machine.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'sqlite',
+          include: ['src/**/*.test.{ts,tsx}'],
+          env: { TEST_DB: 'sqlite' },
+          globalSetup: ['tests/support/global-setup.ts'],
+          setupFiles: ['tests/support/fail-on-console-error.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'postgres',
+          include: ['src/server/**/*.test.ts'],
+          exclude: ['src/server/db/demo-data/**'],
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['tests/support/global-setup.ts'],
+          setupFiles: ['tests/support/fail-on-console-error.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.spec.ts'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/support/build-web.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
