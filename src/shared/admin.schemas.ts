@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
+
+/**
+ * The admin area (SPEC §2 "Admin dashboard", §3 "Student (admin list and edit)", §4 edit-save
+ * status, §5 admin rules, §7 the admin calls, §8 messages; issue #7): the student list, the Edit
+ * Student dialog's rules, the class reports and the student import. One definition for the
+ * routes and the screens.
+ */
+
+// ---- the spec's words ----------------------------------------------------------------------------
+
+export const ADMIN_MESSAGES = {
+  /** SPEC §2 dashboard student list. */
+  totalStudents: (count: number) => `Total Number of Students: ${count}`,
+  /** SPEC §4 edit-save status and §8. */
+  updating: 'Updating',
+  updated: 'Updated Successfully.',
+  error: 'Error Occured.',
+  /** SPEC §5 admin edit: first name, last name and pin must not be empty. */
+  required: 'Required',
+  /** SPEC §2 Export Data. */
+  downloading: 'Downloading data...',
+  /** SPEC §2 password-reset dialog, §8. */
+  passwordReset: 'password reset successfully',
+} as const;
+
+/** The file the registration spreadsheet downloads as (SPEC §2 Export Data, §7). */
+export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
+
+// ---- GET /api/students -------------------------------------------------------------------------
+
+/** SPEC §3 "Student (admin list and edit)": one row of the dashboard's student list. */
+export const AdminStudentSchema = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  class_id: z.string().nullable(),
+  /** yyyy-MM-dd */
+  date_of_birth: z.string().nullable(),
+  birth_certificate_no: z.string().nullable(),
+  /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
+  updatedAt: z.string(),
+});
+export type AdminStudent = z.infer<typeof AdminStudentSchema>;
+export const AdminStudentListSchema = z.array(AdminStudentSchema);
+
+/** 'Last, First' as the Name column shows it (SPEC §2). */
+export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>): string {
+  const last = student.last_name?.trim() ?? '';
+  const first = student.first_name?.trim() ?? '';
+  return last && first ? `${last}, ${first}` : last || first;
+}
+
+/** True when the search text occurs in the ID, either name, 'Last, First' or the birth pin (case-insensitive). */
+export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === '') return true;
+  return [student.id, student.first_name, student.last_name, listName(student), `${student.first_name ?? ''} ${student.last_name ?? ''}`, student.birth_certificate_no]
+    .some((value) => value?.toLowerCase().includes(needle));
+}
+
+// ---- the Edit Student dialog (POST /api/student, admin) ------------------------------------------
+
+/** The four fields of the Edit Student dialog (SPEC §2), in screen order. */
+export const ADMIN_EDIT_FIELDS = ['first_name', 'last_name', 'date_of_birth', 'birth_certificate_no'] as const;
+export type AdminEditField = (typeof ADMIN_EDIT_FIELDS)[number];
+
+/** The Date of Birth picker's earliest date (SPEC §5). */
+export const ADMIN_MIN_BIRTH_DATE = '1950-01-01';
+
+function catalogueField(name: AdminEditField): RegistrationField {
+  const field = findField(name);
+  if (!field) throw new Error(`The field catalogue has no ${name}.`);
+  return field;
+}
+
+/**
+ * The message under an Edit Student field, or null when the value may be saved: an empty value
+ * says 'Required' (SPEC §5 admin edit); otherwise the catalogue's rules (max lengths, no future
+ * dates, the 1950-01-01 minimum) — the same rules `POST /api/student` applies on the server.
+ */
+export function adminEditFieldMessage(name: AdminEditField, value: string, options: { today?: string } = {}): string | null {
+  if (value.trim() === '') return ADMIN_MESSAGES.required;
+  const check = checkFieldValue(catalogueField(name), value, options);
+  return check.ok ? null : (check.messages[0] ?? FIELD_MESSAGES.text);
+}
+
+/** The label of an Edit Student field (the catalogue's). */
+export function adminEditFieldLabel(name: AdminEditField): string {
+  return catalogueField(name).label;
+}
+
+// ---- reports ---------------------------------------------------------------------------------
+
+/** `all` or a form class id such as `3B` (checked against the classes by the service). */
+export const ReportClassParamsSchema = z.object({
+  classId: z
+    .string()
+    .trim()
+    .regex(/^(all|[A-Za-z0-9-]{1,10})$/, 'Name a form class such as 3B, or all.'),
+});
+export type ReportClassParams = z.infer<typeof ReportClassParamsSchema>;
+
+/** The registration report PDF of one class or all (SPEC §7 /api/registration-report/all). */
+export function registrationReportUrl(classId: string | 'all'): string {
+  return `/api/registration-report/${encodeURIComponent(classId)}`;
+}
+/** The Parents Contact PDF of one class or all. */
+export function parentsContactUrl(classId: string | 'all'): string {
+  return `/api/parents-contact/${encodeURIComponent(classId)}`;
+}
+/** The Parents Contact spreadsheet of one class or all. */
+export function parentsContactSpreadsheetUrl(classId: string | 'all'): string {
+  return `/api/parents-contact-spreadsheet/${encodeURIComponent(classId)}`;
+}
+/** The printable registration form of a student (issue #4, SPEC §7). */
+export function registrationFormUrl(studentId: string): string {
+  return `/api/registration-form/${encodeURIComponent(studentId)}`;
+}
+
+export const REGISTRATION_SPREADSHEET_URL = '/api/registration-data-spreadsheet';
+export const IMPORT_TEMPLATE_URL = '/api/students/import-template';
+export const IMPORT_TEMPLATE_FILE_NAME = 'Student Import Template.xlsx';
+
+// ---- Import Students ---------------------------------------------------------------------------
+
+/** `?dryRun=1` previews (the default), `?dryRun=0` imports. */
+export const StudentImportQuerySchema = z.object({
+  dryRun: z
+    .enum(['0', '1'], { message: 'dryRun is 0 or 1.' })
+    .default('1')
+    .transform((value) => value === '1'),
+});
+
+export const IMPORT_ACTIONS = ['create', 'update', 'unchanged', 'error'] as const;
+export type ImportAction = (typeof IMPORT_ACTIONS)[number];
+
+/** One data row of the file and what the import does (or would do) with it. */
+export const StudentImportRowSchema = z.object({
+  /** The row number as the spreadsheet shows it (the header is row 1). */
+  row: z.number().int(),
+  id: z.string().nullable(),
+  name: z.string(),
+  action: z.enum(IMPORT_ACTIONS),
+  /** Column (field name) → every problem with its value; `row` for problems of the whole row. */
+  errors: z.record(z.string(), z.array(z.string())),
+  /** The fields a create sets or an update changes. */
+  changes: z.array(z.string()),
+});
+export type StudentImportRow = z.infer<typeof StudentImportRowSchema>;
+
+export const StudentImportSummarySchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  /** Rows with at least one problem. */
+  errors: z.number().int(),
+});
+export type StudentImportSummary = z.infer<typeof StudentImportSummarySchema>;
+
+export const StudentImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  /** True only when the rows were written (a real import without problems). */
+  committed: z.boolean(),
+  fileName: z.string(),
+  /** The recognised columns, as field names, in file order. */
+  columns: z.array(z.string()),
+  /** Headings that name no importable field; their cells are not read. */
+  ignoredColumns: z.array(z.string()),
+  rows: z.array(StudentImportRowSchema),
+  summary: StudentImportSummarySchema,
+});
+export type StudentImportResult = z.infer<typeof StudentImportResultSchema>;
+
+/** The largest number of data rows one import file may hold. */
+export const IMPORT_MAX_ROWS = 5000;

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { StudentIdSchema } from './auth.schemas.js';
+import { isIsoDate } from './dates.js';
+
+/**
+ * Request and response schemas of attendance (SPEC §2 "Attendance screen", §3 attendance
+ * response, §7 `/api/student-attendance/{userID}` and the attendance report), the gate scanners'
+ * calls and the admin's attendance settings (issue #6). The server's routes and the web's forms
+ * and fetchers use these same definitions.
+ */
+
+// ---- field rules ------------------------------------------------------------------------------
+
+/** 'yyyy-MM-dd', a real calendar date (SPEC §9). */
+export const IsoDateSchema = z
+  .string()
+  .trim()
+  .refine(isIsoDate, 'Enter a date as yyyy-MM-dd.');
+
+const CLOCK_PATTERN = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+
+/** A time of day, 'HH:mm' or 'HH:mm:ss' (24-hour clock), as scanners and spreadsheets send it. */
+export const ClockTimeSchema = z
+  .string()
+  .trim()
+  .regex(CLOCK_PATTERN, 'Enter a time as HH:mm or HH:mm:ss (24-hour clock).');
+
+/** The bell time: 'HH:mm'; arriving after it is late. */
+export const BellTimeSchema = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter the bell time as HH:mm (24-hour clock).');
+
+/** 'HH:mm' or 'HH:mm:ss' → 'HH:mm:ss', the one form scans are stored in (so 08:00 = 08:00:00). */
+export function toClockSeconds(time: string): string {
+  const trimmed = time.trim();
+  return trimmed.length === 5 ? `${trimmed}:00` : trimmed;
+}
+
+export const TermNumberSchema = z.coerce
+  .number()
+  .int()
+  .refine((term) => term === 1 || term === 2 || term === 3, 'Term is 1, 2 or 3.');
+
+// ---- GET /api/student-attendance/{userID} -------------------------------------------------------
+
+export const StudentAttendanceParamsSchema = z.object({ userID: StudentIdSchema });
+
+/** Optional term: both year and term, or neither (then the current term). */
+export const StudentAttendanceQuerySchema = z
+  .object({
+    year: z.coerce.number().int().min(2000, 'Year is from 2000.').max(2100, 'Year is until 2100.').optional(),
+    term: TermNumberSchema.optional(),
+  })
+  .refine((query) => (query.year === undefined) === (query.term === undefined), {
+    message: 'Give both year and term, or neither.',
+    path: ['term'],
+  });
+export type StudentAttendanceQuery = z.infer<typeof StudentAttendanceQuerySchema>;
+
+/** One day's record (SPEC §3): flags 0/1, times 'HH:mm', scan moments 'yyyy-MM-dd HH:mm:ss'. */
+export const AttendanceRecordSchema = z.object({
+  date_scanned: z.string(),
+  attendance_am: z.number().int(),
+  attendance_pm: z.number().int(),
+  time_in: z.string().nullable(),
+  time_out: z.string().nullable(),
+  late: z.number().int(),
+  time_scanned_in: z.string().nullable(),
+  time_scanned_out: z.string().nullable(),
+});
+export type AttendanceRecord = z.infer<typeof AttendanceRecordSchema>;
+
+export const AcademicTermSchema = z.object({
+  year: z.number().int(),
+  term: z.number().int(),
+  start_date: z.string(),
+  end_date: z.string(),
+});
+export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
+
+/**
+ * SPEC §3 attendance response: class_id, term, possible_attendance, attendance, lates and
+ * attendance_records. Counts are sessions (two per school day); `term` is '1', '2' or '3' as in
+ * the term report record, or null when the school has no term yet. The rest are additions the
+ * screen needs (the student's name, the term's year and dates, the terms one can choose).
+ */
+export const StudentAttendanceSchema = z.object({
+  class_id: z.string().nullable(),
+  term: z.string().nullable(),
+  possible_attendance: z.number().int(),
+  attendance: z.number().int(),
+  lates: z.number().int(),
+  attendance_records: z.array(AttendanceRecordSchema),
+  student: z.object({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }),
+  year: z.number().int().nullable(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  /** The last day counted: the term's end, or today while the term runs. */
+  counted_until: z.string().nullable(),
+  /** Terms that have started, newest first, for choosing another term. */
+  terms: z.array(AcademicTermSchema),
+});
+export type StudentAttendance = z.infer<typeof StudentAttendanceSchema>;
+
+// ---- GET /api/student-attendance-report/{studentId}/{startDate}/{endDate} ---------------------
+
+/** The longest range one report covers: a school year and a little. */
+export const REPORT_MAX_DAYS = 400;
+
+export const AttendanceReportParamsSchema = z.object({
+  studentId: StudentIdSchema,
+  startDate: IsoDateSchema,
+  endDate: IsoDateSchema,
+});
+export type AttendanceReportParams = z.infer<typeof AttendanceReportParamsSchema>;
+
+/**
+ * The report dialog's rule, shared with the server: both dates given, neither after `today`,
+ * the start not after the end (issue #6). Answers field → message, empty when the range is good.
+ */
+export function checkReportRange(startDate: string | null, endDate: string | null, today: string): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!startDate) problems.startDate = 'Choose a start date.';
+  else if (!isIsoDate(startDate)) problems.startDate = 'Enter a date as yyyy-MM-dd.';
+  else if (startDate > today) problems.startDate = 'The start date cannot be in the future.';
+  if (!endDate) problems.endDate = 'Choose an end date.';
+  else if (!isIsoDate(endDate)) problems.endDate = 'Enter a date as yyyy-MM-dd.';
+  else if (endDate > today) problems.endDate = 'The end date cannot be in the future.';
+  if (!problems.startDate && !problems.endDate && startDate! > endDate!) {
+    problems.endDate = 'The end date cannot be before the start date.';
+  }
+  if (!problems.startDate && !problems.endDate) {
+    const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1;
+    if (days > REPORT_MAX_DAYS) problems.endDate = `A report covers at most ${REPORT_MAX_DAYS} days.`;
+  }
+  return problems;
+}
+
+/** The report's address, embedded in a frame (SPEC §7 "PDFs embedded by URL"). */
+export function attendanceReportPath(studentId: string, startDate: string, endDate: string): string {
+  return `/api/student-attendance-report/${encodeURIComponent(studentId)}/${startDate}/${endDate}`;
+}
+
+// ---- gate scanners: POST /api/attendance/scans --------------------------------------------------
+
+/** Most scans one call may carry; a whole school's morning fits in a few calls. */
+export const MAX_SCANS_PER_CALL = 2000;
+
+/** One scan: the student (ID, or the card's serial, which is the student ID), date and time. */
+export const ScanSchema = z
+  .object({
+    student_id: StudentIdSchema.optional(),
+    card_serial: StudentIdSchema.optional(),
+    date: IsoDateSchema,
+    time: ClockTimeSchema,
+  })
+  .refine((scan) => Boolean(scan.student_id ?? scan.card_serial), {
+    message: 'Give the student_id or the card_serial.',
+    path: ['student_id'],
+  });
+export type ScanInput = z.infer<typeof ScanSchema>;
+
+/** One scan, or a batch `{ scans: [...] }` in any order. */
+export const ScanBatchSchema = z.union([
+  ScanSchema,
+  z.object({
+    scans: z
+      .array(ScanSchema)
+      .min(1, 'Send at least one scan.')
+      .max(MAX_SCANS_PER_CALL, `Send at most ${MAX_SCANS_PER_CALL} scans per call.`),
+  }),
+]);
+export type ScanBatchInput = z.infer<typeof ScanBatchSchema>;
+
+export const RejectedScanSchema = z.object({
+  /** Position in the batch (0-based), or the spreadsheet row (1-based, header = 1) for imports. */
+  index: z.number().int(),
+  student_id: z.string(),
+  reason: z.string(),
+});
+export type RejectedScan = z.infer<typeof RejectedScanSchema>;
+
+/** What a scanner call or an import did: new scans stored, exact repeats ignored, days recomputed. */
+export const ScanResultSchema = z.object({
+  received: z.number().int(),
+  stored: z.number().int(),
+  duplicates: z.number().int(),
+  records_updated: z.number().int(),
+  rejected: z.array(RejectedScanSchema),
+});
+export type ScanResult = z.infer<typeof ScanResultSchema>;
+
+// ---- scanner devices (admin) --------------------------------------------------------------------
+
+export const CreateScannerDeviceSchema = z.object({
+  name: z.string().trim().min(1, 'This field is required.').max(60, 'At most 60 characters.'),
+});
+export type CreateScannerDeviceInput = z.infer<typeof CreateScannerDeviceSchema>;
+
+export const ScannerDeviceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ScannerDevice = z.infer<typeof ScannerDeviceSchema>;
+
+/** The new device with its key, shown this once; only the key's sha256 is kept. */
+export const CreatedScannerDeviceSchema = ScannerDeviceSchema.extend({ key: z.string() });
+export type CreatedScannerDevice = z.infer<typeof CreatedScannerDeviceSchema>;
+
+export const ScannerDeviceParamsSchema = z.object({ id: z.coerce.number().int().positive('Unknown device.') });
+
+// ---- import of scans (admin) ---------------------------------------------------------------------
+
+export const ImportQuerySchema = z.object({
+  dryRun: z.enum(['1', '0', 'true', 'false']).default('1').transform((value) => value === '1' || value === 'true'),
+});
+
+export const ImportRowErrorSchema = z.object({ row: z.number().int(), field: z.string(), message: z.string() });
+export type ImportRowError = z.infer<typeof ImportRowErrorSchema>;
+
+/** A dry run's preview or an import's outcome; nothing is stored when any row has an error. */
+export const ImportResultSchema = z.object({
+  dry_run: z.boolean(),
+  rows: z.number().int(),
+  valid: z.number().int(),
+  errors: z.array(ImportRowErrorSchema),
+  students: z.number().int(),
+  first_date: z.string().nullable(),
+  last_date: z.string().nullable(),
+  result: ScanResultSchema.nullable(),
+});
+export type ImportResult = z.infer<typeof ImportResultSchema>;
+
+/** Columns an import file may name (header row, any case); the first of each group found is used. */
+export const IMPORT_COLUMNS = {
+  student: ['student_id', 'card_serial', 'student id', 'card serial', 'id'],
+  date: ['date', 'scanned_date', 'date_scanned'],
+  time: ['time', 'scanned_time', 'time_scanned'],
+} as const;
+
+// ---- settings: bell time and school holidays (admin) -----------------------------------------------
+
+export const AttendanceSettingsSchema = z.object({ bell_time: BellTimeSchema });
+export type AttendanceSettings = z.infer<typeof AttendanceSettingsSchema>;
+
+export const SchoolHolidaySchema = z.object({ id: z.number().int(), date: z.string(), name: z.string() });
+export type SchoolHoliday = z.infer<typeof SchoolHolidaySchema>;
+
+export const CreateSchoolHolidaySchema = z.object({
+  date: IsoDateSchema,
+  name: z.string().trim().min(1, 'This field is required.').max(100, 'At most 100 characters.'),
+});
+export type CreateSchoolHolidayInput = z.infer<typeof CreateSchoolHolidaySchema>;
+
+export const SchoolHolidayParamsSchema = z.object({ id: z.coerce.number().int().positive('Unknown holiday.') });

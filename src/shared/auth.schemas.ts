@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { fromCompactDate } from './dates.js';
+
+/** Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6). */
+
+export const STUDENT_ID_PATTERN = /^[A-Za-z0-9-]{1,20}$/;
+export const StudentIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'Student ID is required.')
+  .max(20, 'Student ID is at most 20 characters.')
+  .regex(STUDENT_ID_PATTERN, 'Student ID has only letters, digits and dashes.');
+
+export const PASSWORD_MIN_LENGTH = 8;
+const PasswordInput = z.string().min(1, 'This field is required.').max(200, 'Password is at most 200 characters.');
+
+export const StudentLoginSchema = z.object({
+  student_id: StudentIdSchema,
+  password: PasswordInput,
+});
+export type StudentLoginInput = z.infer<typeof StudentLoginSchema>;
+
+export const LoginAnswerSchema = z.object({
+  name: z.string(),
+  student_id: z.string(),
+  first_login: z.number().int(),
+  password_reset: z.number().int(),
+});
+export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
+
+/** 'yyyymmdd' birth date, the form the login screen hints. */
+export const CompactBirthDateSchema = z
+  .string()
+  .trim()
+  .refine((value) => fromCompactDate(value) !== null, 'Enter the date of birth as yyyymmdd.');
+
+/** First login: birth certificate pin or SEA number, plus date of birth (DESIGN §6). */
+export const FirstLoginSchema = z.object({
+  identifier: z
+    .string()
+    .trim()
+    .min(1, 'Enter the birth certificate pin or SEA number.')
+    .max(15, 'At most 15 characters.'),
+  date_of_birth: CompactBirthDateSchema,
+});
+export type FirstLoginInput = z.infer<typeof FirstLoginSchema>;
+
+export const UserStatusSchema = z.array(
+  z.object({ student_id: z.string(), first_login: z.number().int(), password_reset: z.number().int() }),
+);
+export type UserStatus = z.infer<typeof UserStatusSchema>;
+
+/** New password rule: at least 8 characters; the date-of-birth check needs the record (server). */
+export const NewPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(200, 'Password is at most 200 characters.');
+
+/**
+ * Own change: `password` (+ `current_password` unless the account is in forced-change mode);
+ * the spec's forced change after a reset sends `reset_password` instead (SPEC §7).
+ */
+export const ChangePasswordSchema = z
+  .object({
+    student_id: StudentIdSchema,
+    password: NewPasswordSchema.optional(),
+    reset_password: NewPasswordSchema.optional(),
+    current_password: z.string().max(200).optional(),
+  })
+  .refine((body) => Boolean(body.password) !== Boolean(body.reset_password), {
+    message: 'Send either password or reset_password.',
+    path: ['password'],
+  });
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+
+export const AdminLoginSchema = z.object({
+  username: z.string().trim().min(1, 'Username field empty').max(50, 'Username is at most 50 characters.'),
+  password: PasswordInput,
+});
+export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
+
+export const AdminLoginAnswerSchema = z.object({ name: z.string(), role: z.literal('admin') });
+
+export const FindStudentIdSchema = z.object({
+  first_name: z.string().trim().min(1, 'This field is required.').max(20),
+  last_name: z.string().trim().min(1, 'This field is required.').max(20),
+  date_of_birth: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date of birth as yyyy-MM-dd.'),
+});
+export type FindStudentIdInput = z.infer<typeof FindStudentIdSchema>;
+
+export const ResetPasswordSchema = z.object({ student_id: StudentIdSchema });
+
+export const SessionUserSchema = z.object({
+  role: z.enum(['student', 'admin']),
+  name: z.string(),
+  initials: z.string(),
+  student_id: z.string().nullable(),
+  username: z.string().nullable(),
+  first_login: z.number().int(),
+  password_reset: z.number().int(),
+});
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+export const SessionAnswerSchema = z.object({ user: SessionUserSchema.nullable() });
+export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
+
+export const ChangePasswordAnswerSchema = z.object({ name: z.string() });
+export const FindStudentIdAnswerSchema = z.object({ student_id: z.string() });

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { StudentIdSchema } from './auth.schemas.js';
+import type { RecordValues } from './registration.fields.js';
+
+/**
+ * The document slots of the Documents step (SPEC §2 "Documents", §3 "Uploaded file", §4
+ * "Document slot", §5 upload rules) and the schemas of the file calls (SPEC §7). One place for
+ * both sides: the upload screen, the server's checks, the progress flag and the printed checklist.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Kinds of file
+
+/** The kinds of file a slot may hold (SPEC §9: PDF or jpeg/png). Decided from the bytes. */
+export const DOCUMENT_KINDS = {
+  pdf: { mime: 'application/pdf', extension: 'pdf', label: 'PDF' },
+  jpeg: { mime: 'image/jpeg', extension: 'jpg', label: 'JPEG' },
+  png: { mime: 'image/png', extension: 'png', label: 'PNG' },
+} as const;
+export type DocumentKind = keyof typeof DOCUMENT_KINDS;
+
+/** The kind of a stored MIME type, or undefined for anything else. */
+export function kindOfMime(mime: string): DocumentKind | undefined {
+  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).find((kind) => DOCUMENT_KINDS[kind].mime === mime);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slots
+
+/** The document types of SPEC §3, in screen order. */
+export const DOCUMENT_TYPES = ['birth_certificate', 'immunization_card', 'sea_slip', 'picture', 'passport', 'student_permit'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export const DocumentTypeSchema = z.enum(DOCUMENT_TYPES, { message: 'Choose one of the document types.' });
+
+/**
+ * When a slot must be filled for the Documents step to be done:
+ * - `always`: every student;
+ * - `nonNational`: students who hold an immigration permit or whose nationality is not Trinidad
+ *   and Tobago's (a non-national child needs a passport and a student permit to attend school).
+ */
+export type SlotRequirement = 'always' | 'nonNational';
+
+export interface DocumentSlot {
+  readonly type: DocumentType;
+  readonly label: string;
+  /** What to upload, in a parent's words. */
+  readonly hint: string;
+  readonly accepts: readonly DocumentKind[];
+  readonly requirement: SlotRequirement;
+}
+
+export const DOCUMENT_SLOTS: readonly DocumentSlot[] = [
+  { type: 'birth_certificate', label: 'Birth Certificate', hint: "A scan of the student's birth certificate.", accepts: ['pdf'], requirement: 'always' },
+  { type: 'immunization_card', label: 'Immunization Card', hint: 'A scan of every page of the immunization card.', accepts: ['pdf'], requirement: 'always' },
+  { type: 'sea_slip', label: 'SEA Slip', hint: 'The SEA placement slip.', accepts: ['pdf'], requirement: 'always' },
+  { type: 'picture', label: 'Picture', hint: 'A recent passport-style photo of the student.', accepts: ['jpeg', 'png'], requirement: 'always' },
+  { type: 'passport', label: 'Passport', hint: "The passport's photo page.", accepts: ['jpeg', 'png'], requirement: 'nonNational' },
+  { type: 'student_permit', label: 'Student Permit', hint: 'The student permit issued by the Immigration Division.', accepts: ['jpeg', 'png'], requirement: 'nonNational' },
+];
+
+const SLOTS_BY_TYPE: ReadonlyMap<string, DocumentSlot> = new Map(DOCUMENT_SLOTS.map((slot) => [slot.type, slot]));
+
+/** The slot of a document type, or undefined. */
+export function findSlot(type: string): DocumentSlot | undefined {
+  return SLOTS_BY_TYPE.get(type);
+}
+
+/** "PDF", "JPEG or PNG": what a slot takes, for messages. */
+export function acceptedKindsLabel(slot: DocumentSlot): string {
+  const labels = slot.accepts.map((kind) => DOCUMENT_KINDS[kind].label);
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+}
+
+/** The `accept` attribute of a slot's file input: images let phones offer the camera. */
+export function acceptAttribute(slot: DocumentSlot): string {
+  return slot.accepts.includes('pdf') ? 'application/pdf,.pdf' : 'image/*';
+}
+
+/** Nationalities written for Trinidad and Tobago ("Trinidadian", "Trinbagonian", "T&T", …). */
+const NATIONAL_PATTERN = /trinidad|tobago|trini|trinbago|\bt\s*&\s*t\b|\btt\b/i;
+
+/**
+ * Whether the record belongs to a non-national student: the immigration permit switch is on, or
+ * a nationality is written and it is not Trinidad and Tobago's. No nationality yet = national
+ * (the Student Data step asks for it; the slots follow once it is filled).
+ */
+export function isNonNational(record: RecordValues): boolean {
+  if (Number(record.immigration_permit) === 1) return true;
+  const nationality = typeof record.nationality === 'string' ? record.nationality.trim() : '';
+  return nationality !== '' && !NATIONAL_PATTERN.test(nationality);
+}
+
+/** Whether a slot must be filled for this record (a pure function of the record). */
+export function isSlotRequired(slot: DocumentSlot, record: RecordValues): boolean {
+  return slot.requirement === 'always' || isNonNational(record);
+}
+
+/** The document types this record must have for the Documents step to be done. */
+export function requiredDocumentTypes(record: RecordValues): DocumentType[] {
+  return DOCUMENT_SLOTS.filter((slot) => isSlotRequired(slot, record)).map((slot) => slot.type);
+}
+
+// ---------------------------------------------------------------------------------------------
+// File names
+
+/** Longest stored file name, extension included. */
+export const FILE_NAME_MAX = 100;
+
+/**
+ * A file name safe to store and to send back in a header: the last path segment only, no control
+ * or format characters, no quotes or characters reserved on Windows, spaces collapsed, at most
+ * FILE_NAME_MAX characters, and the extension of the kind the bytes really are.
+ */
+export function cleanFileName(raw: string, kind: DocumentKind, fallbackBase = 'document'): string {
+  const lastSegment = raw.split(/[/\\]/).pop() ?? '';
+  const base = lastSegment
+    .normalize('NFC')
+    // Control (Cc), format (Cf: bidi overrides), separators other than space, unpaired surrogates.
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, '')
+    .replace(/["*:<>?|]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/^[.\s]+|[.\s]+$/g, '');
+  const extension = `.${DOCUMENT_KINDS[kind].extension}`;
+  const room = FILE_NAME_MAX - extension.length;
+  const chars = Array.from(base || fallbackBase);
+  return `${chars.slice(0, room).join('').trim() || fallbackBase}${extension}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages (SPEC §5, §8: the spec's words first)
+
+export const DOCUMENT_MESSAGES = {
+  selectFile: 'Please select a file!',
+  uploadFailed: 'Could not upload the file!',
+  deleteFailed: 'Error Occured. File Could not be deleted',
+  wrongKind: (slot: DocumentSlot) => `Could not upload the file! The ${slot.label} must be a ${acceptedKindsLabel(slot)} file.`,
+  tooLarge: (maxBytes: number) => `Could not upload the file! A file can be at most ${formatBytes(maxBytes)}.`,
+  empty: 'Could not upload the file! The file is empty.',
+  scripted: 'Could not upload the file! PDFs with scripts, launch actions or a password cannot be accepted.',
+  uploaded: 'File uploaded successfully.',
+  deleted: 'File deleted.',
+} as const;
+
+/** 10485760 → "10 MB" (binary megabytes, as file managers show them). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls (SPEC §7)
+
+/** `POST /api/store-file` text fields (the file is the multipart part named `file`). */
+export const StoreFileFieldsSchema = z.object({
+  id: StudentIdSchema,
+  file_type: DocumentTypeSchema,
+});
+export type StoreFileFields = z.infer<typeof StoreFileFieldsSchema>;
+
+/** One uploaded file as `GET /api/get-files/{student_id}` lists it (SPEC §3 "Uploaded file"). */
+export const UploadedFileSchema = z.object({
+  /** The cleaned file name. */
+  name: z.string(),
+  /** The document type (slot). */
+  type: DocumentTypeSchema,
+  /** Where the file is served: `/api/documents/{random id}`, only to its student and administrators. */
+  url: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+  uploaded_at: z.string(),
+});
+export type UploadedFile = z.infer<typeof UploadedFileSchema>;
+export const UploadedFileListSchema = z.array(UploadedFileSchema);
+
+const Bit = z.union([z.literal(0), z.literal(1)]);
+
+export const StoreFileAnswerSchema = z.object({
+  message: z.string(),
+  file: UploadedFileSchema,
+  /** The Documents flag after the change (SPEC §3 registration progress). */
+  documents: Bit,
+});
+export type StoreFileAnswer = z.infer<typeof StoreFileAnswerSchema>;
+
+/** The stored file record keyed by student (SPEC §3): what `/api/student-data-files` speaks. */
+export const StudentDataFileSchema = z.object({
+  fileName: z.string().min(1, 'fileName is required.').max(FILE_NAME_MAX * 2),
+  fileType: DocumentTypeSchema,
+  student: StudentIdSchema,
+});
+export type StudentDataFile = z.infer<typeof StudentDataFileSchema>;
+export const StudentDataFileListSchema = z.array(StudentDataFileSchema);
+
+export const StudentDataFileAnswerSchema = StudentDataFileSchema.extend({ message: z.string() });
+
+/** `DELETE /api/file?id=&fileName=&fileType=`; fileName is optional and, when sent, must match. */
+export const DeleteFileQuerySchema = z.object({
+  id: StudentIdSchema,
+  fileType: DocumentTypeSchema,
+  fileName: z.string().max(FILE_NAME_MAX * 2).optional(),
+});
+export type DeleteFileQuery = z.infer<typeof DeleteFileQuerySchema>;
+
+export const DeleteFileAnswerSchema = z.object({ message: z.string(), documents: Bit });
+export type DeleteFileAnswer = z.infer<typeof DeleteFileAnswerSchema>;
+
+/** The URL a document is served from. */
+export function documentUrl(publicId: string): string {
+  return `/api/documents/${publicId}`;
+}
+
+/** The printable registration form (SPEC §7), shown in a frame on the Complete step. */
+export function registrationFormUrl(studentId: string): string {
+  return `/api/registration-form/${encodeURIComponent(studentId)}`;
+}

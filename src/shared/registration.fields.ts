@@ -1,0 +1,415 @@
+import { z } from 'zod';
+import { isIsoDate, todayIso } from './dates.js';
+import type { LookupName } from './lookups.schemas.js';
+
+export type { LookupName };
+
+/**
+ * The field catalogue of the registration record (SPEC §3) with every rule of SPEC §5, in one
+ * place: the server's validation (`POST /api/student`), the screens, the progress rules, the
+ * printable form and the exports all read it. `name` is the column of the `students` table.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Enumerations (SPEC §3)
+
+export const SEXES = ['Female', 'Male'] as const;
+/** O, A, B, AB, each positive or negative: 8 values. */
+export const BLOOD_TYPES = ['O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
+export const LIVING_STATUSES = ['Both Parents', 'Father Only', 'Mother Only', 'Guardian', 'Other'] as const;
+export const MARITAL_STATUSES = ['Married', 'Single', 'Divorced', 'Widowed', 'Common Law', 'Other'] as const;
+export const DEVICE_TYPES = ['None', 'Phone', 'Laptop', 'Desktop', 'Tablet', 'Other'] as const;
+export type Sex = (typeof SEXES)[number];
+export type BloodType = (typeof BLOOD_TYPES)[number];
+export type LivingStatus = (typeof LIVING_STATUSES)[number];
+export type MaritalStatus = (typeof MARITAL_STATUSES)[number];
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+
+/** The fixed country-area prefix shown before every 7-digit phone number (SPEC §5); not stored. */
+export const PHONE_PREFIX = '(868)';
+export const PHONE_DIGITS = 7;
+
+// ---------------------------------------------------------------------------------------------
+// Messages (the spec's words where it gives them)
+
+export const FIELD_MESSAGES = {
+  required: 'This field is required.',
+  email: 'Invalid e-mail',
+  phoneLength: '7 Digits Needed',
+  onlyNumbers: 'Only Numbers Allowed',
+  maxLength: (max: number) => `Maximum ${max} characters.`,
+  date: 'Enter a valid date (yyyy-MM-dd).',
+  futureDate: 'The date cannot be in the future.',
+  beforeMinDate: (min: string) => `The date cannot be before ${min}.`,
+  option: 'Choose one of the listed values.',
+  flag: 'Must be 0 or 1.',
+  year: 'Enter a 4-digit year.',
+  futureYear: 'The year cannot be in the future.',
+  text: 'Enter text.',
+} as const;
+
+/** A standard e-mail pattern (SPEC §5 'Invalid e-mail'): one @, no spaces, a dotted domain. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+// ---------------------------------------------------------------------------------------------
+// The catalogue
+
+export type RegistrationStep = 'student' | 'family' | 'health' | 'other' | 'complete';
+export type FieldControl = 'text' | 'select' | 'switch' | 'date' | 'phone' | 'email' | 'number' | 'textarea';
+/**
+ * Groups of fields shown or hidden together: the parent sections and demographics/emergency by
+ * living status (SPEC §2), the permit dates by the permit switch, the sibling's class and the
+ * parent's year by their switches. Fields without a section are always shown.
+ */
+export type FieldSection =
+  | 'identity'
+  | 'address'
+  | 'contact'
+  | 'school'
+  | 'background'
+  | 'permit'
+  | 'mother'
+  | 'father'
+  | 'guardian'
+  | 'demographics'
+  | 'emergency'
+  | 'immunisation'
+  | 'conditions'
+  | 'notes'
+  | 'sibling'
+  | 'parentAttended'
+  | 'terms';
+
+export interface RegistrationField {
+  /** The column of the `students` table. */
+  readonly name: string;
+  readonly label: string;
+  readonly step: RegistrationStep;
+  readonly control: FieldControl;
+  /** Required when its section is shown; a hidden field is never required. */
+  readonly required: boolean;
+  readonly maxLength?: number;
+  /** The literal values of a select. */
+  readonly options?: readonly string[];
+  /**
+   * The lookup a select's values come from (the server checks the value exists). On a `text`
+   * control the lookup only suggests values (free text allowed, e.g. a school not in the list).
+   */
+  readonly lookup?: LookupName;
+  readonly section?: FieldSection;
+  /** Shown to students but only administrators may change it (house, class). */
+  readonly readOnlyForStudents?: boolean;
+  /** Phones of parents, guardian and emergency contact also say 'Only Numbers Allowed' (SPEC §5). */
+  readonly numbersMessage?: boolean;
+  /** Dates: registration date pickers cannot pick future dates (SPEC §5) unless this is set. */
+  readonly allowFuture?: boolean;
+  /** Dates: earliest accepted date, yyyy-MM-dd. */
+  readonly minDate?: string;
+  /** Numbers: 'year' = a 4-digit year not after this one. */
+  readonly format?: 'year';
+  /** Set by the server, never sent by a client (e.g. the date the terms were agreed). */
+  readonly serverManaged?: boolean;
+}
+
+const NAME_MAX = 20;
+const PARENT_NAME_MAX = 35;
+const GUARDIAN_NAME_MAX = 30;
+const PARENT_ADDRESS_MAX = 255;
+const WORK_MAX = 50;
+const ID_CARD_MAX = 20;
+const EMAIL_MAX = 50;
+/** Not given by the spec: free-text answers (health notes, achievements) are capped here. */
+const NOTE_MAX = 255;
+/** The earliest birth or permit date accepted (the admin edit dialog's minimum, SPEC §5). */
+const EARLIEST_DATE = '1950-01-01';
+
+type Parent = 'mother' | 'father' | 'guardian';
+
+/** The eleven fields of one parent section; guardian columns follow their own naming (SPEC §3). */
+function parentFields(parent: Parent): RegistrationField[] {
+  const Title = parent === 'mother' ? "Mother's" : parent === 'father' ? "Father's" : "Guardian's";
+  const g = parent === 'guardian';
+  const common = { step: 'family', section: parent } as const;
+  return [
+    { ...common, name: `${parent}_name`, label: `${Title} Name`, control: 'text', required: true, maxLength: g ? GUARDIAN_NAME_MAX : PARENT_NAME_MAX },
+    { ...common, name: `${parent}_marital_status`, label: `${Title} Marital Status`, control: 'select', required: true, options: MARITAL_STATUSES },
+    { ...common, name: g ? 'home_address_guardian' : `${parent}_home_address`, label: `${Title} Home Address`, control: 'text', required: true, maxLength: PARENT_ADDRESS_MAX },
+    { ...common, name: `${parent}_occupation`, label: `${Title} Occupation`, control: 'text', required: true, maxLength: g ? 50 : 35 },
+    { ...common, name: `${parent}_business_place`, label: `${Title} Place of Employment`, control: 'text', required: false, maxLength: WORK_MAX },
+    { ...common, name: `${parent}_business_address`, label: `${Title} Work Address`, control: 'text', required: false, maxLength: WORK_MAX },
+    { ...common, name: g ? 'home_phone_guardian' : `${parent}_home_phone`, label: `${Title} Home Phone`, control: 'phone', required: false, numbersMessage: true },
+    { ...common, name: g ? 'business_phone_guardian' : `${parent}_business_phone`, label: `${Title} Work Phone`, control: 'phone', required: false, numbersMessage: true },
+    { ...common, name: `mobile_phone_${parent}`, label: `${Title} Mobile Phone`, control: 'phone', required: true, numbersMessage: true },
+    { ...common, name: `email_${parent}`, label: `${Title} E-mail`, control: 'email', required: false, maxLength: EMAIL_MAX },
+    { ...common, name: `id_card_${parent}`, label: `${Title} ID Card Number`, control: 'text', required: false, maxLength: ID_CARD_MAX },
+  ];
+}
+
+const HEALTH_FLAGS: readonly (readonly [string, string, FieldSection])[] = [
+  ['hepatitis', 'Hepatitis', 'immunisation'],
+  ['polio', 'Polio', 'immunisation'],
+  ['diphtheria', 'Diphtheria', 'immunisation'],
+  ['tetanus', 'Tetanus', 'immunisation'],
+  ['yellow_fever', 'Yellow Fever', 'immunisation'],
+  ['measles', 'Measles', 'immunisation'],
+  ['tb', 'TB', 'immunisation'],
+  ['chicken_pox', 'Chicken Pox', 'conditions'],
+  ['typhoid', 'Typhoid', 'conditions'],
+  ['rheumatic_fever', 'Rheumatic Fever', 'conditions'],
+  ['poor_eyesight', 'Poor Eyesight', 'conditions'],
+  ['poor_hearing', 'Poor Hearing', 'conditions'],
+  ['diabetes', 'Diabetes', 'conditions'],
+  ['asthma', 'Asthma', 'conditions'],
+  ['epilepsy', 'Epilepsy', 'conditions'],
+];
+
+/** Every field of the registration record, in screen order. */
+export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
+  // Student Data (SPEC §2): identity, address, contact, school, religion, ethnic group, birth and
+  // nationality, immigration permit.
+  { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX },
+  { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX },
+  { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX },
+  { name: 'sex', label: 'Sex', step: 'student', section: 'identity', control: 'select', required: true, options: SEXES },
+  { name: 'date_of_birth', label: 'Date of Birth', step: 'student', section: 'identity', control: 'date', required: true, minDate: EARLIEST_DATE },
+  { name: 'birth_certificate_no', label: 'Birth Certificate Pin', step: 'student', section: 'identity', control: 'text', required: true, maxLength: 15 },
+  { name: 'blood_type', label: 'Blood Type', step: 'student', section: 'identity', control: 'select', required: false, options: BLOOD_TYPES },
+  { name: 'home_address', label: 'Home Address', step: 'student', section: 'address', control: 'text', required: true, maxLength: 100 },
+  { name: 'address_line_2', label: 'Town', step: 'student', section: 'address', control: 'select', required: true, lookup: 'towns', maxLength: 100 },
+  { name: 'regional_corporation', label: 'Regional Corporation', step: 'student', section: 'address', control: 'select', required: true, lookup: 'regionalCorporations' },
+  { name: 'phone_home', label: 'Home Phone', step: 'student', section: 'contact', control: 'phone', required: true },
+  { name: 'email', label: 'E-mail', step: 'student', section: 'contact', control: 'email', required: false, maxLength: EMAIL_MAX },
+  { name: 'previous_school', label: 'Previous School', step: 'student', section: 'school', control: 'text', required: true, maxLength: 50, lookup: 'primarySchools' },
+  { name: 'sea_no', label: 'SEA Number', step: 'student', section: 'school', control: 'text', required: false, maxLength: 15 },
+  { name: 'class_id', label: 'Class', step: 'student', section: 'school', control: 'select', required: false, lookup: 'formClasses', readOnlyForStudents: true },
+  { name: 'house_code', label: 'House', step: 'student', section: 'school', control: 'select', required: false, lookup: 'houses', readOnlyForStudents: true },
+  { name: 'religion_code', label: 'Religion', step: 'student', section: 'background', control: 'select', required: true, lookup: 'religions' },
+  { name: 'ethnic_group_code', label: 'Ethnic Group', step: 'student', section: 'background', control: 'select', required: true, lookup: 'ethnicGroups' },
+  { name: 'place_of_birth', label: 'Country of Birth', step: 'student', section: 'background', control: 'text', required: true, maxLength: 25 },
+  { name: 'nationality', label: 'Nationality', step: 'student', section: 'background', control: 'text', required: true, maxLength: 25 },
+  { name: 'immigration_permit', label: 'Immigration Permit', step: 'student', section: 'background', control: 'switch', required: false },
+  { name: 'permit_issue_date', label: 'Permit Issue Date', step: 'student', section: 'permit', control: 'date', required: true, minDate: EARLIEST_DATE },
+  // An expiry date lies in the future by nature: the only registration date allowed to (docs/decisions.md).
+  { name: 'permit_expiry_date', label: 'Permit Expiry Date', step: 'student', section: 'permit', control: 'date', required: true, minDate: EARLIEST_DATE, allowFuture: true },
+
+  // Family Data: living status, parent or guardian sections, demographics, emergency contact.
+  { name: 'living_status', label: 'Living Status', step: 'family', control: 'select', required: true, options: LIVING_STATUSES },
+  ...parentFields('mother'),
+  ...parentFields('father'),
+  ...parentFields('guardian'),
+  { name: 'no_in_family', label: 'Number in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
+  { name: 'no_at_home', label: 'Number at Home', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
+  { name: 'place_in_family', label: 'Place in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
+  { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
+  { name: 'emergency_home_phone', label: 'Emergency Contact Phone', step: 'family', section: 'emergency', control: 'phone', required: true, numbersMessage: true },
+  { name: 'relation_to_child', label: 'Relation to Child', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
+  { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50 },
+
+  // Health Data: flags and text fields.
+  ...HEALTH_FLAGS.map(([name, label, section]): RegistrationField => ({ name, label, step: 'health', section, control: 'switch', required: false })),
+  { name: 'medical_history', label: 'Medical History', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
+  { name: 'other_illness', label: 'Other Illness', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
+  { name: 'allergy', label: 'Allergies', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
+
+  // Other Data: special consideration, achievements, device and internet, feeding, transport,
+  // siblings, parent attendance.
+  { name: 'special_consideration', label: 'Special Consideration', step: 'other', control: 'textarea', required: true, maxLength: NOTE_MAX },
+  { name: 'achievements', label: 'Achievements', step: 'other', control: 'textarea', required: true, maxLength: NOTE_MAX },
+  { name: 'device_type', label: 'Device Type', step: 'other', control: 'select', required: true, options: DEVICE_TYPES },
+  { name: 'internet_access', label: 'Internet Access', step: 'other', control: 'switch', required: false },
+  { name: 'school_feeding', label: 'School Feeding', step: 'other', control: 'switch', required: false },
+  { name: 'transport', label: 'Transport to School', step: 'other', control: 'text', required: true, maxLength: 50 },
+  { name: 'sibling_attending', label: 'Sibling Attending', step: 'other', control: 'switch', required: false },
+  // The spec's "four class names": the school's classes (A–D in each form) from the form classes
+  // lookup, so the value names a real class such as 3B (docs/decisions.md).
+  { name: 'sibling_class', label: "Sibling's Class", step: 'other', section: 'sibling', control: 'select', required: true, lookup: 'formClasses' },
+  { name: 'parent_attended', label: 'Parent Attended This School', step: 'other', control: 'switch', required: false },
+  { name: 'parent_attended_year', label: 'Year Parent Attended', step: 'other', section: 'parentAttended', control: 'number', required: true, maxLength: 4, format: 'year' },
+
+  // Complete: terms (SPEC §4 "Complete step saves agree_terms_conditions as 1 or 0").
+  { name: 'terms_and_conditions', label: 'Terms and Conditions Read', step: 'complete', section: 'terms', control: 'switch', required: false },
+  { name: 'agree_terms_conditions', label: 'I Agree to the Terms and Conditions', step: 'complete', section: 'terms', control: 'switch', required: false },
+  { name: 'agree_terms_date', label: 'Date Terms Agreed', step: 'complete', section: 'terms', control: 'date', required: false, serverManaged: true },
+];
+
+export type RegistrationFieldName = string;
+
+const FIELDS_BY_NAME: ReadonlyMap<string, RegistrationField> = new Map(REGISTRATION_FIELDS.map((f) => [f.name, f]));
+
+/** The catalogue entry of a column, or undefined for a name not in the catalogue. */
+export function findField(name: string): RegistrationField | undefined {
+  return FIELDS_BY_NAME.get(name);
+}
+
+/** The fields of one step, in screen order. */
+export function fieldsOfStep(step: RegistrationStep): RegistrationField[] {
+  return REGISTRATION_FIELDS.filter((f) => f.step === step);
+}
+
+/** Fields a client may send in `POST /api/student` (all but the server-managed ones). */
+export const WRITABLE_FIELDS: readonly RegistrationField[] = REGISTRATION_FIELDS.filter((f) => !f.serverManaged);
+
+// ---------------------------------------------------------------------------------------------
+// Visibility (SPEC §2)
+
+const PARENT_SECTIONS_BY_STATUS: Record<LivingStatus, readonly FieldSection[]> = {
+  'Both Parents': ['mother', 'father', 'demographics', 'emergency'],
+  'Father Only': ['father', 'demographics', 'emergency'],
+  'Mother Only': ['mother', 'demographics', 'emergency'],
+  Guardian: ['guardian', 'demographics', 'emergency'],
+  Other: [],
+};
+
+/**
+ * The family sections shown for a living status: Both Parents → mother and father; Father Only,
+ * Mother Only, Guardian → that one; Other → none, and no demographics or emergency contact.
+ * Before a status is chosen no parent section shows, but demographics and emergency do.
+ */
+export function visibleSections(livingStatus: string | null | undefined): readonly FieldSection[] {
+  if (livingStatus && livingStatus in PARENT_SECTIONS_BY_STATUS) {
+    return PARENT_SECTIONS_BY_STATUS[livingStatus as LivingStatus];
+  }
+  return ['demographics', 'emergency'];
+}
+
+const FAMILY_SECTIONS: ReadonlySet<FieldSection> = new Set(['mother', 'father', 'guardian', 'demographics', 'emergency']);
+
+/** A record as the catalogue reads it: column → stored value. */
+export type RecordValues = Readonly<Record<string, string | number | null | undefined>>;
+
+/** Whether a field is shown for this record (living status, permit, sibling, parent switches). */
+export function isFieldVisible(field: RegistrationField, record: RecordValues): boolean {
+  const section = field.section;
+  if (!section) return true;
+  if (FAMILY_SECTIONS.has(section)) return visibleSections(record.living_status as string | null).includes(section);
+  if (section === 'permit') return Number(record.immigration_permit) === 1;
+  if (section === 'sibling') return Number(record.sibling_attending) === 1;
+  if (section === 'parentAttended') return Number(record.parent_attended) === 1;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation of one value
+
+/** A stored value: text fields hold string or null, switches 0/1. */
+export type FieldValue = string | number | null;
+
+export type FieldCheck = { ok: true; value: FieldValue } | { ok: false; messages: string[] };
+
+export interface CheckOptions {
+  /** Today as yyyy-MM-dd (America/Port_of_Spain); defaults to the clock of the caller. */
+  today?: string;
+}
+
+/**
+ * Checks one raw value against its field's rules and answers the value to store: strings
+ * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of SPEC §5
+ * used by the zod schemas (server) and by the screens before they save (web).
+ */
+export function checkFieldValue(field: RegistrationField, raw: unknown, options: CheckOptions = {}): FieldCheck {
+  if (field.control === 'switch') {
+    if (raw === 0 || raw === 1) return { ok: true, value: raw };
+    if (raw === true || raw === false) return { ok: true, value: raw ? 1 : 0 };
+    if (raw === '0' || raw === '1') return { ok: true, value: Number(raw) };
+    return { ok: false, messages: [FIELD_MESSAGES.flag] };
+  }
+
+  let text: string;
+  if (raw === null || raw === undefined) text = '';
+  else if (typeof raw === 'string') text = raw.trim();
+  else if (typeof raw === 'number' && field.control === 'number' && Number.isInteger(raw) && raw >= 0) text = String(raw);
+  else return { ok: false, messages: [FIELD_MESSAGES.text] };
+
+  if (text === '') return field.required ? { ok: false, messages: [FIELD_MESSAGES.required] } : { ok: true, value: null };
+
+  const messages: string[] = [];
+  switch (field.control) {
+    case 'phone':
+      if (field.numbersMessage && !/^\d+$/.test(text)) messages.push(FIELD_MESSAGES.onlyNumbers);
+      if (!new RegExp(`^\\d{${PHONE_DIGITS}}$`).test(text)) messages.push(FIELD_MESSAGES.phoneLength);
+      break;
+    case 'email':
+      if (!EMAIL_PATTERN.test(text)) messages.push(FIELD_MESSAGES.email);
+      break;
+    case 'number':
+      if (!/^\d+$/.test(text)) messages.push(field.format === 'year' ? FIELD_MESSAGES.year : FIELD_MESSAGES.onlyNumbers);
+      else if (field.format === 'year') {
+        if (text.length !== 4) messages.push(FIELD_MESSAGES.year);
+        else if (text > (options.today ?? todayIso()).slice(0, 4)) messages.push(FIELD_MESSAGES.futureYear);
+      }
+      break;
+    case 'date': {
+      if (!isIsoDate(text)) {
+        messages.push(FIELD_MESSAGES.date);
+        break;
+      }
+      if (!field.allowFuture && text > (options.today ?? todayIso())) messages.push(FIELD_MESSAGES.futureDate);
+      if (field.minDate && text < field.minDate) messages.push(FIELD_MESSAGES.beforeMinDate(field.minDate));
+      break;
+    }
+    case 'select':
+      if (field.options && !field.options.includes(text)) messages.push(FIELD_MESSAGES.option);
+      break;
+    default:
+      break;
+  }
+  if (field.maxLength !== undefined && text.length > field.maxLength && field.format !== 'year') {
+    messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
+  }
+  return messages.length > 0 ? { ok: false, messages } : { ok: true, value: text };
+}
+
+/** The first message for a raw value, or null when it holds (what a field shows under itself). */
+export function fieldMessage(field: RegistrationField, raw: unknown, options?: CheckOptions): string | null {
+  const check = checkFieldValue(field, raw, options);
+  return check.ok ? null : (check.messages[0] ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// zod schemas built from the catalogue
+
+function inputSchemaOf(field: RegistrationField) {
+  // The union's own message is the catalogue's, so a wrong type reads like any other rule.
+  if (field.control === 'switch') return z.union([z.literal(0), z.literal(1), z.boolean()], { error: FIELD_MESSAGES.flag });
+  if (field.control === 'number') return z.union([z.string(), z.number(), z.null()], { error: FIELD_MESSAGES.text });
+  return z.union([z.string(), z.null()], { error: FIELD_MESSAGES.text });
+}
+
+/**
+ * The zod schema of one field's value: accepts what a client sends and outputs what is stored
+ * (see `checkFieldValue`); its issues carry the spec's messages.
+ */
+export function buildFieldSchema(field: RegistrationField, options?: CheckOptions) {
+  return inputSchemaOf(field).transform((raw, ctx): FieldValue => {
+    const check = checkFieldValue(field, raw, options);
+    if (check.ok) return check.value;
+    for (const message of check.messages) ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+}
+
+const STUDENT_ID_RE = /^[A-Za-z0-9-]{1,20}$/;
+
+/**
+ * The body of a partial save (`POST /api/student`): the student's `id` plus any catalogue
+ * fields, each optional and checked by its rules; an unknown field is refused by name (every
+ * problem is reported at once, so `errors` names each field). Read-only-for-students and
+ * ownership are the service's business (schemas stay pure).
+ */
+export function buildPartialSaveSchema(options?: CheckOptions) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of WRITABLE_FIELDS) shape[field.name] = buildFieldSchema(field, options).optional();
+  return z
+    .looseObject({
+      id: z.string().trim().regex(STUDENT_ID_RE, 'Student ID has only letters, digits and dashes.'),
+      ...shape,
+    })
+    .superRefine(
+      (body, ctx) => {
+        for (const key of Object.keys(body)) {
+          if (key !== 'id' && !Object.hasOwn(shape, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Unknown field.' });
+        }
+      },
+      { when: () => true },
+    );
+}

@@ -1,0 +1,12 @@
+/** Business constants of SPEC §9, one definition for both sides. */
+
+export const TERM_NAMES = { 1: 'Michaelmas', 2: 'Hilary', 3: 'Trinity' } as const;
+export type TermNumber = keyof typeof TERM_NAMES;
+
+/** 'year-year+1', the academic year label (SPEC §2). */
+export function academicYearLabel(year: number): string {
+  return `${year}-${year + 1}`;
+}
+
+export const SAVE_INDICATOR_DELAY_MS = 600;
+export const LOGOUT_DELAY_MS = 1000;

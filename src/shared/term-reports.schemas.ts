@@ -1,0 +1,280 @@
+import { z } from 'zod';
+import { StudentIdSchema } from './auth.schemas.js';
+import { isIsoDate } from './dates.js';
+import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constants.js';
+
+/**
+ * Term reports (SPEC §2 "Term Report screen" and "Post Term Reports", §3 term report record, §4,
+ * §7; issue #5): the report card list, posting and removing, scheduling, and the import of the
+ * marks behind the cards. Field rules live here once, for the routes and the screens.
+ */
+
+// ---- years and terms ---------------------------------------------------------------------------
+
+/** Academic years the portal accepts (a year is named by the year it starts: 2025 = 2025-2026). */
+export const ACADEMIC_YEAR_MIN = 2000;
+export const ACADEMIC_YEAR_MAX = 2100;
+
+export const AcademicYearSchema = z.coerce
+  .number({ message: 'Academic year must be a year such as 2025.' })
+  .int('Academic year must be a year such as 2025.')
+  .min(ACADEMIC_YEAR_MIN, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`)
+  .max(ACADEMIC_YEAR_MAX, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`);
+
+/** 1 Michaelmas, 2 Hilary, 3 Trinity (SPEC §9); accepted as a number or '1'–'3'. */
+export const TermSchema = z.coerce
+  .number({ message: 'Term must be 1, 2 or 3.' })
+  .int('Term must be 1, 2 or 3.')
+  .min(1, 'Term must be 1, 2 or 3.')
+  .max(3, 'Term must be 1, 2 or 3.')
+  .transform((term) => term as TermNumber);
+
+/** SPEC §3 answers the term as text: '1', '2' or '3'. */
+export const TermTextSchema = z.enum(['1', '2', '3']);
+export type TermText = z.infer<typeof TermTextSchema>;
+
+/** 'Term 1 Michaelmas 2025-2026', the subtitle of a report in the list (SPEC §2). */
+export function termTitle(year: number, term: number): string {
+  return `Term ${term} ${TERM_NAMES[term as TermNumber] ?? ''} ${academicYearLabel(year)}`.replace(/\s+/g, ' ');
+}
+
+// ---- the student's list: GET /api/report-card-terms/{userID} ---------------------------------
+
+/** SPEC §3 "Term report record", as the student's list answers it. */
+export const ReportCardTermSchema = z.object({
+  year: z.number().int(),
+  term: TermTextSchema,
+  posted: z.number().int(),
+  /** 'yyyy-MM-dd HH:mm:ss' (the client's local time when posted, SPEC §4), or null. */
+  date_posted: z.string().nullable(),
+  form_level: z.number().int().nullable(),
+  class_id: z.string().nullable(),
+});
+export type ReportCardTerm = z.infer<typeof ReportCardTermSchema>;
+export const ReportCardTermListSchema = z.array(ReportCardTermSchema);
+
+export const ReportCardTermsParamsSchema = z.object({
+  userID: StudentIdSchema,
+});
+
+/** GET /api/report-card/{studentId}/{year}/{term}; `download=1` asks for an attachment (phones). */
+export const ReportCardParamsSchema = z.object({
+  studentId: StudentIdSchema,
+  year: AcademicYearSchema,
+  term: TermSchema,
+});
+export const ReportCardQuerySchema = z.object({
+  download: z.enum(['0', '1']).optional(),
+});
+
+/** Where the report card PDF of a student's term is (SPEC §7 "PDFs embedded by URL"). */
+export function reportCardUrl(studentId: string, year: number, term: number | string, download = false): string {
+  return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}${download ? '?download=1' : ''}`;
+}
+
+// ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------
+
+/** 'yyyy-MM-dd HH:mm:ss', what `new Date().toLocaleString('sv-SE')` gives (SPEC §4). */
+export const DATE_POSTED_PATTERN = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+
+export const DatePostedSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    const match = DATE_POSTED_PATTERN.exec(value);
+    return match !== null && isIsoDate(match[1]!);
+  }, 'Date posted must be a date and time written yyyy-MM-dd HH:mm:ss.');
+
+/** A row of the admin's Post Term Reports table (SPEC §2), with the scheduling addition. */
+export const PostedTermReportSchema = z.object({
+  year: z.number().int(),
+  term: TermTextSchema,
+  posted: z.number().int(),
+  date_posted: z.string().nullable(),
+  /** ISO-8601 UTC time the term will be posted automatically, or null. */
+  scheduled_at: z.string().nullable(),
+  /** Students with results for the term. */
+  students: z.number().int(),
+});
+export type PostedTermReport = z.infer<typeof PostedTermReportSchema>;
+export const PostedTermReportListSchema = z.array(PostedTermReportSchema);
+
+export const PostTermReportsSchema = z
+  .object({
+    year: AcademicYearSchema,
+    term: TermSchema,
+    posted: z.coerce
+      .number({ message: 'Posted must be 0 or 1.' })
+      .int('Posted must be 0 or 1.')
+      .refine((value) => value === 0 || value === 1, 'Posted must be 0 or 1.'),
+    date_posted: DatePostedSchema.nullable().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.posted === 1 && !input.date_posted) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['date_posted'],
+        message: 'Date posted is required when posting reports.',
+      });
+    }
+    if (input.posted === 0 && input.date_posted) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['date_posted'],
+        message: 'Date posted must be empty when removing reports.',
+      });
+    }
+  });
+export type PostTermReportsInput = z.input<typeof PostTermReportsSchema>;
+export type PostTermReportsData = z.output<typeof PostTermReportsSchema>;
+
+/** Scheduling (beyond the spec): post the term automatically at `scheduled_at`; null cancels. */
+export const ScheduleTermReportsSchema = z.object({
+  year: AcademicYearSchema,
+  term: TermSchema,
+  scheduled_at: z.iso
+    .datetime({
+      offset: true,
+      message: 'Scheduled time must be a date and time such as 2026-12-18T08:00:00-04:00.',
+    })
+    .nullable(),
+});
+export type ScheduleTermReportsInput = z.input<typeof ScheduleTermReportsSchema>;
+
+/** The local time now as 'yyyy-MM-dd HH:mm:ss' (SPEC §4: the Swedish locale format). */
+export function localDateTimeNow(now: Date = new Date()): string {
+  return now.toLocaleString('sv-SE');
+}
+
+/** 'Report posted 2025-12-19' or 'Report not posted' (SPEC §2; dates shown yyyy-MM-dd, §9). */
+export function postedText(record: { posted: number; date_posted: string | null }): string {
+  if (record.posted !== 1) return 'Report not posted';
+  return `Report posted ${record.date_posted?.slice(0, 10) ?? ''}`.trim();
+}
+
+// ---- import of term results --------------------------------------------------------------------
+
+/** A file larger than this is refused with 413, before it is parsed. */
+export const TERM_RESULTS_MAX_BYTES = 5 * 1024 * 1024;
+/** Data rows a file may hold (a large school is ~2,000 students × 10 subjects). */
+export const TERM_RESULTS_MAX_ROWS = 20_000;
+export const SUBJECT_COMMENT_MAX_LENGTH = 200;
+export const REMARKS_MAX_LENGTH = 500;
+
+/** The columns of the import file, in template order; headers are matched ignoring case and spaces. */
+export const TERM_RESULT_COLUMNS = [
+  {
+    key: 'student_id',
+    header: 'Student ID',
+    required: true,
+    note: 'The student ID, e.g. 20220001',
+  },
+  {
+    key: 'subject',
+    header: 'Subject',
+    required: true,
+    note: 'Subject code (MATH) or name (Mathematics)',
+  },
+  {
+    key: 'class_id',
+    header: 'Class',
+    required: false,
+    note: 'Form class for that term, e.g. 4A; blank = the student’s class',
+  },
+  {
+    key: 'coursework',
+    header: 'Coursework',
+    required: true,
+    note: 'Mark from 0 to 100',
+  },
+  { key: 'exam', header: 'Exam', required: true, note: 'Mark from 0 to 100' },
+  {
+    key: 'comment',
+    header: 'Comment',
+    required: false,
+    note: `The subject teacher’s comment, at most ${SUBJECT_COMMENT_MAX_LENGTH} characters`,
+  },
+  {
+    key: 'form_teacher_remarks',
+    header: 'Form Teacher Remarks',
+    required: false,
+    note: `Once per student (any of their rows), at most ${REMARKS_MAX_LENGTH} characters`,
+  },
+  {
+    key: 'principal_remarks',
+    header: 'Principal Remarks',
+    required: false,
+    note: `Once per student (any of their rows), at most ${REMARKS_MAX_LENGTH} characters`,
+  },
+] as const;
+export type TermResultColumnKey = (typeof TERM_RESULT_COLUMNS)[number]['key'];
+
+export const TemplateQuerySchema = z.object({
+  format: z.enum(['xlsx', 'csv']).default('xlsx'),
+});
+
+export const ImportQuerySchema = z.object({
+  year: AcademicYearSchema,
+  term: TermSchema,
+  /** 1 (default) checks the file and changes nothing; 0 commits it when every row is valid. */
+  dryRun: z
+    .enum(['0', '1', 'true', 'false'], { message: 'dryRun must be 1 or 0.' })
+    .default('1')
+    .transform((value) => value === '1' || value === 'true'),
+});
+export type ImportQueryInput = z.input<typeof ImportQuerySchema>;
+
+/** One data row of the file as checked: what was read, what it computes to, and every error. */
+export const ImportRowSchema = z.object({
+  /** The row number in the spreadsheet (the header is row 1). */
+  row: z.number().int(),
+  student_id: z.string(),
+  student_name: z.string().nullable(),
+  subject: z.string(),
+  class_id: z.string().nullable(),
+  coursework: z.number().nullable(),
+  exam: z.number().nullable(),
+  total: z.number().nullable(),
+  grade: z.string().nullable(),
+  comment: z.string().nullable(),
+  errors: z.array(z.string()),
+});
+export type ImportRow = z.infer<typeof ImportRowSchema>;
+
+export const ImportReportSchema = z.object({
+  year: z.number().int(),
+  term: TermTextSchema,
+  dry_run: z.boolean(),
+  /** True only when the rows were written (all of them, in one transaction). */
+  committed: z.boolean(),
+  rows: z.array(ImportRowSchema),
+  /** Rows with at least one error. */
+  error_count: z.number().int(),
+  /** Problems with the file as a whole (missing columns…); rows are not checked when present. */
+  file_errors: z.array(z.string()),
+  summary: z.object({
+    rows: z.number().int(),
+    students: z.number().int(),
+    subjects: z.number().int(),
+    classes: z.number().int(),
+  }),
+});
+export type ImportReport = z.infer<typeof ImportReportSchema>;
+
+// ---- grading settings --------------------------------------------------------------------------
+
+export const GradeBandSchema = z.object({
+  grade: z.string().trim().min(1, 'Every grade needs a name.').max(5, 'A grade is at most 5 characters.'),
+  min_total: z.number().min(0, 'The lowest total must be from 0 to 100.').max(100, 'The lowest total must be from 0 to 100.'),
+  description: z.string().trim().max(50, 'At most 50 characters.').nullable(),
+});
+export const FormWeightsSchema = z.object({
+  form_level: z.number().int(),
+  coursework_weight: z.number(),
+  exam_weight: z.number(),
+});
+export const GradingSettingsSchema = z.object({
+  grade_key: z.array(GradeBandSchema),
+  weights: z.array(FormWeightsSchema),
+});
+export type GradingSettings = z.infer<typeof GradingSettingsSchema>;
