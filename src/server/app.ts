@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { accessPlugin } from './http/access.js';
+import { csrfPlugin } from './http/csrf.js';
+import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { sessionPlugin } from './http/session.js';
+import { inputGuardPlugin } from './security/input-guard.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import { attendanceRoutes } from './attendance/attendance.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { documentRoutes } from './documents/documents.routes.js';
+import { lookupRoutes } from './lookups/lookups.routes.js';
+import { privacyRoutes } from './privacy/privacy.routes.js';
+import { registrationRoutes } from './registration/registration.routes.js';
+import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
+import { termReportRoutes } from './term-reports/term-reports.routes.js';
+
+/** Everything a feature's routes need; passed to each feature plugin. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+}
+
+export interface BuildOptions {
+  /** Pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built web client; defaults to dist/web beside the sources. */
+  webRoot?: string;
+}
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Marks every route registered inside it as reachable by anyone (static files, API docs). */
+const publicRoutes = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), access: route.config?.access ?? 'public' };
+  });
+}, { encapsulate: false });
+
+/**
+ * The portal as a Fastify plugin tree (fastify/demo's shape): used by main.ts and by the tests,
+ * which drive it in-process with `inject`.
+ */
+export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: () => randomUUID(),
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: frameworkErrorHandler,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI's emotion writes <style> tags at run time; scripts stay strictly 'self'.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        // PDFs are shown in frames of our own pages only.
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.trustProxy ? { maxAge: 15552000 } : false,
+  });
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'School Portal API', version: '1', description: 'SPEC §7 calls and the additions of DESIGN §5.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const appDeps: AppDeps = { db: deps.db, config };
+  await app.register(sessionPlugin, appDeps);
+  await app.register(accessPlugin);
+  await app.register(csrfPlugin);
+  await app.register(inputGuardPlugin);
+
+  await app.register(async (docs) => {
+    await docs.register(publicRoutes);
+    await docs.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  });
+
+  app.get(
+    '/api/health',
+    { config: { access: 'public' }, schema: { hide: true, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async () => ({ ok: true as const }),
+  );
+
+  // Feature routes: one line per feature (STYLE "Layout").
+  await app.register(authRoutes, appDeps);
+  await app.register(attendanceRoutes, appDeps);
+  await app.register(lookupRoutes, appDeps);
+  await app.register(registrationRoutes, appDeps);
+  await app.register(documentRoutes, appDeps);
+  await app.register(registrationFormRoutes, appDeps);
+  await app.register(termReportRoutes, appDeps);
+  await app.register(adminRoutes, appDeps);
+  await app.register(privacyRoutes, appDeps);
+
+  await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
+  return app;
+}
+
+/** The app shell with the school's name written in, read once at start. */
+function loadIndexHtml(indexFile: string, schoolName: string): string {
+  const escaped = schoolName.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return fs
+    .readFileSync(indexFile, 'utf8')
+    .replace(/(<meta name="application-name" content=")[^"]*(")/, `$1${escaped}$2`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escaped} · Student Portal</title>`);
+}
+
+/**
+ * Serves the built SPA: hashed assets with long cache lifetimes (precompressed .br/.gz when the
+ * build wrote them), and index.html for every client route (history fallback). Anything else that
+ * matches no route answers the JSON 404.
+ */
+async function registerWebClient(app: FastifyInstance, webRoot: string, schoolName: string): Promise<void> {
+  const indexFile = path.join(webRoot, 'index.html');
+  const indexHtml = fs.existsSync(indexFile) ? loadIndexHtml(indexFile, schoolName) : undefined;
+  if (indexHtml) {
+    await app.register(async (web) => {
+      await web.register(publicRoutes);
+      await web.register(fastifyStatic, {
+        root: webRoot,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        setHeaders(res, filePath) {
+          const cacheable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.setHeader('cache-control', cacheable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    });
+  }
+  const isClientRoute = (url: string) => !/^\/(api|sanctum)(\/|$)/.test(url) && !path.extname(url);
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    }
+    return reply.status(404).send({ message: `No such route: ${request.method} ${url}`, code: 'not_found' });
+  });
+}

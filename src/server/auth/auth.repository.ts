@@ -1,0 +1,186 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { nowIso } from '../db/database.js';
+
+/** The sign-in view of a user, with the student's names and date of birth when a student. */
+export interface AuthUser {
+  id: number;
+  role: 'student' | 'admin';
+  username: string | null;
+  studentId: string | null;
+  displayName: string | null;
+  passwordHash: string | null;
+  firstLogin: boolean;
+  passwordReset: boolean;
+  failedAttempts: number;
+  lockedUntil: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  dateOfBirth: string | null;
+}
+
+function baseQuery(db: Db) {
+  return db
+    .selectFrom('users')
+    .leftJoin('students', 'students.id', 'users.student_id')
+    .select([
+      'users.id',
+      'users.role',
+      'users.username',
+      'users.student_id',
+      'users.display_name',
+      'users.password_hash',
+      'users.first_login',
+      'users.password_reset',
+      'users.failed_attempts',
+      'users.locked_until',
+      'students.first_name',
+      'students.last_name',
+      'students.date_of_birth',
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+function toAuthUser(row: Row): AuthUser {
+  return {
+    id: row.id,
+    role: row.role,
+    username: row.username,
+    studentId: row.student_id,
+    displayName: row.display_name,
+    passwordHash: row.password_hash,
+    firstLogin: row.first_login === 1,
+    passwordReset: row.password_reset === 1,
+    failedAttempts: row.failed_attempts,
+    lockedUntil: row.locked_until,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    dateOfBirth: row.date_of_birth,
+  };
+}
+
+/** The student account for a student ID, or undefined. */
+export async function findStudentUser(db: Db, studentId: string): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'student').where('users.student_id', '=', studentId).executeTakeFirst();
+  return row && toAuthUser(row);
+}
+
+/** The administrator account for a user name (case-insensitive), or undefined. */
+export async function findAdminUser(db: Db, username: string): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db)
+    .where('users.role', '=', 'admin')
+    .where(sql<string>`lower(users.username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row && toAuthUser(row);
+}
+
+/** Student accounts whose birth certificate pin or SEA number equals the identifier (any case). */
+export async function findStudentUsersByIdentifier(db: Db, identifier: string): Promise<AuthUser[]> {
+  const upper = identifier.toUpperCase();
+  const rows = await baseQuery(db)
+    .where('users.role', '=', 'student')
+    .where((eb) =>
+      eb.or([eb(sql<string>`upper(students.birth_certificate_no)`, '=', upper), eb(sql<string>`upper(students.sea_no)`, '=', upper)]),
+    )
+    .execute();
+  return rows.map(toAuthUser);
+}
+
+/** Student IDs whose names (any case) and date of birth match exactly. */
+export async function findStudentIdsByNameAndBirth(
+  db: Db,
+  firstName: string,
+  lastName: string,
+  dateOfBirth: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('students')
+    .select('id')
+    .where(sql<string>`lower(first_name)`, '=', firstName.toLowerCase())
+    .where(sql<string>`lower(last_name)`, '=', lastName.toLowerCase())
+    .where('date_of_birth', '=', dateOfBirth)
+    .limit(2)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Counts a failed attempt; locks the account for lockMs when it reaches maxAttempts. */
+export async function recordFailedAttempt(db: Db, user: AuthUser, maxAttempts: number, lockMs: number): Promise<boolean> {
+  const attempts = user.failedAttempts + 1;
+  const locks = attempts >= maxAttempts;
+  await db
+    .updateTable('users')
+    .set({
+      failed_attempts: locks ? 0 : sql<number>`failed_attempts + 1`,
+      locked_until: locks ? new Date(Date.now() + lockMs).toISOString() : user.lockedUntil,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', user.id)
+    .execute();
+  return locks;
+}
+
+/** Clears the failure counter and lock after a successful sign-in. */
+export async function clearFailedAttempts(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ failed_attempts: 0, locked_until: null })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('failed_attempts', '>', 0), eb('locked_until', 'is not', null)]))
+    .execute();
+}
+
+/** Stores a new password hash and the account's flags. */
+export async function updatePassword(
+  db: Db,
+  userId: number,
+  passwordHash: string,
+  flags: { firstLogin: boolean; passwordReset: boolean },
+): Promise<void> {
+  const iso = nowIso();
+  await db
+    .updateTable('users')
+    .set({
+      password_hash: passwordHash,
+      first_login: flags.firstLogin ? 1 : 0,
+      password_reset: flags.passwordReset ? 1 : 0,
+      failed_attempts: 0,
+      locked_until: null,
+      password_changed_at: iso,
+      updated_at: iso,
+    })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Creates the student's account when it is missing (imported students); answers its id. */
+export async function ensureStudentUser(db: Db, studentId: string): Promise<number> {
+  const existing = await db.selectFrom('users').select('id').where('student_id', '=', studentId).executeTakeFirst();
+  if (existing) return existing.id;
+  const iso = nowIso();
+  const row = await db
+    .insertInto('users')
+    .values({ role: 'student', student_id: studentId, first_login: 1, created_at: iso, updated_at: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Creates or updates an administrator with this password (ADMIN_USERNAME/ADMIN_PASSWORD). */
+export async function upsertAdmin(db: Db, username: string, passwordHash: string): Promise<void> {
+  const iso = nowIso();
+  const existing = await findAdminUser(db, username);
+  if (existing) {
+    await db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, failed_attempts: 0, locked_until: null, updated_at: iso })
+      .where('id', '=', existing.id)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('users')
+    .values({ role: 'admin', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
+    .execute();
+}

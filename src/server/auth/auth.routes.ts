@@ -1,0 +1,166 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminLoginAnswerSchema,
+  AdminLoginSchema,
+  ChangePasswordAnswerSchema,
+  FindStudentIdAnswerSchema,
+  ChangePasswordSchema,
+  FindStudentIdSchema,
+  FirstLoginSchema,
+  LoginAnswerSchema,
+  ResetPasswordSchema,
+  SessionAnswerSchema,
+  StudentIdSchema,
+  StudentLoginSchema,
+  UserStatusSchema,
+  type SessionAnswer,
+} from '../../shared/auth.schemas.js';
+import type { Db } from '../db/database.js';
+import { actorOf } from '../http/request-context.js';
+import { errorResponses } from '../http/openapi.js';
+import * as auth from './auth.service.js';
+
+function initialsOf(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+function sessionAnswer(request: FastifyRequest): SessionAnswer {
+  const user = request.user;
+  if (!user) return { user: null };
+  return {
+    user: {
+      role: user.role,
+      name: user.name,
+      initials: initialsOf(user.name),
+      student_id: user.studentId,
+      username: user.username,
+      first_login: user.firstLogin ? 1 : 0,
+      password_reset: user.passwordReset ? 1 : 0,
+    },
+  };
+}
+
+const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.ip });
+
+/** Sign-in, sign-out, password and session calls (SPEC §7). */
+export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
+
+  app.post(
+    '/api/login-student',
+    {
+      config: { access: 'visitor' },
+      schema: { tags, body: StudentLoginSchema, response: { 200: LoginAnswerSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { user, answer } = await auth.signInStudent(db, request.body, withIp(request));
+      await app.sessions.start(request, reply, user.id);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/first-login',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: 'First sign-in with the birth certificate pin or SEA number and date of birth (yyyymmdd)',
+        body: FirstLoginSchema,
+        response: { 200: LoginAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, answer } = await auth.signInFirstTime(db, request.body, withIp(request));
+      await app.sessions.start(request, reply, user.id);
+      return answer;
+    },
+  );
+
+  app.get(
+    '/api/user/:student_id',
+    {
+      config: { access: 'visitor' },
+      schema: { tags, params: z.object({ student_id: StudentIdSchema }), response: { 200: UserStatusSchema, ...errorResponses } },
+    },
+    async (request) => auth.getUserStatus(db, request.params.student_id),
+  );
+
+  app.post(
+    '/api/change-password-student',
+    {
+      config: { access: 'signed-in', allowDuringPasswordChange: true },
+      schema: { tags, body: ChangePasswordSchema, response: { 200: ChangePasswordAnswerSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const session = request.user!;
+      const { user, name } = await auth.changeStudentPassword(db, session.id, session.studentId, request.body, actorOf(request));
+      // Every other session of the account ends; this one continues under a fresh id.
+      await app.sessions.endAllForUser(user.id, request.sessionIdHash);
+      await app.sessions.start(request, reply, user.id);
+      return { name };
+    },
+  );
+
+  app.post(
+    '/api/admin-login',
+    {
+      config: { access: 'visitor' },
+      schema: { tags, body: AdminLoginSchema, response: { 200: AdminLoginAnswerSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request));
+      await app.sessions.start(request, reply, user.id);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/logout',
+    { config: { access: 'public', allowDuringPasswordChange: true }, schema: { tags, response: { 204: z.null(), ...errorResponses } } },
+    async (request, reply) => {
+      await app.sessions.end(request, reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/session',
+    { config: { access: 'public' }, schema: { tags, summary: 'Who is signed in', response: { 200: SessionAnswerSchema } } },
+    async (request) => sessionAnswer(request),
+  );
+
+  app.post(
+    '/api/find-student-id',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: 'Find my Student ID: first name, last name and date of birth → only the matching ID',
+        body: FindStudentIdSchema,
+        response: { 200: FindStudentIdAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ student_id: await auth.findStudentId(db, request.body, request.ip) }),
+  );
+
+  app.post(
+    '/api/reset-password-student',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: ResetPasswordSchema, response: { 200: z.object({ message: z.string() }), ...errorResponses } },
+    },
+    async (request) => {
+      await auth.resetStudentPassword(db, request.body.student_id, actorOf(request));
+      return { message: 'password reset successfully' };
+    },
+  );
+};

@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createDatabase, type Db } from './database.js';
+import { migrateAllDown, migrateToLatest } from './migrate.js';
+import { currentEngine, dropWhenClosed, pgUrlFor, runPgAdmin } from '../../../tests/support/test-database.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+async function emptyDatabase(): Promise<Db> {
+  if (currentEngine() === 'postgres') {
+    const name = `portal_migrate_${crypto.randomBytes(5).toString('hex')}`;
+    await runPgAdmin(`CREATE DATABASE ${name}`);
+    const db = createDatabase({ databaseUrl: pgUrlFor(name) });
+    cleanups.push(async () => {
+      await db.destroy();
+      await dropWhenClosed(name);
+    });
+    return db;
+  }
+  const db = createDatabase({ sqliteFile: ':memory:' });
+  cleanups.push(() => db.destroy());
+  return db;
+}
+
+async function tableNames(db: Db): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
+}
+
+describe(`migrations on ${currentEngine()}`, () => {
+  it('run up → down → up and leave the whole data model', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const first = await tableNames(db);
+    expect(first).toEqual(
+      expect.arrayContaining(['students', 'users', 'documents', 'term_results', 'attendance_records', 'sessions', 'audit_log', 'registration_progress']),
+    );
+    await migrateAllDown(db);
+    expect(await tableNames(db)).toEqual([]);
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toEqual(first);
+  });
+
+  it('stores and answers bytes, flags and dates the same way on both engines', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', date_of_birth: '2012-05-06', asthma: 1, created_at: iso, updated_at: iso }).execute();
+    await db
+      .insertInto('documents')
+      .values({ public_id: 'p1', student_id: 'X1', file_type: 'picture', file_name: 'a.png', mime: 'image/png', size: 3, sha256: 'x', bytes: Buffer.from([1, 2, 3]), created_at: iso, updated_at: iso })
+      .execute();
+    const student = await db.selectFrom('students').select(['date_of_birth', 'asthma', 'polio', 'created_at']).executeTakeFirstOrThrow();
+    expect(student).toEqual({ date_of_birth: '2012-05-06', asthma: 1, polio: 0, created_at: iso });
+    const doc = await db.selectFrom('documents').select('bytes').executeTakeFirstOrThrow();
+    expect(Buffer.from(doc.bytes)).toEqual(Buffer.from([1, 2, 3]));
+    const count = await db.selectFrom('students').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    expect(count.n).toBe(1);
+  });
+});

@@ -1,0 +1,37 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Db } from './database.js';
+import * as initial from './migrations/0001-initial.js';
+
+/** Migrations listed in code (not read from disk) so the built server and tests agree. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider });
+}
+
+function requireSuccess(result: MigrationResultSet, direction: string): void {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`Migration ${direction} failed${failed ? ` at ${failed.migrationName}` : ''}: ${reason}`);
+  }
+}
+
+/** Brings the schema to the newest version; throws (never just logs) on failure. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  requireSuccess(await migrator(db).migrateToLatest(), 'up');
+}
+
+/** Undoes every migration (used by the up → down → up test). */
+export async function migrateAllDown(db: Db): Promise<void> {
+  const m = migrator(db);
+  for (;;) {
+    const result = await m.migrateDown();
+    requireSuccess(result, 'down');
+    if (!result.results || result.results.length === 0) return;
+  }
+}

@@ -1,0 +1,256 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { STUDENT_FLAG_COLUMNS, STUDENT_TEXT_COLUMNS } from './migrations/0001-initial.js';
+
+/**
+ * Table types as the repositories see them. Both engines answer the same JavaScript types:
+ * dates are 'yyyy-MM-dd' text, timestamps ISO-8601 text, flags 0/1 numbers (see database.ts).
+ */
+
+interface Timestamps {
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HouseTable extends Timestamps {
+  id: string;
+  name: string;
+  color: string;
+}
+export interface TownTable extends Timestamps {
+  id: Generated<number>;
+  town_name: string;
+}
+export interface RegionalCorporationTable extends Timestamps {
+  id: Generated<number>;
+  title: string;
+}
+export interface ReligionTable extends Timestamps {
+  code: string;
+  religion: string;
+}
+export interface EthnicGroupTable extends Timestamps {
+  id: string;
+  group_type: string;
+}
+export interface FormClassTable extends Timestamps {
+  id: string;
+  form_level: number;
+  form_teacher: string | null;
+}
+export interface PrimarySchoolTable extends Timestamps {
+  id: Generated<number>;
+  name: string;
+  district: string | null;
+}
+
+export type StudentTextColumn = (typeof STUDENT_TEXT_COLUMNS)[number];
+export type StudentFlagColumn = (typeof STUDENT_FLAG_COLUMNS)[number];
+
+export type StudentTable = Timestamps & {
+  id: string;
+  house_code: string | null;
+  class_id: string | null;
+} & { [K in StudentTextColumn]: string | null } & { [K in StudentFlagColumn]: Generated<number> };
+
+export interface UserTable extends Timestamps {
+  id: Generated<number>;
+  role: 'student' | 'admin';
+  username: string | null;
+  student_id: string | null;
+  display_name: string | null;
+  password_hash: string | null;
+  first_login: Generated<number>;
+  password_reset: Generated<number>;
+  failed_attempts: Generated<number>;
+  locked_until: string | null;
+  password_changed_at: string | null;
+}
+
+export interface RegistrationPeriodTable extends Timestamps {
+  id: Generated<number>;
+  /** null = the default for every form level without its own row. */
+  form_level: number | null;
+  open: number;
+  deadline: string | null;
+}
+
+export interface RegistrationProgressTable extends Timestamps {
+  student_id: string;
+  student_data: number;
+  family_data: number;
+  health_data: number;
+  other_data: number;
+  documents: number;
+  submit: number;
+  terms_and_conditions: number;
+}
+
+export interface DocumentTable extends Timestamps {
+  id: Generated<number>;
+  /** Random, unguessable id used in the document's URL. */
+  public_id: string;
+  student_id: string;
+  file_type: string;
+  file_name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
+export interface AcademicTermTable extends Timestamps {
+  id: Generated<number>;
+  year: number;
+  term: number;
+  start_date: string;
+  end_date: string;
+}
+export interface SchoolHolidayTable extends Timestamps {
+  id: Generated<number>;
+  date: string;
+  name: string;
+}
+export interface TermReportTable extends Timestamps {
+  id: Generated<number>;
+  year: number;
+  term: number;
+  posted: number;
+  date_posted: string | null;
+  scheduled_at: string | null;
+}
+export interface SubjectTable extends Timestamps {
+  id: Generated<number>;
+  code: string;
+  name: string;
+}
+export interface GradeKeyTable extends Timestamps {
+  id: Generated<number>;
+  grade: string;
+  min_total: number;
+  description: string | null;
+}
+export interface AssessmentWeightTable extends Timestamps {
+  form_level: number;
+  coursework_weight: number;
+  exam_weight: number;
+}
+export interface TermResultTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  year: number;
+  term: number;
+  subject_id: number;
+  coursework: number | null;
+  exam: number | null;
+  total: number | null;
+  grade: string | null;
+  comment: string | null;
+}
+export interface TermSummaryTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  year: number;
+  term: number;
+  class_id: string | null;
+  form_teacher_remarks: string | null;
+  principal_remarks: string | null;
+  average: number | null;
+  position: number | null;
+  class_size: number | null;
+}
+export interface AttendanceRecordTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  date_scanned: string;
+  attendance_am: number;
+  attendance_pm: number;
+  time_in: string | null;
+  time_out: string | null;
+  late: number;
+  time_scanned_in: string | null;
+  time_scanned_out: string | null;
+}
+export interface ScannerDeviceTable extends Timestamps {
+  id: Generated<number>;
+  name: string;
+  key_hash: string;
+  revoked_at: string | null;
+  last_seen_at: string | null;
+}
+export interface AttendanceScanTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  scanned_date: string;
+  scanned_time: string;
+  source: string;
+}
+export interface SessionTable {
+  /** sha256 of the cookie's random id: a leaked table cannot be replayed as cookies. */
+  id_hash: string;
+  user_id: number;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+export interface RateLimitTable {
+  key: string;
+  window_start_ms: number;
+  hits: number;
+  created_at: string;
+  updated_at: string;
+}
+export interface SettingTable extends Timestamps {
+  key: string;
+  value: string;
+}
+export interface AuditLogTable extends Timestamps {
+  id: Generated<number>;
+  actor_user_id: number | null;
+  actor_label: string;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  field: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  ip: string | null;
+  request_id: string | null;
+}
+
+export interface Database {
+  houses: HouseTable;
+  towns: TownTable;
+  regional_corporations: RegionalCorporationTable;
+  religions: ReligionTable;
+  ethnic_groups: EthnicGroupTable;
+  form_classes: FormClassTable;
+  primary_schools: PrimarySchoolTable;
+  students: StudentTable;
+  users: UserTable;
+  registration_periods: RegistrationPeriodTable;
+  registration_progress: RegistrationProgressTable;
+  documents: DocumentTable;
+  academic_terms: AcademicTermTable;
+  school_holidays: SchoolHolidayTable;
+  term_reports: TermReportTable;
+  subjects: SubjectTable;
+  grade_keys: GradeKeyTable;
+  assessment_weights: AssessmentWeightTable;
+  term_results: TermResultTable;
+  term_summaries: TermSummaryTable;
+  attendance_records: AttendanceRecordTable;
+  scanner_devices: ScannerDeviceTable;
+  attendance_scans: AttendanceScanTable;
+  sessions: SessionTable;
+  rate_limits: RateLimitTable;
+  settings: SettingTable;
+  audit_log: AuditLogTable;
+}
+
+export type StudentRow = Selectable<StudentTable>;
+export type NewStudent = Insertable<StudentTable>;
+export type StudentUpdate = Updateable<StudentTable>;
+export type UserRow = Selectable<UserTable>;

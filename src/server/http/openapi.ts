@@ -1,0 +1,11 @@
+import { ApiErrorSchema } from '../../shared/api-error.js';
+
+/** The error answers most routes can give, for the OpenAPI page (DESIGN §5). */
+export const errorResponses = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  403: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+  429: ApiErrorSchema,
+} as const;

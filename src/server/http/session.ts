@@ -1,0 +1,183 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CompiledQuery, InferResult } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+
+/**
+ * Server-side sessions on our own `sessions` table (DESIGN §2): an opaque random id in an
+ * httpOnly SameSite=Lax cookie, only its sha256 stored, idle and absolute expiry, a new id at
+ * every sign-in (OWASP session fixation) and the row deleted at sign-out. Written here rather
+ * than with @fastify/session: see docs/decisions.md (hashed ids, absolute expiry, no shared secret).
+ */
+
+export const SESSION_COOKIE = 'portal_session';
+/** last_seen_at is written at most this often, so a signed-in read costs one indexed SELECT. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionUser {
+  id: number;
+  role: 'student' | 'admin';
+  studentId: string | null;
+  username: string | null;
+  name: string;
+  firstLogin: boolean;
+  passwordReset: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+    sessionIdHash: string | null;
+  }
+  interface FastifyInstance {
+    sessions: SessionManager;
+  }
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+export interface SessionManager {
+  /** Ends any current session and starts a new one for the user (new id: no fixation). */
+  start(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void>;
+  /** Deletes the current session row and clears the cookie. */
+  end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Deletes every session of a user except the given one (after a password change or reset). */
+  endAllForUser(userId: number, exceptIdHash?: string | null): Promise<void>;
+}
+
+function isSecure(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+/** The session lookup: sessions ⋈ users ⋈ students by the hashed id, one indexed read. */
+function sessionLookup(db: Db, idHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('students', 'students.id', 'users.student_id')
+    .select([
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.id as user_id',
+      'users.role',
+      'users.student_id',
+      'users.username',
+      'users.display_name',
+      'users.first_login',
+      'users.password_reset',
+      'students.first_name',
+      'students.last_name',
+    ])
+    .where('sessions.id_hash', '=', idHash);
+}
+
+type SessionRow = InferResult<ReturnType<typeof sessionLookup>>[number];
+type CompiledSessionLookup = CompiledQuery<SessionRow>;
+
+/**
+ * The lookup compiled once per database: every signed-in request runs it, and building and
+ * compiling Kysely's query cost several times what SQLite takes to answer it
+ * (docs/performance.md). Only the parameter changes.
+ */
+function compileSessionLookup(db: Db): CompiledSessionLookup {
+  return sessionLookup(db, '').compile();
+}
+
+async function loadSessionUser(db: Db, lookup: CompiledSessionLookup, idHash: string, config: Config, now: number) {
+  const { rows } = await db.executeQuery<SessionRow>({ ...lookup, parameters: [idHash] });
+  const row = rows[0];
+  if (!row) return { user: null, touch: false };
+  const lastSeen = Date.parse(row.last_seen_at);
+  if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now) {
+    await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    return { user: null, touch: false };
+  }
+  const name =
+    row.role === 'admin'
+      ? (row.display_name ?? row.username ?? 'Admin')
+      : [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.student_id ?? '');
+  const user: SessionUser = {
+    id: row.user_id,
+    role: row.role,
+    studentId: row.student_id,
+    username: row.username,
+    name,
+    firstLogin: row.first_login === 1,
+    passwordReset: row.password_reset === 1,
+  };
+  return { user, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
+}
+
+export const sessionPlugin = fp(
+  async (app: FastifyInstance, options: { db: Db; config: Config }) => {
+    const { db, config } = options;
+    const lookup = compileSessionLookup(db);
+    app.decorateRequest('user', null);
+    app.decorateRequest('sessionIdHash', null);
+
+    const setCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: isSecure(request),
+        maxAge: Math.floor(config.sessionTtlMs / 1000),
+      });
+
+    const manager: SessionManager = {
+      async start(request, reply, userId) {
+        if (request.sessionIdHash) await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+        const token = crypto.randomBytes(32).toString('base64url');
+        const now = new Date();
+        const idHash = hashToken(token);
+        await db
+          .insertInto('sessions')
+          .values({
+            id_hash: idHash,
+            user_id: userId,
+            created_at: now.toISOString(),
+            updated_at: now.toISOString(),
+            last_seen_at: now.toISOString(),
+            expires_at: new Date(now.getTime() + config.sessionTtlMs).toISOString(),
+            ip: request.ip,
+            user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
+          })
+          .execute();
+        request.sessionIdHash = idHash;
+        setCookie(request, reply, token);
+      },
+      async end(request, reply) {
+        if (request.sessionIdHash) await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+        request.sessionIdHash = null;
+        request.user = null;
+        reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) });
+      },
+      async endAllForUser(userId, exceptIdHash) {
+        let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+        if (exceptIdHash) query = query.where('id_hash', '!=', exceptIdHash);
+        await query.execute();
+      },
+    };
+    app.decorate('sessions', manager);
+
+    app.addHook('onRequest', async (request) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (!token || token.length > 100) return;
+      const idHash = hashToken(token);
+      const now = Date.now();
+      const { user, touch } = await loadSessionUser(db, lookup, idHash, config, now);
+      if (!user) return;
+      request.user = user;
+      request.sessionIdHash = idHash;
+      if (touch) {
+        const iso = new Date(now).toISOString();
+        await db.updateTable('sessions').set({ last_seen_at: iso, updated_at: iso }).where('id_hash', '=', idHash).execute();
+      }
+    });
+  },
+  { name: 'sessions', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,38 @@
+import type { LookupName } from '../../shared/lookups.schemas.js';
+import type { Db } from '../db/database.js';
+
+/** The lookup lists of SPEC §3, each in the order a select shows them. */
+
+export const listTowns = (db: Db) => db.selectFrom('towns').select(['id', 'town_name']).orderBy('town_name').execute();
+export const listRegionalCorporations = (db: Db) =>
+  db.selectFrom('regional_corporations').select(['id', 'title']).orderBy('title').execute();
+export const listReligions = (db: Db) => db.selectFrom('religions').select(['code', 'religion']).orderBy('religion').execute();
+export const listEthnicGroups = (db: Db) => db.selectFrom('ethnic_groups').select(['id', 'group_type']).orderBy('group_type').execute();
+export const listHouses = (db: Db) => db.selectFrom('houses').select(['id', 'name', 'color']).orderBy('name').execute();
+export const listFormClasses = (db: Db) =>
+  db.selectFrom('form_classes').select(['id', 'form_level']).orderBy('form_level').orderBy('id').execute();
+export const listPrimarySchools = (db: Db) =>
+  db.selectFrom('primary_schools').select(['id', 'name', 'district']).orderBy('name').execute();
+
+/** Whether `value` is a row of the lookup (by the column a record stores). */
+export async function lookupValueExists(db: Db, lookup: LookupName, value: string): Promise<boolean> {
+  const found = await (() => {
+    switch (lookup) {
+      case 'towns':
+        return db.selectFrom('towns').select('id').where('town_name', '=', value).executeTakeFirst();
+      case 'regionalCorporations':
+        return db.selectFrom('regional_corporations').select('id').where('title', '=', value).executeTakeFirst();
+      case 'religions':
+        return db.selectFrom('religions').select('code').where('code', '=', value).executeTakeFirst();
+      case 'ethnicGroups':
+        return db.selectFrom('ethnic_groups').select('id').where('id', '=', value).executeTakeFirst();
+      case 'houses':
+        return db.selectFrom('houses').select('id').where('id', '=', value).executeTakeFirst();
+      case 'formClasses':
+        return db.selectFrom('form_classes').select('id').where('id', '=', value).executeTakeFirst();
+      case 'primarySchools':
+        return db.selectFrom('primary_schools').select('id').where('name', '=', value).executeTakeFirst();
+    }
+  })();
+  return found !== undefined;
+}

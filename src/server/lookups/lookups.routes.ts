@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LOOKUP_NAMES, LOOKUPS } from '../../shared/lookups.schemas.js';
+import type { Db } from '../db/database.js';
+import { errorResponses } from '../http/openapi.js';
+import { listLookup } from './lookups.service.js';
+
+/** How long a browser or proxy may reuse a lookup list before asking again (with its ETag). */
+const LOOKUP_MAX_AGE_S = 3600;
+
+/**
+ * The lookup lists of SPEC §7 (towns, religions, ethnic groups, houses, regional corporations,
+ * form classes, primary schools). Public: they hold no personal data, and a shared cache may keep
+ * them (docs/decisions.md). Each answer carries an ETag; a matching If-None-Match gets 304.
+ */
+export const lookupRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  for (const name of LOOKUP_NAMES) {
+    const lookup = LOOKUPS[name];
+    app.get(
+      lookup.path,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['lookups'],
+          response: { 200: lookup.schema, 304: z.null().describe('Not modified'), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const rows = await listLookup(db, name);
+        const body = JSON.stringify(rows);
+        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        void reply.header('cache-control', `public, max-age=${LOOKUP_MAX_AGE_S}`).header('etag', etag);
+        const ifNoneMatch = request.headers['if-none-match'];
+        if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+          return reply.status(304).send(null);
+        }
+        return rows as z.infer<typeof lookup.schema>;
+      },
+    );
+  }
+};

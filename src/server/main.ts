@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { prepareDatabase } from './boot.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDatabase } from './db/database.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from './db/demo-data/demo-accounts.js';
+
+function printBanner(config: Config, address: string, demo: boolean): void {
+  const lines = [
+    '',
+    `  School Portal is listening on ${address}`,
+    `  Database: ${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'portal.sqlite')}`,
+  ];
+  if (demo) {
+    lines.push(
+      '  Demo sign-ins (demo school):',
+      `    Admin (${address}/admin):  ${DEMO_ADMIN.username} / ${DEMO_ADMIN.password}`,
+      `    Student, registered:      ${DEMO_STUDENTS.registered.student_id} / ${DEMO_STUDENTS.registered.password}`,
+      `    Student, in progress:     ${DEMO_STUDENTS.inProgress.student_id} / ${DEMO_STUDENTS.inProgress.password}`,
+      `    First login:              SEA no. ${DEMO_STUDENTS.firstLogin.sea_no} + birth date ${DEMO_STUDENTS.firstLogin.date_of_birth.replaceAll('-', '')}`,
+      `    Password reset:           ${DEMO_STUDENTS.passwordReset.student_id} / ${DEMO_STUDENTS.passwordReset.date_of_birth.replaceAll('-', '')}`,
+    );
+  }
+  lines.push('');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const db = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
+  const app = await buildApp(config, { db });
+  await prepareDatabase(db, config, app.log);
+  const demo = Boolean(await db.selectFrom('users').select('id').where('username', '=', DEMO_ADMIN.username).executeTakeFirst());
+  const address = await app.listen({ port: config.port, host: config.host });
+  printBanner(config, address.replace('0.0.0.0', 'localhost'), demo);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { readPdf } from '../../../tests/support/pdf-text.js';
+import { PAGE_SIZES, renderPdf } from './renderer.js';
+import { checklist, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from './pieces.js';
+
+describe('pdf renderer and pieces', () => {
+  it('renders every piece on Legal paper with the embedded font, and the text reads back', async () => {
+    const bytes = await renderPdf({
+      pageSize: PAGE_SIZES.legal,
+      pageMargins: [40, 40, 40, 50],
+      footer: pageFooter('Test school · confidential'),
+      content: [
+        schoolHeader('Test School', 'Registration Form', 'Academic year 2026-2027'),
+        sectionTitle('Student'),
+        keyValueGrid([['First name', 'Zoë'], ['Last name', "O'Neil-Ramkissoon"], ['Middle name', null]]),
+        dataTable(['Subject', 'Total'], [['Mathematics', 81.5], ['Spanish', '']]),
+        checklist([{ label: 'Birth certificate', checked: true }, { label: 'Passport', checked: false }]),
+        signatureLines(['Parent or guardian', 'Principal']),
+      ],
+    });
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const pdf = await readPdf(bytes);
+    expect(pdf.pageSizes[0]).toEqual([612, 1008]);
+    for (const text of ['Test School', 'Registration Form', 'Zoë', "O'Neil-Ramkissoon", 'Mathematics', '81.5', 'Birth certificate', 'Page 1 of 1']) {
+      expect(pdf.compact).toContain(text.replace(/\s+/g, ''));
+    }
+  });
+});
