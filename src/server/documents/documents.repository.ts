@@ -1,0 +1,110 @@
+import type { ProgressFlags } from '../../shared/registration.progress.js';
+import type { Db } from '../db/database.js';
+
+/** All SQL of the documents feature (STYLE "A server feature"). */
+
+/** A stored document without its bytes. */
+export interface DocumentMeta {
+  public_id: string;
+  student_id: string;
+  file_type: string;
+  file_name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  updated_at: string;
+}
+
+export interface DocumentWithBytes extends DocumentMeta {
+  bytes: Buffer;
+}
+
+/** better-sqlite3 and pg both answer a Buffer; a Uint8Array from another driver is wrapped without a copy. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const META_COLUMNS = ['public_id', 'student_id', 'file_type', 'file_name', 'mime', 'size', 'sha256', 'updated_at'] as const;
+
+/** Every document of a student, without bytes, in no particular order. */
+export async function listDocuments(db: Db, studentId: string): Promise<DocumentMeta[]> {
+  return db.selectFrom('documents').select(META_COLUMNS).where('student_id', '=', studentId).execute();
+}
+
+/** The document in one slot of a student, without bytes. */
+export async function findDocument(db: Db, studentId: string, fileType: string): Promise<DocumentMeta | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(META_COLUMNS)
+    .where('student_id', '=', studentId)
+    .where('file_type', '=', fileType)
+    .executeTakeFirst();
+}
+
+/** The document behind a URL, with its bytes. */
+export async function findDocumentByPublicId(db: Db, publicId: string): Promise<DocumentWithBytes | undefined> {
+  const row = await db.selectFrom('documents').select([...META_COLUMNS, 'bytes']).where('public_id', '=', publicId).executeTakeFirst();
+  return row ? { ...row, bytes: asBuffer(row.bytes) } : undefined;
+}
+
+/** The bytes of one slot (the registration form's picture). */
+export async function findDocumentBytes(db: Db, studentId: string, fileType: string): Promise<DocumentWithBytes | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .select([...META_COLUMNS, 'bytes'])
+    .where('student_id', '=', studentId)
+    .where('file_type', '=', fileType)
+    .executeTakeFirst();
+  return row ? { ...row, bytes: asBuffer(row.bytes) } : undefined;
+}
+
+export interface NewDocument {
+  public_id: string;
+  student_id: string;
+  file_type: string;
+  file_name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
+/** Stores the file of a slot, replacing the one there (one row per student and type). */
+export async function upsertDocument(db: Db, document: NewDocument, at: string): Promise<void> {
+  const { public_id, file_name, mime, size, sha256, bytes } = document;
+  await db
+    .insertInto('documents')
+    .values({ ...document, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.columns(['student_id', 'file_type']).doUpdateSet({ public_id, file_name, mime, size, sha256, bytes, updated_at: at }))
+    .execute();
+}
+
+/** Removes the file of a slot; answers whether there was one. */
+export async function deleteDocument(db: Db, studentId: string, fileType: string): Promise<boolean> {
+  const result = await db.deleteFrom('documents').where('student_id', '=', studentId).where('file_type', '=', fileType).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether a student with this id exists. */
+export async function studentExists(db: Db, studentId: string): Promise<boolean> {
+  const row = await db.selectFrom('students').select('id').where('id', '=', studentId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores the computed progress flags (one row per student). */
+export async function storeProgress(db: Db, studentId: string, flags: ProgressFlags, at: string): Promise<void> {
+  const values = {
+    student_data: flags.studentData,
+    family_data: flags.familyData,
+    health_data: flags.healthData,
+    other_data: flags.otherData,
+    documents: flags.documents,
+    submit: flags.submit,
+    terms_and_conditions: flags.termsAndConditions,
+  };
+  await db
+    .insertInto('registration_progress')
+    .values({ student_id: studentId, ...values, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('student_id').doUpdateSet({ ...values, updated_at: at }))
+    .execute();
+}

@@ -1,0 +1,230 @@
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import {
+  DeleteFileAnswerSchema,
+  DeleteFileQuerySchema,
+  DOCUMENT_MESSAGES,
+  StoreFileAnswerSchema,
+  StoreFileFieldsSchema,
+  StudentDataFileAnswerSchema,
+  StudentDataFileListSchema,
+  StudentDataFileSchema,
+  UploadedFileListSchema,
+} from '../../shared/documents.schemas.js';
+import type { AppDeps } from '../app.js';
+import { requireSelfOrAdmin, requireUser } from '../http/access.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import * as documents from './documents.service.js';
+
+function callerOf(request: FastifyRequest): documents.Caller {
+  const user = requireUser(request);
+  return { ...actorOf(request), role: user.role, studentId: user.studentId };
+}
+
+const tooLarge = (maxBytes: number) => new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge(maxBytes), { file: [DOCUMENT_MESSAGES.tooLarge(maxBytes)] });
+
+/**
+ * Reads the file part into memory in chunks, never past the cap: busboy stops passing bytes at
+ * `limits.fileSize` and marks the stream truncated, and the upload is refused with 413 at once.
+ * Collecting up to the cap is the point: the bytes go into one database row (DESIGN §4).
+ */
+async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (part.file.truncated || total > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk);
+  }
+  if (part.file.truncated) throw tooLarge(maxBytes);
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Serves a stored file as exactly what its bytes were checked to be: never sniffed into something
+ * else, never kept by a shared cache, sandboxed so nothing in it runs as the portal, and framed
+ * only by the portal's own pages (OWASP File Upload cheat sheet).
+ */
+function sendDocument(reply: FastifyReply, document: { file_name: string; mime: string; bytes: Buffer }) {
+  const asciiName = document.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return reply
+    .header('content-type', document.mime)
+    .header('content-disposition', `inline; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(document.file_name)}`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'")
+    .send(document.bytes);
+}
+
+const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
+
+/** The document slots (SPEC §2 "Documents", §7 the file calls). */
+export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+  // Multipart only here (encapsulated): no other route accepts multipart bodies.
+  await base.register(fastifyMultipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 20 },
+  });
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['documents'];
+  const { PartsLimitError, FilesLimitError, FieldsLimitError, InvalidMultipartContentTypeError } = base.multipartErrors;
+
+  app.post(
+    '/api/store-file',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Uploads a document into its slot (multipart: file, id, file_type); the type is decided from the bytes',
+        consumes: ['multipart/form-data'],
+        response: {
+          200: StoreFileAnswerSchema,
+          ...errorResponses,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          422: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
+      const fields: Record<string, string> = {};
+      let file: { name: string; bytes: Buffer } | undefined;
+      let checked = false;
+      const parseFields = () => {
+        const parsed = StoreFileFieldsSchema.safeParse(fields);
+        if (!parsed.success) {
+          const errors: Record<string, string[]> = {};
+          for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
+          throw badRequest(Object.values(errors)[0]?.[0] ?? 'Some fields need attention.', errors);
+        }
+        return parsed.data;
+      };
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            if (typeof part.value === 'string' && !part.valueTruncated) fields[part.fieldname] = part.value;
+            continue;
+          }
+          if (part.fieldname !== 'file' || file) {
+            throw badRequest('Send one file, in the field named file.');
+          }
+          // When the id and type came first (as the portal's page sends them), refuse a
+          // forbidden or closed upload before reading a byte of the file.
+          if (fields.id !== undefined && fields.file_type !== undefined) {
+            const early = parseFields();
+            requireSelfOrAdmin(request, early.id);
+            await documents.requireDocumentWrite(db, caller, early.id);
+            checked = true;
+          }
+          file = { name: part.filename ?? '', bytes: await readCapped(part, config.uploadMaxBytes) };
+        }
+      } catch (error) {
+        if (error instanceof FilesLimitError || error instanceof PartsLimitError || error instanceof FieldsLimitError) {
+          throw badRequest('Send one file with the fields id and file_type only.');
+        }
+        if (error instanceof InvalidMultipartContentTypeError) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(config.uploadMaxBytes);
+        throw error;
+      }
+      const input = parseFields();
+      requireSelfOrAdmin(request, input.id);
+      if (!file) {
+        if (!checked) await documents.requireDocumentWrite(db, caller, input.id);
+        throw badRequest(DOCUMENT_MESSAGES.selectFile, { file: [DOCUMENT_MESSAGES.selectFile] });
+      }
+      return documents.storeFile(db, caller, { studentId: input.id, fileType: input.file_type, originalName: file.name, bytes: file.bytes });
+    },
+  );
+
+  app.get(
+    '/api/get-files/:student_id',
+    {
+      config: { access: { self: 'student_id' } },
+      schema: {
+        tags,
+        summary: "The student's uploaded files: name, type and the url that serves each",
+        params: z.object({ student_id: StudentIdSchema }),
+        response: { 200: UploadedFileListSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return documents.listFiles(db, request.params.student_id);
+    },
+  );
+
+  app.get(
+    '/api/student-data-files/:studentId',
+    {
+      config: { access: { self: 'studentId' } },
+      schema: {
+        tags,
+        summary: "The student's stored file records (fileName, fileType, student)",
+        params: z.object({ studentId: StudentIdSchema }),
+        response: { 200: StudentDataFileListSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return documents.listStudentDataFiles(db, request.params.studentId);
+    },
+  );
+
+  app.post(
+    '/api/student-data-files',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Confirms a file record after an upload (the upload already stored it): idempotent, 404 or 409 when it names no such upload',
+        body: StudentDataFileSchema,
+        response: { 200: StudentDataFileAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireSelfOrAdmin(request, request.body.student);
+      return documents.confirmStudentDataFile(db, callerOf(request), request.body);
+    },
+  );
+
+  app.delete(
+    '/api/file',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Removes the file of a slot (query id, fileType and optionally fileName, which must match)',
+        querystring: DeleteFileQuerySchema,
+        response: { 200: DeleteFileAnswerSchema, ...errorResponses, 422: ApiErrorSchema },
+      },
+    },
+    async (request) => {
+      // The access config reads path params only; this call names the student in the query.
+      requireSelfOrAdmin(request, request.query.id);
+      return documents.deleteFile(db, callerOf(request), request.query);
+    },
+  );
+
+  app.get(
+    '/api/documents/:publicId',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Serves an uploaded file to its own student or an administrator (the url of get-files)',
+        params: z.object({ publicId: PublicIdSchema }),
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      return sendDocument(reply, await documents.openDocument(db, callerOf(request), request.params.publicId));
+    },
+  );
+};

@@ -1,0 +1,221 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  cleanFileName,
+  DOCUMENT_KINDS,
+  DOCUMENT_MESSAGES,
+  DOCUMENT_SLOTS,
+  documentUrl,
+  findSlot,
+  type DeleteFileAnswer,
+  type DeleteFileQuery,
+  type DocumentType,
+  type StoreFileAnswer,
+  type StudentDataFile,
+  type UploadedFile,
+} from '../../shared/documents.schemas.js';
+import type { ProgressFlags } from '../../shared/registration.progress.js';
+import { WINDOW_MESSAGES } from '../../shared/registration.schemas.js';
+import { writeAudit } from '../audit/audit.repository.js';
+import { nowIso, type Db } from '../db/database.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import * as registration from '../registration/registration.service.js';
+import * as repo from './documents.repository.js';
+import { detectKind, isUnsafePdf } from './file-sniffing.js';
+
+/** Who is calling (the registration feature's caller: role, own student id, audit actor). */
+export type Caller = registration.Caller;
+
+const SLOT_ORDER = new Map(DOCUMENT_SLOTS.map((slot, index) => [slot.type as string, index]));
+const bySlotOrder = (a: { file_type: string }, b: { file_type: string }) =>
+  (SLOT_ORDER.get(a.file_type) ?? 99) - (SLOT_ORDER.get(b.file_type) ?? 99);
+
+function toUploadedFile(meta: repo.DocumentMeta): UploadedFile {
+  return {
+    name: meta.file_name,
+    type: meta.file_type as DocumentType,
+    url: documentUrl(meta.public_id),
+    mime: meta.mime,
+    size: Number(meta.size),
+    uploaded_at: meta.updated_at,
+  };
+}
+
+const describe = (meta: Pick<repo.DocumentMeta, 'file_name' | 'size' | 'sha256'> | undefined) =>
+  meta ? `${meta.file_name} (${meta.size} bytes, sha256 ${meta.sha256})` : null;
+
+/** Students only reach their own files; administrators reach every student's. */
+function requireOwnOrAdmin(caller: Caller, studentId: string): void {
+  if (caller.role !== 'admin' && caller.studentId !== studentId) throw forbidden('You can only change your own documents.');
+}
+
+/**
+ * The checks that come before the bytes are read: the caller's own record, a student that
+ * exists, and (for students) an open registration window: uploads and removals are registration
+ * writes (DESIGN §5: 422 when closed). Administrators may change documents at any time, as they
+ * may change the record (office corrections).
+ */
+export async function requireDocumentWrite(db: Db, caller: Caller, studentId: string, now = new Date()): Promise<void> {
+  requireOwnOrAdmin(caller, studentId);
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
+  if (caller.role === 'student') {
+    const status = await registration.getRegistrationStatus(db, studentId, now);
+    if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
+  }
+}
+
+/**
+ * Recomputes and stores the student's progress flags inside the caller's transaction (the record
+ * and the documents it now has), and answers them. The registration feature computes the same
+ * flags with the same function (`computeProgress`), so the header and this answer agree.
+ */
+export async function refreshProgress(db: Db, studentId: string, now = new Date()): Promise<ProgressFlags> {
+  const record = await registration.getStudentRecord(db, studentId, now);
+  await repo.storeProgress(db, studentId, record.progress, nowIso());
+  return record.progress;
+}
+
+export interface UploadInput {
+  studentId: string;
+  fileType: DocumentType;
+  /** The name the browser sent (cleaned here). */
+  originalName: string;
+  bytes: Buffer;
+}
+
+/**
+ * Stores an uploaded file in its slot (SPEC §7 `POST /api/store-file`). The kind is decided from
+ * the bytes and must be one the slot accepts; PDFs that can run code are refused; the name is
+ * cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
+ * and the new progress flags; a file already in the slot is replaced (its old URL stops working).
+ */
+export async function storeFile(db: Db, caller: Caller, input: UploadInput, now = new Date()): Promise<StoreFileAnswer> {
+  const slot = findSlot(input.fileType);
+  if (!slot) throw badRequest('Choose one of the document types.', { file_type: ['Choose one of the document types.'] });
+  await requireDocumentWrite(db, caller, input.studentId, now);
+
+  if (input.bytes.length === 0) throw badRequest(DOCUMENT_MESSAGES.empty, { file: [DOCUMENT_MESSAGES.empty] });
+  const kind = detectKind(input.bytes);
+  if (kind === null || !slot.accepts.includes(kind)) {
+    throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.wrongKind(slot), { file: [DOCUMENT_MESSAGES.wrongKind(slot)] });
+  }
+  if (kind === 'pdf' && isUnsafePdf(input.bytes)) {
+    throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.scripted, { file: [DOCUMENT_MESSAGES.scripted] });
+  }
+
+  const document: repo.NewDocument = {
+    // The URL names the file by 128 random bits: nothing to guess or enumerate.
+    public_id: randomBytes(16).toString('base64url'),
+    student_id: input.studentId,
+    file_type: slot.type,
+    file_name: cleanFileName(input.originalName, kind, slot.type),
+    mime: DOCUMENT_KINDS[kind].mime,
+    size: input.bytes.length,
+    sha256: createHash('sha256').update(input.bytes).digest('hex'),
+    bytes: input.bytes,
+  };
+
+  return db.transaction().execute(async (trx) => {
+    const before = await repo.findDocument(trx, input.studentId, slot.type);
+    const at = nowIso();
+    await repo.upsertDocument(trx, document, at);
+    await writeAudit(trx, {
+      actor_user_id: caller.actor_user_id,
+      actor_label: caller.actor_label,
+      ip: caller.ip,
+      request_id: caller.request_id,
+      action: before ? 'replace' : 'upload',
+      entity: 'document',
+      entity_id: input.studentId,
+      field: slot.type,
+      old_value: describe(before),
+      new_value: describe(document),
+    });
+    const progress = await refreshProgress(trx, input.studentId, now);
+    return {
+      message: DOCUMENT_MESSAGES.uploaded,
+      file: toUploadedFile({ ...document, updated_at: at }),
+      documents: progress.documents,
+    };
+  });
+}
+
+/** The student's uploaded files, in slot order (SPEC §7 `GET /api/get-files/{student_id}`). */
+export async function listFiles(db: Db, studentId: string): Promise<UploadedFile[]> {
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
+  return (await repo.listDocuments(db, studentId)).sort(bySlotOrder).map(toUploadedFile);
+}
+
+/** The stored file records of a student (SPEC §3, §7 `GET /api/student-data-files/{studentId}`). */
+export async function listStudentDataFiles(db: Db, studentId: string): Promise<StudentDataFile[]> {
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
+  return (await repo.listDocuments(db, studentId))
+    .sort(bySlotOrder)
+    .map((meta) => ({ fileName: meta.file_name, fileType: meta.file_type as DocumentType, student: meta.student_id }));
+}
+
+/**
+ * `POST /api/student-data-files`: in the spec the screen records the file after uploading it.
+ * Here the upload itself records it (one transaction), so this call only confirms that the
+ * record names a file the student really uploaded to that slot: idempotent, changes nothing.
+ */
+export async function confirmStudentDataFile(db: Db, caller: Caller, record: StudentDataFile): Promise<StudentDataFile & { message: string }> {
+  requireOwnOrAdmin(caller, record.student);
+  const stored = await repo.findDocument(db, record.student, record.fileType);
+  if (!stored) throw notFound('No file has been uploaded to this slot.');
+  if (stored.file_name !== record.fileName) throw conflict(`The ${findSlot(record.fileType)?.label ?? 'slot'} holds another file (${stored.file_name}).`);
+  return { fileName: stored.file_name, fileType: record.fileType, student: record.student, message: 'The file is recorded.' };
+}
+
+/**
+ * Removes the file of a slot (SPEC §7 `DELETE /api/file`). When the screen sends the file name it
+ * must still be the slot's file, so a page left open cannot remove a newer upload by mistake.
+ */
+export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery, now = new Date()): Promise<DeleteFileAnswer> {
+  await requireDocumentWrite(db, caller, query.id, now);
+  return db.transaction().execute(async (trx) => {
+    const before = await repo.findDocument(trx, query.id, query.fileType);
+    if (!before) throw notFound('There is no file in this slot.');
+    if (query.fileName !== undefined && query.fileName !== before.file_name) {
+      throw conflict('This slot now holds another file. Reload the page and try again.');
+    }
+    await repo.deleteDocument(trx, query.id, query.fileType);
+    await writeAudit(trx, {
+      actor_user_id: caller.actor_user_id,
+      actor_label: caller.actor_label,
+      ip: caller.ip,
+      request_id: caller.request_id,
+      action: 'delete',
+      entity: 'document',
+      entity_id: query.id,
+      field: query.fileType,
+      old_value: describe(before),
+      new_value: null,
+    });
+    const progress = await refreshProgress(trx, query.id, now);
+    return { message: DOCUMENT_MESSAGES.deleted, documents: progress.documents };
+  });
+}
+
+/**
+ * The file behind a document URL, for its own student or an administrator only. Unknown ids are
+ * 404; another student's file is 403 (the id is random, so this tells nothing useful).
+ */
+export async function openDocument(db: Db, caller: Caller, publicId: string): Promise<repo.DocumentWithBytes> {
+  const document = await repo.findDocumentByPublicId(db, publicId);
+  if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
+  if (caller.role !== 'admin' && caller.studentId !== document.student_id) throw forbidden('You can only see your own documents.');
+  return document;
+}
+
+/** The uploaded files of a student with the picture's bytes, for the registration form. */
+export async function documentsForForm(
+  db: Db,
+  studentId: string,
+): Promise<{ uploaded: Set<string>; picture: { mime: string; bytes: Buffer } | null }> {
+  const metas = await repo.listDocuments(db, studentId);
+  const picture = metas.some((meta) => meta.file_type === 'picture') ? await repo.findDocumentBytes(db, studentId, 'picture') : undefined;
+  return {
+    uploaded: new Set(metas.map((meta) => meta.file_type)),
+    picture: picture ? { mime: picture.mime, bytes: picture.bytes } : null,
+  };
+}

@@ -1,0 +1,62 @@
+import type { RecordValues } from '../../shared/registration.fields.js';
+import type { Db } from '../db/database.js';
+import * as documents from '../documents/documents.service.js';
+import { listLookup } from '../lookups/lookups.service.js';
+import { renderPdf } from '../pdf/renderer.js';
+import * as registration from '../registration/registration.service.js';
+import { buildRegistrationForm, type RegistrationFormData } from './registration-form.pdf.js';
+
+/** 'yyyy-MM-dd HH:mm' in the school's time zone, for the form's footer. */
+function schoolNow(now: Date): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: registration.SCHOOL_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(now);
+}
+
+function labelMap(rows: readonly object[], value: string, label: string): Map<string, string> {
+  return new Map(rows.map((row) => [String((row as Record<string, unknown>)[value]), String((row as Record<string, unknown>)[label])]));
+}
+
+/** Everything the form prints, read from the record, its documents and the lookups. */
+export async function loadRegistrationForm(db: Db, studentId: string, schoolName: string, now = new Date()): Promise<RegistrationFormData> {
+  const record = await registration.getStudentRecord(db, studentId, now);
+  const [files, religions, ethnicGroups, houses] = await Promise.all([
+    documents.documentsForForm(db, studentId),
+    listLookup(db, 'religions'),
+    listLookup(db, 'ethnicGroups'),
+    listLookup(db, 'houses'),
+  ]);
+  const picture = files.picture ? `data:${files.picture.mime};base64,${files.picture.bytes.toString('base64')}` : null;
+  return {
+    schoolName,
+    studentId,
+    record: record as unknown as RecordValues,
+    lookupLabels: {
+      religion_code: labelMap(religions, 'code', 'religion'),
+      ethnic_group_code: labelMap(ethnicGroups, 'id', 'group_type'),
+      house_code: labelMap(houses, 'id', 'name'),
+    },
+    uploaded: files.uploaded,
+    picture,
+    agreedOn: Number(record.agree_terms_conditions) === 1 ? record.agree_terms_date : null,
+    printedAt: schoolNow(now),
+  };
+}
+
+/**
+ * The form as PDF bytes. A picture the PDF library cannot read (its header was right, the rest
+ * was not) must not cost the parent the whole form: it is printed with an empty photo box.
+ */
+export async function renderRegistrationForm(data: RegistrationFormData): Promise<Buffer> {
+  try {
+    return await renderPdf(buildRegistrationForm(data));
+  } catch (error) {
+    if (data.picture === null) throw error;
+    return renderPdf(buildRegistrationForm({ ...data, picture: null }));
+  }
+}

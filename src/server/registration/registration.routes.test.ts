@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import { todayIso } from '../../shared/dates.js';
+import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
+import {
+  RegistrationPeriodListSchema,
+  RegistrationStatusSchema,
+  SaveStudentAnswerSchema,
+  StudentRecordListSchema,
+  WINDOW_MESSAGES,
+} from '../../shared/registration.schemas.js';
+import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+
+const { registered, inProgress, passwordReset } = DEMO_STUDENTS;
+
+let t: TestApp;
+let ipCounter = 0;
+const client = () => new TestClient(t.app, `10.3.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`);
+let student: TestClient;
+let admin: TestClient;
+
+function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  const body = ApiErrorSchema.parse(response.json());
+  if (code) expect(body.code).toBe(code);
+  return body;
+}
+
+const today = () => todayIso(new Date(), 'America/Port_of_Spain');
+function shiftDay(iso: string, days: number): string {
+  const date = new Date(`${iso}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+async function studentRow(id: string) {
+  return t.database.db.selectFrom('students').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+async function setDefaultWindow(open: 0 | 1, deadline: string | null) {
+  await t.database.db.deleteFrom('registration_periods').execute();
+  await t.database.db
+    .insertInto('registration_periods')
+    .values({ form_level: null, open, deadline, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' })
+    .execute();
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  student = await client().signInStudent(inProgress.student_id, inProgress.password);
+  admin = await client().signInAdmin();
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  await setDefaultWindow(1, shiftDay(today(), 30));
+});
+
+describe('GET /api/student-record/{id}', () => {
+  it('refuses visitors (401) and other students (403)', async () => {
+    expectError(await client().get(`/api/student-record/${inProgress.student_id}`), 401, 'unauthenticated');
+    expectError(await student.get(`/api/student-record/${registered.student_id}`), 403, 'forbidden');
+  });
+
+  it("answers the student's own record as a list of one, with every catalogue field and the progress flags", async () => {
+    const response = await student.get(`/api/student-record/${inProgress.student_id}`);
+    expect(response.statusCode).toBe(200);
+    const [record] = StudentRecordListSchema.parse(response.json());
+    expect(record).toMatchObject({ id: inProgress.student_id, first_name: inProgress.first_name, last_name: inProgress.last_name });
+    for (const field of REGISTRATION_FIELDS) expect(record).toHaveProperty(field.name);
+    expect(record!.progress).toEqual(expect.objectContaining({ studentData: expect.any(Number), submit: 0 }));
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('shows a finished registration with all flags set', async () => {
+    const c = await client().signInStudent(registered.student_id, registered.password);
+    const [record] = StudentRecordListSchema.parse((await c.get(`/api/student-record/${registered.student_id}`)).json());
+    expect(record!.progress).toEqual({ studentData: 1, familyData: 1, healthData: 1, otherData: 1, documents: 1, submit: 1, termsAndConditions: 1 });
+  });
+
+  it('lets an administrator read any record, and answers 404 for an unknown id', async () => {
+    expect((await admin.get(`/api/student-record/${registered.student_id}`)).statusCode).toBe(200);
+    expectError(await admin.get('/api/student-record/99999999'), 404, 'not_found');
+  });
+
+  it('refuses a session that must change its password first', async () => {
+    const c = await client().signInStudent(passwordReset.student_id, passwordReset.date_of_birth.replaceAll('-', ''));
+    expectError(await c.get(`/api/student-record/${passwordReset.student_id}`), 403, 'password_change_required');
+    expectError(await c.post('/api/student', { id: passwordReset.student_id, middle_name: 'X' }), 403, 'password_change_required');
+  });
+});
+
+describe('POST /api/student', () => {
+  it('refuses visitors and a missing CSRF header', async () => {
+    expectError(await client().post('/api/student', { id: inProgress.student_id, middle_name: 'Joel' }), 401);
+    expectError(await student.post('/api/student', { id: inProgress.student_id, middle_name: 'Joel' }, { csrf: false }), 403, 'csrf_failed');
+  });
+
+  it("refuses another student's id with 403 and changes nothing", async () => {
+    const before = await studentRow(registered.student_id);
+    expectError(await student.post('/api/student', { id: registered.student_id, middle_name: 'Hacked' }), 403, 'forbidden');
+    expect(await studentRow(registered.student_id)).toEqual(before);
+  });
+
+  it('saves only the fields sent, writes one audit row per changed field, and answers the progress', async () => {
+    const before = await studentRow(inProgress.student_id);
+    const response = await student.post('/api/student', { id: inProgress.student_id, middle_name: '  Joel ', blood_type: 'AB-' });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = SaveStudentAnswerSchema.parse(response.json());
+    expect(answer.saved).toEqual({ middle_name: 'Joel', blood_type: 'AB-' });
+    const after = await studentRow(inProgress.student_id);
+    expect(after).toEqual({ ...before, middle_name: 'Joel', blood_type: 'AB-', updated_at: answer.updated_at });
+    expect(after.updated_at > before.updated_at).toBe(true);
+
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity', '=', 'student')
+      .where('entity_id', '=', inProgress.student_id)
+      .where('field', 'in', ['middle_name', 'blood_type'])
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => [row.field, row.old_value, row.new_value])).toEqual([
+      ['middle_name', before.middle_name, 'Joel'],
+      ['blood_type', before.blood_type, 'AB-'],
+    ]);
+    expect(audit[0]).toMatchObject({ action: 'update', actor_label: `student:${inProgress.student_id}` });
+
+    const stored = await t.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', inProgress.student_id).executeTakeFirstOrThrow();
+    expect(stored.student_data).toBe(answer.progress.studentData);
+
+    // The same value again changes nothing and writes no audit row.
+    const again = await student.post('/api/student', { id: inProgress.student_id, middle_name: 'Joel' });
+    expect(again.statusCode).toBe(200);
+    const count = await t.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('field', '=', 'middle_name').where('entity_id', '=', inProgress.student_id).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it('refuses unknown fields and names each bad field, saving nothing', async () => {
+    const before = await studentRow(inProgress.student_id);
+    const body = expectError(
+      await student.post('/api/student', { id: inProgress.student_id, middle_name: 'Ok', shoe_size: 9, email: 'nope', mobile_phone_mother: '12ab' }),
+      400,
+      'validation_failed',
+    );
+    expect(body.errors).toMatchObject({ shoe_size: ['Unknown field.'], email: ['Invalid e-mail'] });
+    expect(body.errors?.mobile_phone_mother).toContain('Only Numbers Allowed');
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+  });
+
+  it('refuses house_code and class_id from students but lets administrators set them', async () => {
+    const before = await studentRow(inProgress.student_id);
+    const refused = expectError(await student.post('/api/student', { id: inProgress.student_id, house_code: 'IBS', class_id: '5A' }), 400, 'validation_failed');
+    expect(refused.errors).toEqual({ house_code: ['This field is read-only.'], class_id: ['This field is read-only.'] });
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+
+    const newHouse = before.house_code === 'IBS' ? 'MOT' : 'IBS';
+    const ok = await admin.post('/api/student', { id: inProgress.student_id, house_code: newHouse });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await studentRow(inProgress.student_id)).house_code).toBe(newHouse);
+    expectError(await admin.post('/api/student', { id: inProgress.student_id, class_id: '9Z' }), 400, 'validation_failed');
+    await admin.post('/api/student', { id: inProgress.student_id, house_code: before.house_code });
+  });
+
+  it("keeps the admin Edit Student dialog's call working", async () => {
+    const before = await studentRow(registered.student_id);
+    const response = await admin.post('/api/student', {
+      id: registered.student_id,
+      first_name: before.first_name,
+      last_name: 'Mohammed-Ali',
+      date_of_birth: before.date_of_birth,
+      birth_certificate_no: before.birth_certificate_no,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await studentRow(registered.student_id)).last_name).toBe('Mohammed-Ali');
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('entity_id', '=', registered.student_id).where('entity', '=', 'student').where('action', '=', 'update').execute();
+    expect(audit.map((row) => row.field)).toEqual(['last_name']);
+    expect(audit[0]?.actor_label).toMatch(/^admin:/);
+    await admin.post('/api/student', { id: registered.student_id, last_name: before.last_name });
+  });
+
+  it('answers 404 to an administrator naming an unknown student', async () => {
+    expectError(await admin.post('/api/student', { id: '99999999', middle_name: 'X' }), 404, 'not_found');
+  });
+
+  it('two tabs saving different fields never undo each other', async () => {
+    const tabA = student;
+    const tabB = await client().signInStudent(inProgress.student_id, inProgress.password);
+    const results = await Promise.all([
+      tabA.post('/api/student', { id: inProgress.student_id, allergy: 'Peanuts' }),
+      tabB.post('/api/student', { id: inProgress.student_id, transport: 'Maxi taxi' }),
+      tabA.post('/api/student', { id: inProgress.student_id, other_illness: 'None' }),
+      tabB.post('/api/student', { id: inProgress.student_id, achievements: 'Chess club' }),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(await studentRow(inProgress.student_id)).toMatchObject({ allergy: 'Peanuts', transport: 'Maxi taxi', other_illness: 'None', achievements: 'Chess club' });
+  });
+
+  it('sets the agreement date with the agreement switch', async () => {
+    const c = await client().signInStudent(registered.student_id, registered.password);
+    await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: 0 });
+    expect(await studentRow(registered.student_id)).toMatchObject({ agree_terms_conditions: 0, agree_terms_date: null });
+    const answer = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: 1 })).json());
+    expect(answer.progress.submit).toBe(1);
+    expect(await studentRow(registered.student_id)).toMatchObject({ agree_terms_conditions: 1, agree_terms_date: today() });
+    expectError(await c.post('/api/student', { id: registered.student_id, agree_terms_date: '2020-01-01' }), 400, 'validation_failed');
+  });
+
+  it('recomputes the progress flags: a living status with an empty section turns Family Data off, and back on', async () => {
+    const c = await client().signInStudent(registered.student_id, registered.password);
+    const before = await studentRow(registered.student_id);
+    const refused = expectError(await c.post('/api/student', { id: registered.student_id, allergy: '' }), 400, 'validation_failed');
+    expect(refused.errors).toEqual({ allergy: ['This field is required.'] });
+
+    const otherStatus = before.living_status === 'Guardian' ? 'Father Only' : 'Guardian';
+    const off = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, living_status: otherStatus })).json());
+    expect(off.progress.familyData).toBe(0);
+    expect(off.progress.studentData).toBe(1);
+    const back = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, living_status: before.living_status })).json());
+    expect(back.progress.familyData).toBe(1);
+    const [record] = StudentRecordListSchema.parse((await c.get(`/api/student-record/${registered.student_id}`)).json());
+    expect(record!.progress.familyData).toBe(1);
+  });
+});
+
+describe('the registration window', () => {
+  it('refuses student writes with 422 when closed, leaving the record unchanged', async () => {
+    await setDefaultWindow(0, null);
+    const before = await studentRow(inProgress.student_id);
+    const body = expectError(await student.post('/api/student', { id: inProgress.student_id, middle_name: 'Closed' }), 422, 'registration_closed');
+    expect(body.message).toBe(WINDOW_MESSAGES.closed);
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+    const status = RegistrationStatusSchema.parse((await student.get('/api/registration-status')).json());
+    expect(status).toMatchObject({ open: 0, editable: false, reason: WINDOW_MESSAGES.closed });
+  });
+
+  it('refuses writes the day after the deadline but accepts them on the deadline day (server clock)', async () => {
+    const yesterday = shiftDay(today(), -1);
+    await setDefaultWindow(1, yesterday);
+    const before = await studentRow(inProgress.student_id);
+    const body = expectError(await student.post('/api/student', { id: inProgress.student_id, middle_name: 'Late' }), 422, 'registration_closed');
+    expect(body.message).toBe(WINDOW_MESSAGES.deadlinePassed(yesterday));
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+
+    await setDefaultWindow(1, today());
+    expect((await student.post('/api/student', { id: inProgress.student_id, middle_name: 'OnTime' })).statusCode).toBe(200);
+    expect(RegistrationStatusSchema.parse((await student.get('/api/registration-status')).json()).editable).toBe(true);
+  });
+
+  it("uses the student's form level row over the default", async () => {
+    const formLevel = Number((await studentRow(inProgress.student_id)).class_id![0]);
+    await t.database.db
+      .insertInto('registration_periods')
+      .values({ form_level: formLevel, open: 0, deadline: null, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' })
+      .execute();
+    expectError(await student.post('/api/student', { id: inProgress.student_id, middle_name: 'X' }), 422, 'registration_closed');
+    expect(RegistrationStatusSchema.parse((await student.get('/api/registration-status')).json()).form_level).toBe(formLevel);
+    const other = await client().signInStudent(registered.student_id, registered.password);
+    const otherLevel = Number((await studentRow(registered.student_id)).class_id![0]);
+    // Another form level follows the (open) default.
+    expect(otherLevel).not.toBe(formLevel);
+    expect((await other.post('/api/student', { id: registered.student_id, achievements: 'Chess' })).statusCode).toBe(200);
+  });
+
+  it('lets administrators edit while closed', async () => {
+    await setDefaultWindow(0, null);
+    expect((await admin.post('/api/student', { id: inProgress.student_id, middle_name: 'Office' })).statusCode).toBe(200);
+  });
+});
+
+describe('registration periods (administrators)', () => {
+  it('refuses visitors and students', async () => {
+    expectError(await client().get('/api/registration-periods'), 401);
+    expectError(await student.get('/api/registration-periods'), 403, 'forbidden');
+    expectError(await student.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 1, deadline: null } }), 403, 'forbidden');
+  });
+
+  it('opens, closes and sets deadlines per form level or for all, with audit rows', async () => {
+    const deadline = shiftDay(today(), 10);
+    const put = await admin.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 0, deadline } });
+    expect(put.statusCode, put.body).toBe(200);
+    const put2 = await admin.request('PUT', '/api/registration-periods', { body: { form_level: 3, open: 1, deadline: null } });
+    const periods = RegistrationPeriodListSchema.parse(put2.json());
+    expect(periods.map((p) => [p.form_level, p.open, p.deadline])).toEqual([
+      [null, 0, deadline],
+      [3, 1, null],
+    ]);
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'registration_period').execute();
+    expect(audit.map((row) => [row.entity_id, row.field, row.new_value])).toEqual(
+      expect.arrayContaining([
+        ['all', 'open', '0'],
+        ['all', 'deadline', deadline],
+        ['3', 'open', '1'],
+      ]),
+    );
+    const removed = RegistrationPeriodListSchema.parse((await admin.delete('/api/registration-periods/3')).json());
+    expect(removed.map((p) => p.form_level)).toEqual([null]);
+    expectError(await admin.delete('/api/registration-periods/3'), 404);
+  });
+
+  it('refuses a bad deadline or form level', async () => {
+    expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 1, deadline: '2026-02-30' } }), 400, 'validation_failed');
+    expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: 9, open: 1, deadline: null } }), 400, 'validation_failed');
+    expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 2, deadline: null } }), 400, 'validation_failed');
+  });
+});

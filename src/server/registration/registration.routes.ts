@@ -1,0 +1,117 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import {
+  RegistrationPeriodListSchema,
+  RegistrationStatusSchema,
+  SaveRegistrationPeriodSchema,
+  SaveStudentAnswerSchema,
+  SaveStudentBodySchema,
+  StudentRecordListSchema,
+} from '../../shared/registration.schemas.js';
+import type { Db } from '../db/database.js';
+import { requireUser } from '../http/access.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import * as registration from './registration.service.js';
+
+function callerOf(request: FastifyRequest): registration.Caller {
+  const user = requireUser(request);
+  return { ...actorOf(request), role: user.role, studentId: user.studentId };
+}
+
+/** The registration record, its per-field save and the registration window (SPEC §2–§5, §7). */
+export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['registration'];
+
+  app.get(
+    '/api/student-record/:userID',
+    {
+      config: { access: { self: 'userID' } },
+      schema: {
+        tags,
+        summary: 'The registration record (a list of one, as the spec answers) with its progress flags',
+        params: z.object({ userID: StudentIdSchema }),
+        response: { 200: StudentRecordListSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return [await registration.getStudentRecord(db, request.params.userID)];
+    },
+  );
+
+  app.post(
+    '/api/student',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Saves the fields sent (each checked by the field catalogue); 422 when registration is closed',
+        // The field rules depend on the caller and the server's day: the service applies them.
+        body: SaveStudentBodySchema,
+        response: { 200: SaveStudentAnswerSchema, ...errorResponses, 422: ApiErrorSchema },
+      },
+    },
+    async (request) => registration.saveStudentFields(db, callerOf(request), request.body),
+  );
+
+  app.get(
+    '/api/registration-status',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags,
+        summary: "The registration window of the signed-in student's form level (administrators: of ?student_id, else the default)",
+        querystring: z.object({ student_id: StudentIdSchema.optional() }),
+        response: { 200: RegistrationStatusSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      void reply.header('cache-control', 'no-store');
+      const studentId = user.role === 'student' ? user.studentId : (request.query.student_id ?? null);
+      return registration.getRegistrationStatus(db, studentId);
+    },
+  );
+
+  app.get(
+    '/api/registration-periods',
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'Every registration window (the default and each form level of its own)', response: { 200: RegistrationPeriodListSchema, ...errorResponses } },
+    },
+    async () => registration.listRegistrationPeriods(db),
+  );
+
+  app.put(
+    '/api/registration-periods',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Opens or closes registration and sets the deadline, for one form level or (form_level null) all',
+        body: SaveRegistrationPeriodSchema,
+        response: { 200: RegistrationPeriodListSchema, ...errorResponses },
+      },
+    },
+    async (request) => registration.saveRegistrationPeriod(db, actorOf(request), request.body),
+  );
+
+  app.delete(
+    '/api/registration-periods/:formLevel',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "Removes a form level's own window so the default applies to it",
+        params: z.object({ formLevel: z.coerce.number().int().min(1).max(6) }),
+        response: { 200: RegistrationPeriodListSchema, ...errorResponses },
+      },
+    },
+    async (request) => registration.removeRegistrationPeriod(db, actorOf(request), request.params.formLevel),
+  );
+};

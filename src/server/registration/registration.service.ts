@@ -1,0 +1,241 @@
+import { todayIso } from '../../shared/dates.js';
+import {
+  buildPartialSaveSchema,
+  findField,
+  REGISTRATION_FIELDS,
+  type FieldValue,
+} from '../../shared/registration.fields.js';
+import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
+import {
+  WINDOW_MESSAGES,
+  type RegistrationPeriod,
+  type RegistrationStatus,
+  type SaveRegistrationPeriodInput,
+  type SaveStudentAnswer,
+  type StudentRecord,
+} from '../../shared/registration.schemas.js';
+import { writeAudit } from '../audit/audit.repository.js';
+import { nowIso, type Db } from '../db/database.js';
+import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
+import type { Actor } from '../http/request-context.js';
+import { isLookupValue } from '../lookups/lookups.service.js';
+import * as repo from './registration.repository.js';
+
+/** The school's day: deadlines and "no future dates" follow Trinidad's calendar, not the browser's. */
+export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
+export function schoolToday(now: Date = new Date()): string {
+  return todayIso(now, SCHOOL_TIME_ZONE);
+}
+
+/** The caller of a registration call, as the access layer knows it. */
+export interface Caller extends Actor {
+  role: 'student' | 'admin';
+  studentId: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the record
+
+function toRecord(row: repo.StudentRow, progress: ProgressFlags): StudentRecord {
+  const source = row as unknown as Record<string, FieldValue>;
+  const record: StudentRecord = {
+    id: row.id,
+    house_code: row.house_code,
+    class_id: row.class_id,
+    agree_terms_date: row.agree_terms_date,
+    updated_at: row.updated_at,
+    progress,
+  };
+  for (const field of REGISTRATION_FIELDS) record[field.name] = source[field.name] ?? null;
+  return record;
+}
+
+async function progressOf(db: Db, row: repo.StudentRow, today: string): Promise<ProgressFlags> {
+  const documentTypes = await repo.listDocumentTypes(db, row.id);
+  return computeProgress(row as unknown as Record<string, FieldValue>, documentTypes, { today });
+}
+
+/** The registration record with its progress flags (computed now, so never stale). */
+export async function getStudentRecord(db: Db, id: string, now = new Date()): Promise<StudentRecord> {
+  const row = await repo.findStudentRow(db, id);
+  if (!row) throw notFound('No student has this ID.');
+  return toRecord(row, await progressOf(db, row, schoolToday(now)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The registration window (SPEC §4)
+
+/** The window that applies to a form level: its own row, else the default, else closed. */
+export async function periodFor(db: Db, formLevel: number | null): Promise<Pick<RegistrationPeriod, 'open' | 'deadline'>> {
+  const own = formLevel === null ? undefined : await repo.findPeriod(db, formLevel);
+  const period = own ?? (await repo.findPeriod(db, null));
+  return period ?? { open: 0, deadline: null };
+}
+
+/**
+ * Whether editing is allowed: open = 1 and the deadline, a date, not passed. The deadline day is
+ * included through its end in Trinidad time, judged by the server's clock (docs/decisions.md).
+ */
+export function statusOf(period: Pick<RegistrationPeriod, 'open' | 'deadline'>, today: string, formLevel: number | null): RegistrationStatus {
+  const base = { open: period.open, deadline: period.deadline, form_level: formLevel };
+  if (period.open !== 1) return { ...base, editable: false, reason: WINDOW_MESSAGES.closed };
+  if (period.deadline !== null && today > period.deadline) {
+    return { ...base, editable: false, reason: WINDOW_MESSAGES.deadlinePassed(period.deadline) };
+  }
+  return { ...base, editable: true };
+}
+
+/** The window of a student's form level (or the default window for null). */
+export async function getRegistrationStatus(db: Db, studentId: string | null, now = new Date()): Promise<RegistrationStatus> {
+  const formLevel = studentId === null ? null : await repo.findFormLevelOfStudent(db, studentId);
+  return statusOf(await periodFor(db, formLevel), schoolToday(now), formLevel);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving fields (POST /api/student)
+
+/** One parsed save schema per (day): the no-future rules depend on the server's day. */
+const schemaCache = new Map<string, ReturnType<typeof buildPartialSaveSchema>>();
+function saveSchemaFor(today: string) {
+  let schema = schemaCache.get(today);
+  if (!schema) {
+    schemaCache.clear();
+    schema = buildPartialSaveSchema({ today });
+    schemaCache.set(today, schema);
+  }
+  return schema;
+}
+
+function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
+  // No prototype: a field named 'valueOf' or 'constructor' must not find Object.prototype's (issue #8).
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || 'body';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
+
+/**
+ * Saves only the fields sent, each checked by the catalogue; in one transaction: read the old
+ * values (locked), write the changes, one audit row per changed field, the new progress flags
+ * and `updated_at`. Students: only their own record, never house_code/class_id, and only while
+ * the window is open. Administrators may save any record at any time (office corrections).
+ */
+export async function saveStudentFields(db: Db, caller: Caller, body: unknown, now = new Date()): Promise<SaveStudentAnswer> {
+  const today = schoolToday(now);
+  const parsed = saveSchemaFor(today).safeParse(body);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error.issues);
+    throw badRequest(Object.values(errors)[0]?.[0] ?? 'Some fields need attention.', errors);
+  }
+  const { id, ...fields } = parsed.data as { id: string } & Record<string, FieldValue | undefined>;
+  const changes: Record<string, FieldValue> = {};
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) changes[name] = value;
+
+  if (caller.role === 'student') {
+    if (caller.studentId !== id) throw forbidden('You can only change your own record.');
+    const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
+    if (readOnly.length > 0) {
+      throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
+    }
+  }
+  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
+
+  // Selects drawn from a lookup must name a row of it (towns, religions, classes…).
+  const lookupErrors: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(changes)) {
+    const field = findField(name);
+    if (field?.control === 'select' && field.lookup && typeof value === 'string' && !(await isLookupValue(db, field.lookup, value))) {
+      lookupErrors[name] = ['Choose one of the listed values.'];
+    }
+  }
+  if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
+
+  if (caller.role === 'student') {
+    const status = await getRegistrationStatus(db, id, now);
+    if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
+  }
+
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.findStudentRow(trx, id, { lock: true });
+    if (!row) throw notFound('No student has this ID.');
+    const old = row as unknown as Record<string, FieldValue>;
+
+    // The date the terms were agreed follows the agreement switch (server-managed).
+    if ('agree_terms_conditions' in changes && changes.agree_terms_conditions !== old.agree_terms_conditions) {
+      changes.agree_terms_date = changes.agree_terms_conditions === 1 ? today : null;
+    }
+    const changed = Object.entries(changes).filter(([name, value]) => asText(old[name]) !== asText(value));
+    const updatedAt = nowIso();
+    if (changed.length > 0) {
+      await repo.updateStudentColumns(trx, id, Object.fromEntries(changed), updatedAt);
+      await writeAudit(
+        trx,
+        changed.map(([name, value]) => ({
+          actor_user_id: caller.actor_user_id,
+          actor_label: caller.actor_label,
+          ip: caller.ip,
+          request_id: caller.request_id,
+          action: 'update',
+          entity: 'student',
+          entity_id: id,
+          field: name,
+          old_value: asText(old[name]),
+          new_value: asText(value),
+        })),
+      );
+    }
+    const after = { ...old, ...changes } as Record<string, FieldValue>;
+    const progress = computeProgress(after, await repo.listDocumentTypes(trx, id), { today });
+    await repo.upsertProgress(trx, id, progress, updatedAt);
+    return {
+      id,
+      saved: changes,
+      progress,
+      updated_at: changed.length > 0 ? updatedAt : row.updated_at,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Administrators: the periods
+
+export function listRegistrationPeriods(db: Db): Promise<RegistrationPeriod[]> {
+  return repo.listPeriods(db);
+}
+
+/** Sets open/deadline for a form level (or the default) and audits the change. */
+export async function saveRegistrationPeriod(db: Db, actor: Actor, input: SaveRegistrationPeriodInput): Promise<RegistrationPeriod[]> {
+  await db.transaction().execute(async (trx) => {
+    const before = await repo.findPeriod(trx, input.form_level);
+    await repo.savePeriod(trx, input);
+    const label = input.form_level === null ? 'all' : String(input.form_level);
+    const entries = (['open', 'deadline'] as const)
+      .filter((key) => asText(before?.[key] ?? null) !== asText(input[key]))
+      .map((key) => ({
+        ...actor,
+        action: before ? 'update' : 'create',
+        entity: 'registration_period',
+        entity_id: label,
+        field: key,
+        old_value: asText(before?.[key] ?? null),
+        new_value: asText(input[key]),
+      }));
+    await writeAudit(trx, entries);
+  });
+  return repo.listPeriods(db);
+}
+
+/** Removes a form level's own window (the default applies again). */
+export async function removeRegistrationPeriod(db: Db, actor: Actor, formLevel: number): Promise<RegistrationPeriod[]> {
+  await db.transaction().execute(async (trx) => {
+    const before = await repo.findPeriod(trx, formLevel);
+    if (!before) throw notFound('This form level has no window of its own.');
+    await repo.deletePeriod(trx, formLevel);
+    await writeAudit(trx, { ...actor, action: 'delete', entity: 'registration_period', entity_id: String(formLevel), field: null, old_value: `open=${before.open} deadline=${before.deadline ?? ''}`, new_value: null });
+  });
+  return repo.listPeriods(db);
+}
