@@ -1,0 +1,230 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AttendanceReportParamsSchema,
+  AttendanceSettingsSchema,
+  CreateScannerDeviceSchema,
+  CreateSchoolHolidaySchema,
+  CreatedScannerDeviceSchema,
+  ImportQuerySchema,
+  ImportResultSchema,
+  ScanBatchSchema,
+  ScanResultSchema,
+  ScannerDeviceParamsSchema,
+  ScannerDeviceSchema,
+  SchoolHolidayParamsSchema,
+  SchoolHolidaySchema,
+  StudentAttendanceParamsSchema,
+  StudentAttendanceQuerySchema,
+  StudentAttendanceSchema,
+  type ScanInput,
+  type ScannerDevice,
+} from '../../shared/attendance.schemas.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import { sendPdf } from '../pdf/renderer.js';
+import { importFormatOf, importScans } from './attendance-import.js';
+import { renderAttendanceReport } from './attendance-report.pdf.js';
+import * as attendance from './attendance.service.js';
+import * as devices from './scanner-devices.service.js';
+import { ingestScans } from './scans.service.js';
+
+/** The device a scanner call was authenticated as (set by the route's onRequest hook). */
+const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
+
+/** 'yyyy-MM-dd HH:mm' in the school's time zone, for the report's footer. */
+function schoolNow(): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'America/Port_of_Spain',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date());
+}
+
+/**
+ * Attendance (issue #6): the student's records and the report PDF (SPEC §7), the gate scanners'
+ * endpoint and their keys, the admin's import of scans, bell time and school holidays.
+ */
+export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
+  // Multipart only here (the import), never globally: other features register their own.
+  await base.register(fastifyMultipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6 },
+    throwFileSizeLimit: true,
+  });
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['attendance'];
+
+  app.get(
+    '/api/student-attendance/:userID',
+    {
+      config: { access: { self: 'userID' } },
+      schema: {
+        tags,
+        summary: 'The SPEC §3 attendance response for the current term, or ?year=&term=',
+        params: StudentAttendanceParamsSchema,
+        querystring: StudentAttendanceQuerySchema,
+        response: { 200: StudentAttendanceSchema, ...errorResponses },
+      },
+    },
+    async (request) => attendance.getStudentAttendance(db, request.params.userID, request.query),
+  );
+
+  app.get(
+    '/api/student-attendance-report/:studentId/:startDate/:endDate',
+    {
+      config: { access: { self: 'studentId' } },
+      schema: {
+        tags,
+        summary: 'Attendance report PDF for a date range (no future dates, start not after end)',
+        params: AttendanceReportParamsSchema,
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { studentId, startDate, endDate } = request.params;
+      const data = await attendance.getAttendanceForReport(db, studentId, startDate, endDate);
+      const bytes = await renderAttendanceReport({ ...data, schoolName: config.schoolName, generatedAt: schoolNow() });
+      return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`);
+    },
+  );
+
+  // ---- gate scanners ------------------------------------------------------------------------------
+
+  app.post(
+    '/api/attendance/scans',
+    {
+      // Authenticated by the device's own key, not a session: no cookie, so no CSRF (D2).
+      config: { access: 'device', csrf: false },
+      onRequest: async (request) => {
+        deviceOf.set(request, await devices.authenticateDevice(db, request.headers.authorization, request.ip));
+      },
+      schema: {
+        tags,
+        summary: 'A gate scanner sends one scan or { scans: [...] } (Authorization: Bearer <device key>)',
+        body: ScanBatchSchema,
+        response: { 200: ScanResultSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const device = deviceOf.get(request)!;
+      const list: ScanInput[] = 'scans' in request.body ? request.body.scans : [request.body];
+      const scans = list.map((scan, index) => ({ studentId: (scan.student_id ?? scan.card_serial)!, date: scan.date, time: scan.time, index }));
+      return ingestScans(db, scans, `device:${device.id}`);
+    },
+  );
+
+  app.get(
+    '/api/scanner-devices',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(ScannerDeviceSchema), ...errorResponses } } },
+    async () => devices.listScannerDevices(db),
+  );
+
+  app.post(
+    '/api/scanner-devices',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Creates a scanner device; its key is in this answer only',
+        body: CreateScannerDeviceSchema,
+        response: { 201: CreatedScannerDeviceSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const device = await devices.createScannerDevice(db, request.body.name, actorOf(request));
+      return reply.status(201).header('cache-control', 'no-store').send(device);
+    },
+  );
+
+  app.delete(
+    '/api/scanner-devices/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'Revokes a scanner device', params: ScannerDeviceParamsSchema, response: { 200: ScannerDeviceSchema, ...errorResponses } },
+    },
+    async (request) => devices.revokeScannerDevice(db, request.params.id, actorOf(request)),
+  );
+
+  // ---- import of scans ----------------------------------------------------------------------------
+
+  app.post(
+    '/api/attendance/import',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Imports scans from a CSV or XLSX file (multipart field "file"); dryRun=1 previews',
+        querystring: ImportQuerySchema,
+        response: { 200: ImportResultSchema, 413: ApiErrorSchema, 415: ApiErrorSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
+      }
+      const file = await request.file();
+      if (!file) throw badRequest('Please select a file!');
+      const format = importFormatOf(file.filename, file.mimetype);
+      if (!format) {
+        // Drain the upload so the connection stays usable, then refuse.
+        file.file.resume();
+        throw new AppError(415, 'unsupported_media_type', 'Choose a CSV or XLSX file.');
+      }
+      const bytes = await file.toBuffer();
+      return importScans(db, bytes, format, { dryRun: request.query.dryRun, actor: actorOf(request), fileName: file.filename });
+    },
+  );
+
+  // ---- bell time and school holidays ----------------------------------------------------------------
+
+  app.get(
+    '/api/attendance/settings',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: AttendanceSettingsSchema, ...errorResponses } } },
+    async () => attendance.getAttendanceSettings(db),
+  );
+
+  app.put(
+    '/api/attendance/settings',
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'Sets the bell time (HH:mm); arriving after it is late', body: AttendanceSettingsSchema, response: { 200: AttendanceSettingsSchema, ...errorResponses } },
+    },
+    async (request) => attendance.updateAttendanceSettings(db, request.body, actorOf(request)),
+  );
+
+  app.get(
+    '/api/attendance/holidays',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(SchoolHolidaySchema), ...errorResponses } } },
+    async () => attendance.listSchoolHolidays(db),
+  );
+
+  app.post(
+    '/api/attendance/holidays',
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'Adds a school holiday (not a school day)', body: CreateSchoolHolidaySchema, response: { 201: SchoolHolidaySchema, ...errorResponses } },
+    },
+    async (request, reply) => reply.status(201).send(await attendance.addSchoolHoliday(db, request.body.date, request.body.name, actorOf(request))),
+  );
+
+  app.delete(
+    '/api/attendance/holidays/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: SchoolHolidayParamsSchema, response: { 204: z.null(), ...errorResponses } },
+    },
+    async (request, reply) => {
+      await attendance.removeSchoolHoliday(db, request.params.id, actorOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,180 @@
+import {
+  checkReportRange,
+  type AcademicTerm,
+  type AttendanceRecord,
+  type AttendanceSettings,
+  type SchoolHoliday,
+  type StudentAttendance,
+  type StudentAttendanceQuery,
+} from '../../shared/attendance.schemas.js';
+import { countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
+import { todayIso } from '../../shared/dates.js';
+import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
+import { writeAudit } from '../audit/audit.repository.js';
+import type { Db } from '../db/database.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { Actor } from '../http/request-context.js';
+import * as repo from './attendance.repository.js';
+import { BELL_TIME_KEY, getBellTime } from './scans.service.js';
+
+/**
+ * A student's attendance (SPEC §2 "Attendance screen", §3, §5): the term's school days so far,
+ * the records of those days, and the figures. School days are the term's dates minus weekends
+ * and the school holidays administrators list (src/shared/school-days.ts); possible attendance
+ * is two sessions for each (docs/decisions.md "Attendance counts").
+ */
+
+export interface RangeAttendance {
+  student: repo.AttendanceStudent;
+  from: string;
+  to: string;
+  /** Every school day of the range, oldest first. */
+  schoolDays: string[];
+  /** Records of the range, oldest first (also any on days the school was closed). */
+  records: AttendanceRecord[];
+  summary: AttendanceSummary;
+}
+
+async function requireStudent(db: Db, studentId: string): Promise<repo.AttendanceStudent> {
+  const student = await repo.findStudent(db, studentId);
+  if (!student) throw notFound('No student has this ID.');
+  return student;
+}
+
+/** Records, school days and figures from `from` to `to` inclusive. Figures count school days only. */
+async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: string, to: string): Promise<RangeAttendance> {
+  const [holidays, records] = await Promise.all([repo.listHolidayDates(db, from, to), repo.listRecords(db, student.id, from, to)]);
+  const schoolDays = listSchoolDays(from, to, holidays);
+  const open = new Set(schoolDays);
+  // A scan on a closed day (a Saturday sports day) is shown, but possible counts school days only,
+  // so it does not count either: the percentage stays a share of the days the school was open.
+  const counted = countAttendance(records.filter((record) => open.has(record.date_scanned)));
+  const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
+  return { student, from, to, schoolDays, records, summary };
+}
+
+/**
+ * The term shown when none is asked for: the one running today, else the latest that has
+ * started (in the holidays a parent still sees the term just ended).
+ */
+function currentTerm(started: readonly AcademicTerm[], today: string): AcademicTerm | undefined {
+  return started.find((term) => term.start_date <= today && today <= term.end_date) ?? started[0];
+}
+
+/** GET /api/student-attendance/{userID}: the SPEC §3 attendance response for a term. */
+export async function getStudentAttendance(
+  db: Db,
+  studentId: string,
+  query: StudentAttendanceQuery,
+  today = todayIso(),
+): Promise<StudentAttendance> {
+  const student = await requireStudent(db, studentId);
+  const started = await repo.listStartedTerms(db, today);
+  let term: AcademicTerm | undefined;
+  if (query.year !== undefined && query.term !== undefined) {
+    term = await repo.findTerm(db, query.year, query.term);
+    if (!term) throw notFound(`The school has no term ${query.term} in ${query.year}.`);
+  } else {
+    term = currentTerm(started, today);
+  }
+  const base = {
+    class_id: student.class_id,
+    student: { id: student.id, first_name: student.first_name, last_name: student.last_name },
+    terms: started,
+  };
+  // No term yet, or one that has not started: nothing is possible yet (SPEC §5: 0 %).
+  if (!term || term.start_date > today) {
+    return {
+      ...base,
+      term: term ? String(term.term) : null,
+      year: term?.year ?? null,
+      start_date: term?.start_date ?? null,
+      end_date: term?.end_date ?? null,
+      counted_until: null,
+      possible_attendance: 0,
+      attendance: 0,
+      lates: 0,
+      attendance_records: [],
+    };
+  }
+  const until = earlierDate(today, term.end_date);
+  const range = await attendanceBetween(db, student, term.start_date, until);
+  return {
+    ...base,
+    term: String(term.term),
+    year: term.year,
+    start_date: term.start_date,
+    end_date: term.end_date,
+    counted_until: until,
+    possible_attendance: range.summary.possible,
+    attendance: range.summary.present,
+    lates: range.summary.lates,
+    attendance_records: range.records,
+  };
+}
+
+/** The attendance report's content: 400 for a bad, reversed or future range; 404 for no student. */
+export async function getAttendanceForReport(
+  db: Db,
+  studentId: string,
+  startDate: string,
+  endDate: string,
+  today = todayIso(),
+): Promise<RangeAttendance & { terms: AcademicTerm[] }> {
+  const problems = checkReportRange(startDate, endDate, today);
+  const fields = Object.entries(problems);
+  if (fields.length > 0) {
+    throw badRequest(fields[0]![1], Object.fromEntries(fields.map(([field, message]) => [field, [message]])));
+  }
+  const student = await requireStudent(db, studentId);
+  const [range, terms] = await Promise.all([
+    attendanceBetween(db, student, startDate, endDate),
+    repo.listTermsOverlapping(db, startDate, endDate),
+  ]);
+  return { ...range, terms };
+}
+
+// ---- settings (admin) -------------------------------------------------------------------------------
+
+export async function getAttendanceSettings(db: Db): Promise<AttendanceSettings> {
+  return { bell_time: await getBellTime(db) };
+}
+
+/**
+ * Changes the bell time. It applies to scans from then on: a day already recorded is recomputed
+ * with the new bell only when another scan of that day arrives (docs/decisions.md).
+ */
+export async function updateAttendanceSettings(db: Db, settings: AttendanceSettings, actor: Actor): Promise<AttendanceSettings> {
+  return db.transaction().execute(async (trx) => {
+    const old = await getBellTime(trx);
+    if (old !== settings.bell_time) {
+      await repo.putSetting(trx, BELL_TIME_KEY, settings.bell_time);
+      await writeAudit(trx, { ...actor, action: 'update', entity: 'settings', entity_id: BELL_TIME_KEY, field: 'value', old_value: old, new_value: settings.bell_time });
+    }
+    return { bell_time: settings.bell_time };
+  });
+}
+
+export async function listSchoolHolidays(db: Db): Promise<SchoolHoliday[]> {
+  return repo.listHolidays(db);
+}
+
+/** Adds a holiday; 409 when the date already is one. Possible attendance follows at once. */
+export async function addSchoolHoliday(db: Db, date: string, name: string, actor: Actor): Promise<SchoolHoliday> {
+  return db.transaction().execute(async (trx) => {
+    if (await repo.findHolidayByDate(trx, date)) throw conflict(`${date} is already a school holiday.`);
+    const holiday = await repo.insertHoliday(trx, date, name);
+    await writeAudit(trx, { ...actor, action: 'create', entity: 'school_holiday', entity_id: String(holiday.id), field: 'date', new_value: `${date} ${name}` });
+    return holiday;
+  });
+}
+
+/** Removes a holiday; 404 for an unknown id. */
+export async function removeSchoolHoliday(db: Db, id: number, actor: Actor): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const holiday = await repo.findHoliday(trx, id);
+    if (!holiday) throw notFound('No school holiday has this id.');
+    await repo.deleteHoliday(trx, id);
+    await writeAudit(trx, { ...actor, action: 'delete', entity: 'school_holiday', entity_id: String(id), field: 'date', old_value: `${holiday.date} ${holiday.name}` });
+  });
+}

@@ -1,0 +1,178 @@
+import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
+import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
+import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from '../pdf/pieces.js';
+import { PAGE_SIZES, renderPdf } from '../pdf/renderer.js';
+
+/**
+ * The end-of-term report card (issue #5, SPEC §7 `/api/report-card/{studentId}/{year}/{term}`),
+ * one Letter page: who, which term, standing in class, subjects, attendance, remarks, grade key.
+ */
+
+export interface ReportCardData {
+  schoolName: string;
+  student: {
+    id: string;
+    first_name: string | null;
+    last_name: string | null;
+    date_of_birth: string | null;
+  };
+  year: number;
+  term: TermNumber;
+  classId: string | null;
+  formLevel: number | null;
+  formTeacher: string | null;
+  classSize: number | null;
+  position: number | null;
+  average: number | null;
+  classAverage: number | null;
+  weights: AssessmentWeights | null;
+  results: readonly {
+    subject: string;
+    coursework: number | null;
+    exam: number | null;
+    total: number | null;
+    grade: string | null;
+    comment: string | null;
+  }[];
+  /** null when the school recorded no attendance in the term. */
+  attendance: {
+    possibleSessions: number;
+    absentSessions: number;
+    lateSessions: number;
+  } | null;
+  formTeacherRemarks: string | null;
+  principalRemarks: string | null;
+  gradeKey: readonly GradeBand[];
+  /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
+  printedAt: string;
+}
+
+export const NOT_VALID_LINE = 'This report is not valid without the school stamp and the principal’s signature.';
+
+const percent = (weight: number | undefined) => (weight === undefined ? '' : ` (${Math.round(weight * 100)}%)`);
+const mark = (value: number | null) => (value === null ? null : Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+function remarks(title: string, text: string | null, signedBy: string | null): Content[] {
+  return [
+    sectionTitle(title),
+    { text: display(text), margin: [4, 0, 4, 2] },
+    ...(signedBy
+      ? [
+          {
+            text: signedBy,
+            fontSize: 8,
+            color: COLORS.muted,
+            margin: [4, 0, 4, 0] as [number, number, number, number],
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The document definition of a report card (tests read its text back from the PDF). */
+export function buildReportCard(data: ReportCardData): TDocumentDefinitions {
+  const termName = `Term ${data.term} ${TERM_NAMES[data.term]}`;
+  const yearLabel = academicYearLabel(data.year);
+  const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
+  const formClass = data.classId ? `Form ${data.formLevel ?? ''} ${data.classId}`.replace(/\s+/g, ' ') : null;
+  const attendance = data.attendance;
+  const sessions = (n: number) => (attendance ? `${n} of ${attendance.possibleSessions}` : 'Not recorded');
+
+  return {
+    pageSize: PAGE_SIZES.letter,
+    pageMargins: [40, 36, 40, 48],
+    info: {
+      title: `End of Term Report – ${name} – ${termName} ${yearLabel}`,
+      author: data.schoolName,
+      subject: 'End of Term Report',
+    },
+    footer: pageFooter(`${name} (${data.student.id}) · ${termName} ${yearLabel} · printed ${data.printedAt}`),
+    content: [
+      schoolHeader(data.schoolName, 'End of Term Report', `${termName} · Academic Year ${yearLabel}`),
+      keyValueGrid(
+        [
+          ['Student', name],
+          ['Student ID', data.student.id],
+          ['Date of Birth', data.student.date_of_birth],
+          ['Form Class', formClass],
+          ['Term', termName],
+          ['Academic Year', yearLabel],
+          ['Number in Class', data.classSize],
+          ['Position in Class', data.position],
+          ['Average', mark(data.average)],
+          ['Class Average', mark(data.classAverage)],
+        ],
+        2,
+      ),
+      sectionTitle('Subjects'),
+      dataTable(
+        [
+          'Subject',
+          `Coursework${percent(data.weights?.coursework_weight)}`,
+          `Exam${percent(data.weights?.exam_weight)}`,
+          'Total',
+          'Grade',
+          'Comment',
+        ],
+        data.results.map((r) => [
+          r.subject,
+          { text: display(mark(r.coursework)), alignment: 'right' },
+          { text: display(mark(r.exam)), alignment: 'right' },
+          { text: display(mark(r.total)), alignment: 'right', bold: true },
+          { text: display(r.grade), alignment: 'center', bold: true },
+          { text: display(r.comment), fontSize: 8 },
+        ]),
+        [105, 62, 48, 36, 32, '*'],
+      ),
+      sectionTitle('Attendance'),
+      keyValueGrid(
+        [
+          ['Sessions Absent', sessions(attendance?.absentSessions ?? 0)],
+          ['Sessions Late', sessions(attendance?.lateSessions ?? 0)],
+        ],
+        2,
+      ),
+      ...remarks('Form Teacher’s Remarks', data.formTeacherRemarks, data.formTeacher ? `Form teacher: ${data.formTeacher}` : null),
+      ...remarks('Principal’s Remarks', data.principalRemarks, null),
+      sectionTitle('Grade Key'),
+      gradeKeyTable(data.gradeKey),
+      signatureLines(['Form Teacher', 'Principal', 'Parent or Guardian']),
+      {
+        text: NOT_VALID_LINE,
+        bold: true,
+        alignment: 'center',
+        margin: [0, 14, 0, 0],
+        fontSize: 9,
+        color: COLORS.ink,
+      },
+    ],
+  };
+}
+
+/** The grade key in one row of bands: 'A 75–100 Excellent' … */
+function gradeKeyTable(key: readonly GradeBand[]): Content {
+  const bands = describeGradeKey(key);
+  if (bands.length === 0) return { text: 'No grade key is set.', color: COLORS.muted };
+  return {
+    table: {
+      widths: bands.map(() => '*'),
+      body: [
+        bands.map((band) => ({
+          stack: [
+            { text: `${band.grade}  ${band.range}`, bold: true },
+            ...(band.description ? [{ text: band.description, fontSize: 7, color: COLORS.muted }] : []),
+          ],
+          alignment: 'center' as const,
+        })),
+      ],
+    },
+    layout: 'lightHorizontalLines',
+    margin: [0, 0, 0, 4],
+  };
+}
+
+/** The report card as PDF bytes. */
+export function renderReportCard(data: ReportCardData): Promise<Buffer> {
+  return renderPdf(buildReportCard(data));
+}

@@ -1,0 +1,251 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import {
+  GradingSettingsSchema,
+  ImportQuerySchema,
+  ImportReportSchema,
+  PostTermReportsSchema,
+  PostedTermReportListSchema,
+  PostedTermReportSchema,
+  ReportCardParamsSchema,
+  ReportCardQuerySchema,
+  ReportCardTermListSchema,
+  ReportCardTermsParamsSchema,
+  ScheduleTermReportsSchema,
+  TERM_RESULTS_MAX_BYTES,
+  TemplateQuerySchema,
+} from '../../shared/term-reports.schemas.js';
+import type { AppDeps } from '../app.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import { sendPdf } from '../pdf/renderer.js';
+import { renderReportCard } from './report-card.pdf.js';
+import * as repo from './term-reports.repository.js';
+import * as service from './term-reports.service.js';
+import { buildTemplate, sendTemplate } from './term-results.template.js';
+
+/** How often each process looks for scheduled postings that have come due. */
+export const DUE_CHECK_INTERVAL_MS = 30_000;
+
+const withTooLarge = {
+  ...errorResponses,
+  413: ApiErrorSchema,
+  415: ApiErrorSchema,
+} as const;
+
+/**
+ * Term report calls (SPEC §7) and the issue #5 additions: results import and its template,
+ * scheduled posting, the grading settings. Multipart is registered here only, with this
+ * feature's limits, so other features keep their own.
+ */
+export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['term-reports'];
+
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: TERM_RESULTS_MAX_BYTES,
+      files: 1,
+      fields: 5,
+      parts: 6,
+      fieldSize: 1024,
+    },
+    throwFileSizeLimit: true,
+  });
+
+  // ---- students (and administrators looking at a student) ----
+
+  app.get(
+    '/api/report-card-terms/:userID',
+    {
+      config: { access: { self: 'userID' } },
+      schema: {
+        tags,
+        summary: 'The student’s term reports: every term with results, posted or not',
+        params: ReportCardTermsParamsSchema,
+        response: { 200: ReportCardTermListSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.listReportCardTerms(db, request.params.userID),
+  );
+
+  app.get(
+    '/api/report-card/:studentId/:year/:term',
+    {
+      config: { access: { self: 'studentId' } },
+      schema: {
+        tags,
+        summary: 'The report card PDF (students: their own, posted terms only; administrators: any)',
+        params: ReportCardParamsSchema,
+        querystring: ReportCardQuerySchema,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const { studentId, year, term } = request.params;
+      const user = request.user!;
+      const data = await service.loadReportCard(db, { role: user.role }, studentId, year, term, config.schoolName);
+      const bytes = await renderReportCard(data);
+      await service.recordReportCardView(db, actorOf(request), studentId, year, term);
+      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
+      return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, disposition);
+    },
+  );
+
+  // ---- administrators: posting ----
+
+  app.get(
+    '/api/term-reports-posted',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Every term’s report posting state',
+        response: { 200: PostedTermReportListSchema, ...errorResponses },
+      },
+    },
+    async () => service.listPostedTerms(db),
+  );
+
+  app.post(
+    '/api/post-term-reports',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Post (posted 1 + date_posted) or remove (posted 0) a term’s reports; idempotent',
+        body: PostTermReportsSchema,
+        response: { 200: PostedTermReportSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.postTermReports(db, request.body, actorOf(request)),
+  );
+
+  app.post(
+    '/api/term-reports/schedule',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Post a term’s reports automatically at a time (null cancels)',
+        body: ScheduleTermReportsSchema,
+        response: { 200: PostedTermReportSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.scheduleTermReports(db, request.body, actorOf(request)),
+  );
+
+  // ---- administrators: results import ----
+
+  app.get(
+    '/api/term-results/template',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'The results import template (xlsx, or csv)',
+        querystring: TemplateQuerySchema,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      return sendTemplate(reply, await buildTemplate(db, request.query.format));
+    },
+  );
+
+  app.get(
+    '/api/term-results/grading',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'The grade key and the coursework/exam weights by form level',
+        response: { 200: GradingSettingsSchema, ...errorResponses },
+      },
+    },
+    async () => {
+      const [gradeKey, weights] = await Promise.all([repo.listGradeKey(db), repo.listAssessmentWeights(db)]);
+      return {
+        grade_key: gradeKey.map((g) => ({
+          grade: g.grade,
+          min_total: g.min_total,
+          description: g.description,
+        })),
+        weights,
+      };
+    },
+  );
+
+  app.post(
+    '/api/term-results/import',
+    {
+      config: { access: 'admin' },
+      // A little over the file limit for the multipart envelope; the file limit itself is exact.
+      bodyLimit: TERM_RESULTS_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Check (dryRun=1) or commit (dryRun=0) a results file: multipart field "file", XLSX or CSV',
+        querystring: ImportQuerySchema,
+        consumes: ['multipart/form-data'],
+        response: { 200: ImportReportSchema, ...withTooLarge },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart())
+        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
+      let bytes: Buffer;
+      try {
+        const part = await request.file();
+        if (!part)
+          throw badRequest('Choose a file to upload.', {
+            file: ['Choose a file to upload.'],
+          });
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(
+            413,
+            'payload_too_large',
+            `The file is larger than ${TERM_RESULTS_MAX_BYTES / 1024 / 1024} MiB. Split it into smaller files.`,
+          );
+        }
+        throw error;
+      }
+      if (bytes.length === 0)
+        throw badRequest('The file is empty.', {
+          file: ['The file is empty.'],
+        });
+      const { year, term, dryRun } = request.query;
+      return service.importTermResults(db, { year, term, dryRun, bytes }, actorOf(request));
+    },
+  );
+
+  // ---- the scheduler: every process checks; the conditional UPDATE makes one of them win ----
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const checkDue = (): Promise<void> => {
+    running ??= service
+      .postDueTermReports(db)
+      .then((posted) => {
+        for (const p of posted) app.log.info({ year: p.year, term: p.term }, 'scheduled term reports posted');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'scheduled term report posting failed'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void checkDue(), DUE_CHECK_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+};
