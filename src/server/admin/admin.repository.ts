@@ -1,0 +1,181 @@
+import type { Selectable } from 'kysely';
+import type { AdminStudent } from '../../shared/admin.schemas.js';
+import type { Db } from '../db/database.js';
+import type { StudentTable } from '../db/schema.js';
+
+/** All SQL of the admin area (STYLE "A server feature"). Nothing here reads document bytes. */
+
+export type StudentRow = Selectable<StudentTable>;
+
+/** The dashboard list (SPEC §3): only its columns, newest change first, in one query. */
+export async function listStudents(db: Db): Promise<AdminStudent[]> {
+  const rows = await db
+    .selectFrom('students')
+    .select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at'])
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map(({ updated_at, ...row }) => ({ ...row, updatedAt: updated_at }));
+}
+
+export interface FormClassRow {
+  id: string;
+  form_level: number;
+  form_teacher: string | null;
+}
+
+/** The form classes in school order (form level, then name). */
+export function listFormClasses(db: Db): Promise<FormClassRow[]> {
+  return db.selectFrom('form_classes').select(['id', 'form_level', 'form_teacher']).orderBy('form_level').orderBy('id').execute();
+}
+
+/**
+ * One page of whole student records after `afterId`, by id (keyset pagination: each page is an
+ * index range scan, however deep into the table), optionally of one class.
+ */
+export function pageStudentRecords(db: Db, afterId: string | null, limit: number, classId: string | null = null): Promise<StudentRow[]> {
+  let query = db.selectFrom('students').selectAll().orderBy('id').limit(limit);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  if (classId !== null) query = query.where('class_id', '=', classId);
+  return query.execute();
+}
+
+/** Every student record, of one class or all: the reports' one query for the records. */
+export function listStudentRecords(db: Db, classId: string | null): Promise<StudentRow[]> {
+  let query = db.selectFrom('students').selectAll();
+  if (classId !== null) query = query.where('class_id', '=', classId);
+  return query.execute();
+}
+
+/** (student, document type) pairs of the given students: which slots hold a file. */
+export async function listDocumentTypesOf(db: Db, studentIds: readonly string[]): Promise<Map<string, string[]>> {
+  const byStudent = new Map<string, string[]>();
+  for (let i = 0; i < studentIds.length; i += 500) {
+    const chunk = studentIds.slice(i, i + 500);
+    const rows = await db.selectFrom('documents').select(['student_id', 'file_type']).where('student_id', 'in', chunk).execute();
+    for (const row of rows) {
+      const list = byStudent.get(row.student_id);
+      if (list) list.push(row.file_type);
+      else byStudent.set(row.student_id, [row.file_type]);
+    }
+  }
+  return byStudent;
+}
+
+/** (student, document type) pairs of one class or the whole school, in one query. */
+export async function listDocumentTypesOfClass(db: Db, classId: string | null): Promise<Map<string, string[]>> {
+  let query = db.selectFrom('documents').innerJoin('students', 'students.id', 'documents.student_id').select(['documents.student_id', 'documents.file_type']);
+  if (classId !== null) query = query.where('students.class_id', '=', classId);
+  const byStudent = new Map<string, string[]>();
+  for (const row of await query.execute()) {
+    const list = byStudent.get(row.student_id);
+    if (list) list.push(row.file_type);
+    else byStudent.set(row.student_id, [row.file_type]);
+  }
+  return byStudent;
+}
+
+/** The lookups whose stored value is a code, as code → name (religion, ethnic group, house). */
+export interface LookupNames {
+  religions: Map<string, string>;
+  ethnicGroups: Map<string, string>;
+  houses: Map<string, string>;
+}
+
+export async function loadLookupNames(db: Db): Promise<LookupNames> {
+  const [religions, ethnicGroups, houses] = await Promise.all([
+    db.selectFrom('religions').select(['code', 'religion']).execute(),
+    db.selectFrom('ethnic_groups').select(['id', 'group_type']).execute(),
+    db.selectFrom('houses').select(['id', 'name']).execute(),
+  ]);
+  return {
+    religions: new Map(religions.map((r) => [r.code, r.religion])),
+    ethnicGroups: new Map(ethnicGroups.map((g) => [g.id, g.group_type])),
+    houses: new Map(houses.map((h) => [h.id, h.name])),
+  };
+}
+
+/** The parent, guardian and emergency columns of the Parents Contact report. */
+export const CONTACT_COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'class_id',
+  'living_status',
+  'mother_name',
+  'mobile_phone_mother',
+  'mother_home_phone',
+  'mother_business_phone',
+  'email_mother',
+  'father_name',
+  'mobile_phone_father',
+  'father_home_phone',
+  'father_business_phone',
+  'email_father',
+  'guardian_name',
+  'mobile_phone_guardian',
+  'home_phone_guardian',
+  'business_phone_guardian',
+  'email_guardian',
+  'emergency_contact',
+  'emergency_home_phone',
+  'relation_to_child',
+] as const;
+export type ContactRow = Pick<StudentRow, (typeof CONTACT_COLUMNS)[number]>;
+
+/** One page of contact rows after `afterId` (keyset by id), optionally of one class. */
+export function pageContacts(db: Db, afterId: string | null, limit: number, classId: string | null): Promise<ContactRow[]> {
+  let query = db.selectFrom('students').select(CONTACT_COLUMNS).orderBy('id').limit(limit);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  if (classId !== null) query = query.where('class_id', '=', classId);
+  return query.execute();
+}
+
+/** Every contact row of one class or all (the PDF's one query). */
+export function listContacts(db: Db, classId: string | null): Promise<ContactRow[]> {
+  let query = db.selectFrom('students').select(CONTACT_COLUMNS);
+  if (classId !== null) query = query.where('class_id', '=', classId);
+  return query.execute();
+}
+
+// ---- import ------------------------------------------------------------------------------------
+
+/** Whole records of the given ids (those that exist). */
+export async function findStudentRecords(db: Db, ids: readonly string[]): Promise<Map<string, StudentRow>> {
+  const found = new Map<string, StudentRow>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('students').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const row of rows) found.set(row.id, row);
+  }
+  return found;
+}
+
+/** Every student's birth certificate pin and SEA number (to keep them unique per student). */
+export function listIdentifiers(db: Db): Promise<{ id: string; birth_certificate_no: string | null; sea_no: string | null }[]> {
+  return db.selectFrom('students').select(['id', 'birth_certificate_no', 'sea_no']).execute();
+}
+
+/** Creates a student record. */
+export async function insertStudent(db: Db, id: string, values: Record<string, string | number | null>, at: string): Promise<void> {
+  await db
+    .insertInto('students')
+    .values({ ...(values as Partial<StudentRow>), id, created_at: at, updated_at: at } as StudentRow)
+    .execute();
+}
+
+/** The account a new student signs in with the first time (first_login = 1, no password yet). */
+export async function insertFirstLoginUser(db: Db, studentId: string, displayName: string, at: string): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ role: 'student', student_id: studentId, username: null, display_name: displayName, password_hash: null, first_login: 1, password_reset: 0, created_at: at, updated_at: at })
+    .execute();
+}
+
+/** Writes changed columns of a record and its new `updated_at`. */
+export async function updateStudent(db: Db, id: string, values: Record<string, string | number | null>, at: string): Promise<void> {
+  await db
+    .updateTable('students')
+    .set({ ...(values as Partial<StudentRow>), updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,198 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminStudentListSchema,
+  IMPORT_TEMPLATE_FILE_NAME,
+  REGISTRATION_DATA_FILE_NAME,
+  ReportClassParamsSchema,
+  StudentImportQuerySchema,
+  StudentImportResultSchema,
+} from '../../shared/admin.schemas.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import { renderPdf, sendPdf } from '../pdf/renderer.js';
+import * as admin from './admin.service.js';
+import * as repo from './admin.repository.js';
+import { buildParentsContact, contactColumns } from './parents-contact.js';
+import { buildRegistrationReport } from './registration-report.pdf.js';
+import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
+import { buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
+import { sendWorkbook, writeWorkbook } from './xlsx-writer.js';
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** A binary answer in the OpenAPI page (PDF or XLSX). */
+const FileAnswer = z.any().describe('The file');
+
+/**
+ * The admin area (issue #7; SPEC §2 Admin dashboard, §7): the student list, the registration
+ * spreadsheet, the registration report and Parents Contact per class or for all, and Import
+ * Students with its template. Administrators only; every route says so.
+ */
+export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
+  // Multipart only here (the import), never globally: other features register their own.
+  await base.register(fastifyMultipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+
+  app.get(
+    '/api/students',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Every student for the dashboard list (SPEC §3), newest change first',
+        response: { 200: AdminStudentListSchema, ...errorResponses },
+      },
+    },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return admin.listStudents(db);
+    },
+  );
+
+  app.get(
+    '/api/registration-data-spreadsheet',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "'Registration Data.xlsx': every student with every registration field, streamed",
+        produces: [XLSX_MIME],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const names = await repo.loadLookupNames(db);
+      const today = admin.schoolToday();
+      await admin.auditExport(db, actorOf(request), 'Registration Data.xlsx');
+      return sendWorkbook(reply, REGISTRATION_DATA_FILE_NAME, (out) =>
+        writeWorkbook(out, 'Registration Data', registrationColumns(names), registrationPages(db, today)),
+      );
+    },
+  );
+
+  app.get(
+    '/api/registration-report/:classId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'The registration report PDF of one form class, or of all (classId = all)',
+        params: ReportClassParamsSchema,
+        produces: ['application/pdf'],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const formClass = await admin.resolveReportClass(db, request.params.classId);
+      const data = await admin.gatherRegistrationReport(db, config.schoolName, formClass);
+      const bytes = await renderPdf(buildRegistrationReport(data));
+      return sendPdf(reply, bytes, `Registration Report - ${data.scope}.pdf`);
+    },
+  );
+
+  app.get(
+    '/api/parents-contact/:classId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Parents Contact PDF of one form class, or of all (classId = all)',
+        params: ReportClassParamsSchema,
+        produces: ['application/pdf'],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const formClass = await admin.resolveReportClass(db, request.params.classId);
+      const data = await admin.gatherParentsContact(db, config.schoolName, formClass);
+      await admin.auditExport(db, actorOf(request), `Parents Contact PDF (${data.scope})`);
+      const bytes = await renderPdf(buildParentsContact(data));
+      return sendPdf(reply, bytes, `Parents Contact - ${data.scope}.pdf`);
+    },
+  );
+
+  app.get(
+    '/api/parents-contact-spreadsheet/:classId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Parents Contact spreadsheet of one form class, or of all (classId = all), streamed',
+        params: ReportClassParamsSchema,
+        produces: [XLSX_MIME],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const formClass = await admin.resolveReportClass(db, request.params.classId);
+      const scope = admin.scopeLabel(formClass);
+      await admin.auditExport(db, actorOf(request), `Parents Contact spreadsheet (${scope})`);
+      return sendWorkbook(reply, `Parents Contact - ${scope}.xlsx`, (out) =>
+        writeWorkbook(out, 'Parents Contact', contactColumns(), admin.contactPages(db, formClass?.id ?? null)),
+      );
+    },
+  );
+
+  app.get(
+    '/api/students/import-template',
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'The Import Students template (XLSX)', produces: [XLSX_MIME], response: { 200: FileAnswer, ...errorResponses } },
+    },
+    async (_request, reply) => {
+      const bytes = await buildImportTemplate();
+      return reply
+        .header('content-type', XLSX_MIME)
+        .header('content-disposition', `attachment; filename="${IMPORT_TEMPLATE_FILE_NAME}"`)
+        .header('cache-control', 'private, no-store')
+        .send(bytes);
+    },
+  );
+
+  app.post(
+    '/api/students/import',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Creates or updates students from an XLSX or CSV (multipart field "file"); dryRun=1 (default) previews',
+        querystring: StudentImportQuerySchema,
+        response: { 200: StudentImportResultSchema, 413: ApiErrorSchema, 415: ApiErrorSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
+      }
+      const file = await request.file();
+      if (!file) throw badRequest('Please select a file!');
+      if (!isSpreadsheetUpload(file.filename, file.mimetype)) {
+        // Drain the upload so the connection stays usable, then refuse.
+        file.file.resume();
+        throw new AppError(415, 'unsupported_media_type', 'Choose an .xlsx or .csv file.');
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(413, 'payload_too_large', `The file is larger than ${Math.round(config.uploadMaxBytes / 1024 / 1024)} MB.`);
+        }
+        throw error;
+      }
+      return importStudents(db, bytes, {
+        dryRun: request.query.dryRun,
+        fileName: file.filename,
+        actor: actorOf(request),
+        today: admin.schoolToday(),
+      });
+    },
+  );
+};

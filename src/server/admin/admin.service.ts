@@ -1,0 +1,135 @@
+import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
+import { todayIso } from '../../shared/dates.js';
+import type { FieldValue } from '../../shared/registration.fields.js';
+import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';
+import { writeAudit } from '../audit/audit.repository.js';
+import type { Db } from '../db/database.js';
+import { notFound } from '../http/errors.js';
+import type { Actor } from '../http/request-context.js';
+import * as repo from './admin.repository.js';
+import type { ContactClass, ParentsContactData } from './parents-contact.js';
+import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
+import { schoolNowLabel } from './spreadsheet-cells.js';
+
+/** The admin area's rules (issue #7): the student list, report data, export auditing. */
+
+export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
+export const schoolToday = (now: Date = new Date()) => todayIso(now, SCHOOL_TIME_ZONE);
+
+/** The dashboard's student list (SPEC §2, §3), newest change first. */
+export function listStudents(db: Db): Promise<AdminStudent[]> {
+  return repo.listStudents(db);
+}
+
+/** The form class a report names, or null for 'all'; 404 for a class the school does not have. */
+export async function resolveReportClass(db: Db, classId: string): Promise<repo.FormClassRow | null> {
+  if (classId === 'all') return null;
+  const found = (await repo.listFormClasses(db)).find((c) => c.id.toLowerCase() === classId.toLowerCase());
+  if (!found) throw notFound(`The school has no form class ${classId}.`);
+  return found;
+}
+
+export function scopeLabel(formClass: repo.FormClassRow | null): string {
+  return formClass === null ? 'All classes' : `Form ${formClass.form_level} ${formClass.id}`;
+}
+
+/** Readable names of the document slots (SPEC §3 document types). */
+const DOCUMENT_LABELS: Record<string, string> = {
+  birth_certificate: 'Birth Certificate',
+  immunization_card: 'Immunization Card',
+  sea_slip: 'SEA Slip',
+  picture: 'Picture',
+  passport: 'Passport',
+  student_permit: 'Student Permit',
+};
+export const documentLabel = (type: string) => DOCUMENT_LABELS[type] ?? type.replaceAll('_', ' ');
+
+const byName = (a: { first_name: string | null; last_name: string | null; id: string }, b: typeof a) =>
+  (a.last_name ?? '').localeCompare(b.last_name ?? '', 'en') || (a.first_name ?? '').localeCompare(b.first_name ?? '', 'en') || a.id.localeCompare(b.id);
+
+/** Groups rows under the school's classes, in school order; students without a class come last. */
+function groupByClass<R extends { class_id: string | null }, G>(
+  classes: readonly repo.FormClassRow[],
+  rows: readonly R[],
+  only: repo.FormClassRow | null,
+  make: (formClass: repo.FormClassRow | null, rows: R[]) => G,
+): G[] {
+  const byClass = new Map<string | null, R[]>();
+  for (const row of rows) {
+    const list = byClass.get(row.class_id);
+    if (list) list.push(row);
+    else byClass.set(row.class_id, [row]);
+  }
+  const groups = (only ? [only] : classes).map((formClass) => make(formClass, byClass.get(formClass.id) ?? []));
+  if (!only) {
+    const known = new Set(classes.map((c) => c.id));
+    const orphans = rows.filter((row) => row.class_id === null || !known.has(row.class_id));
+    if (orphans.length > 0) groups.push(make(null, orphans));
+  }
+  return groups;
+}
+
+/**
+ * The registration report's data in three queries whatever the school's size: the classes, the
+ * records, and the (student, document type) pairs; progress is computed here by the same rules
+ * the registration screens use.
+ */
+export async function gatherRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<RegistrationReportData> {
+  const classId = formClass?.id ?? null;
+  const [classes, records, documents] = await Promise.all([
+    repo.listFormClasses(db),
+    repo.listStudentRecords(db, classId),
+    repo.listDocumentTypesOfClass(db, classId),
+  ]);
+  const today = schoolToday(now);
+  records.sort(byName);
+  const toStudent = (record: repo.StudentRow): ReportStudent => {
+    const uploaded = documents.get(record.id) ?? [];
+    const progress = computeProgress(record as unknown as Record<string, FieldValue>, uploaded, { today });
+    return {
+      id: record.id,
+      name: listName(record),
+      progress,
+      missingDocuments: DEFAULT_REQUIRED_DOCUMENT_TYPES.filter((type) => !uploaded.includes(type)).map(documentLabel),
+      termsAgreed: record.agree_terms_conditions === 1,
+      termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,
+    };
+  };
+  const groups = groupByClass(classes, records, formClass, (c, rows): ReportClass => ({
+    classId: c?.id ?? null,
+    formLevel: c?.form_level ?? null,
+    formTeacher: c?.form_teacher ?? null,
+    students: rows.map(toStudent),
+  }));
+  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolNowLabel(now), classes: groups };
+}
+
+/** The Parents Contact data in two queries (classes, contacts). */
+export async function gatherParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<ParentsContactData> {
+  const [classes, contacts] = await Promise.all([repo.listFormClasses(db), repo.listContacts(db, formClass?.id ?? null)]);
+  contacts.sort(byName);
+  const groups = groupByClass(classes, contacts, formClass, (c, rows): ContactClass => ({
+    classId: c?.id ?? null,
+    formLevel: c?.form_level ?? null,
+    formTeacher: c?.form_teacher ?? null,
+    students: rows,
+  }));
+  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolNowLabel(now), classes: groups };
+}
+
+/** Pages of contact rows for the spreadsheet (keyset by id). */
+export async function* contactPages(db: Db, classId: string | null, pageSize = 500): AsyncGenerator<repo.ContactRow[]> {
+  let afterId: string | null = null;
+  for (;;) {
+    const page = await repo.pageContacts(db, afterId, pageSize, classId);
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < pageSize) return;
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
+/** One audit row per download of personal data (who took which export, when, from where). */
+export async function auditExport(db: Db, actor: Actor, what: string): Promise<void> {
+  await writeAudit(db, { ...actor, action: 'export', entity: 'students', entity_id: null, field: null, old_value: null, new_value: what });
+}

@@ -1,0 +1,146 @@
+import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { listName } from '../../shared/admin.schemas.js';
+import { PHONE_PREFIX, visibleSections } from '../../shared/registration.fields.js';
+import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
+import { PAGE_SIZES } from '../pdf/renderer.js';
+import type { ContactRow } from './admin.repository.js';
+import { classTitle } from './registration-report.pdf.js';
+import type { SheetColumn } from './xlsx-writer.js';
+
+/**
+ * Parents Contact (SPEC §2 Reports sub-menu; issue #7): per student the mother's, father's and
+ * guardian's names, phones and e-mails, and the emergency contact, per class or for the whole
+ * school, as a PDF and as a spreadsheet. A parent section the living status hides (SPEC §2) is
+ * left out of the PDF, so an old number of a parent no longer at home is not called by mistake;
+ * the spreadsheet keeps every stored value for the office to sort out.
+ */
+
+type Party = 'mother' | 'father' | 'guardian';
+
+interface Person {
+  name: string | null;
+  mobile: string | null;
+  home: string | null;
+  work: string | null;
+  email: string | null;
+}
+
+function personOf(row: ContactRow, party: Party): Person {
+  switch (party) {
+    case 'mother':
+      return { name: row.mother_name, mobile: row.mobile_phone_mother, home: row.mother_home_phone, work: row.mother_business_phone, email: row.email_mother };
+    case 'father':
+      return { name: row.father_name, mobile: row.mobile_phone_father, home: row.father_home_phone, work: row.father_business_phone, email: row.email_father };
+    case 'guardian':
+      return { name: row.guardian_name, mobile: row.mobile_phone_guardian, home: row.home_phone_guardian, work: row.business_phone_guardian, email: row.email_guardian };
+  }
+}
+
+/** '(868) 622-1234' for a stored 7-digit number; other text as it is. */
+export function formatPhone(digits: string | null): string | null {
+  if (!digits) return null;
+  return /^\d{7}$/.test(digits) ? `${PHONE_PREFIX} ${digits.slice(0, 3)}-${digits.slice(3)}` : digits;
+}
+
+/** Whether a parent section is shown for the record: by living status, or (none chosen yet) when it has a name. */
+function isShown(row: ContactRow, party: Party): boolean {
+  if (row.living_status) return visibleSections(row.living_status).includes(party);
+  return Boolean(personOf(row, party).name);
+}
+
+function personCell(person: Person | null): TableCell {
+  if (!person || !(person.name || person.mobile || person.home || person.work || person.email)) return { text: '—', color: COLORS.muted };
+  const lines: Content[] = [{ text: person.name ?? '(no name)', bold: true }];
+  const phone = (label: string, value: string | null) => {
+    const text = formatPhone(value);
+    if (text) lines.push({ text: `${label} ${text}` });
+  };
+  phone('Mobile', person.mobile);
+  phone('Home', person.home);
+  phone('Work', person.work);
+  if (person.email) lines.push({ text: person.email, color: COLORS.accent });
+  return { stack: lines };
+}
+
+function emergencyCell(row: ContactRow): TableCell {
+  if (!row.emergency_contact && !row.emergency_home_phone) return { text: '—', color: COLORS.muted };
+  const lines: Content[] = [{ text: row.emergency_contact ?? '(no name)', bold: true }];
+  if (row.relation_to_child) lines.push({ text: row.relation_to_child, color: COLORS.muted });
+  const phone = formatPhone(row.emergency_home_phone);
+  if (phone) lines.push({ text: phone });
+  return { stack: lines };
+}
+
+export interface ContactClass {
+  classId: string | null;
+  formLevel: number | null;
+  formTeacher: string | null;
+  students: ContactRow[];
+}
+
+export interface ParentsContactData {
+  schoolName: string;
+  scope: string;
+  printedAt: string;
+  classes: ContactClass[];
+}
+
+/** The Parents Contact PDF (Letter, landscape): a table per class, each on its own pages. */
+export function buildParentsContact(data: ParentsContactData): TDocumentDefinitions {
+  const content: Content[] = [schoolHeader(data.schoolName, 'Parents Contact', data.scope)];
+  data.classes.forEach((group, index) => {
+    if (index > 0) content.push({ text: '', pageBreak: 'before' });
+    const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
+    content.push(sectionTitle(`${classTitle(group)}${teacher} (${group.students.length} students)`));
+    if (group.students.length === 0) {
+      content.push({ text: 'No students in this class.', color: COLORS.muted });
+      return;
+    }
+    content.push(
+      dataTable(
+        ['Student', 'Living Status', 'Mother', 'Father', 'Guardian', 'Emergency Contact'],
+        group.students.map((row) => [
+          { stack: [{ text: listName(row) || '—', bold: true }, { text: row.id, color: COLORS.muted }] },
+          { text: row.living_status ?? '—' },
+          ...(['mother', 'father', 'guardian'] as const).map((party) => personCell(isShown(row, party) ? personOf(row, party) : null)),
+          emergencyCell(row),
+        ]),
+        [100, 55, '*', '*', '*', '*'],
+      ),
+    );
+  });
+  return {
+    pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
+    pageOrientation: 'landscape',
+    pageMargins: [36, 36, 36, 44],
+    info: { title: `Parents Contact — ${data.scope}`, author: data.schoolName },
+    defaultStyle: { fontSize: 8 },
+    content,
+    footer: pageFooter(`${data.schoolName} · Parents Contact · ${data.scope} · printed ${data.printedAt}. Confidential: for school use only.`),
+  };
+}
+
+/** The Parents Contact spreadsheet's columns (the registration spreadsheet's style). */
+export function contactColumns(): SheetColumn<ContactRow>[] {
+  const text = (header: string, value: (row: ContactRow) => string | null): SheetColumn<ContactRow> => ({ header, kind: 'text', value });
+  const partyColumns = (party: Party, title: string) => [
+    text(`${title} Name`, (row) => personOf(row, party).name),
+    text(`${title} Mobile Phone`, (row) => formatPhone(personOf(row, party).mobile)),
+    text(`${title} Home Phone`, (row) => formatPhone(personOf(row, party).home)),
+    text(`${title} Work Phone`, (row) => formatPhone(personOf(row, party).work)),
+    text(`${title} E-mail`, (row) => personOf(row, party).email),
+  ];
+  return [
+    { header: 'Student ID', kind: 'text', width: 12, value: (row) => row.id },
+    text('Last Name', (row) => row.last_name),
+    text('First Name', (row) => row.first_name),
+    { header: 'Class', kind: 'text', width: 8, value: (row) => row.class_id },
+    text('Living Status', (row) => row.living_status),
+    ...partyColumns('mother', "Mother's"),
+    ...partyColumns('father', "Father's"),
+    ...partyColumns('guardian', "Guardian's"),
+    text('Emergency Contact', (row) => row.emergency_contact),
+    text('Emergency Contact Phone', (row) => formatPhone(row.emergency_home_phone)),
+    text('Relation to Child', (row) => row.relation_to_child),
+  ];
+}

@@ -1,0 +1,133 @@
+import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { ProgressFlags } from '../../shared/registration.progress.js';
+import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
+import { PAGE_SIZES } from '../pdf/renderer.js';
+
+/**
+ * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`; issue #7): one
+ * section per form class listing each student's six progress flags, the documents still
+ * missing and whether the terms are agreed, with class totals, and a summary of every class
+ * with the school's totals. Built from data already gathered by a few set-based queries.
+ */
+
+export interface ReportStudent {
+  id: string;
+  /** 'Last, First' */
+  name: string;
+  progress: ProgressFlags;
+  /** Labels of the required document slots without a file. */
+  missingDocuments: string[];
+  /** yyyy-MM-dd the terms were agreed, or null. */
+  termsAgreedOn: string | null;
+  termsAgreed: boolean;
+}
+
+export interface ReportClass {
+  /** null: students without a class. */
+  classId: string | null;
+  formLevel: number | null;
+  formTeacher: string | null;
+  students: ReportStudent[];
+}
+
+export interface RegistrationReportData {
+  schoolName: string;
+  /** 'All classes' or 'Form 3 3B'. */
+  scope: string;
+  /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
+  printedAt: string;
+  classes: ReportClass[];
+}
+
+/** The six progress flags in step order, as the report's columns name them (SPEC §3). */
+export const PROGRESS_STEPS: readonly (readonly [keyof ProgressFlags, string])[] = [
+  ['studentData', 'Student Data'],
+  ['familyData', 'Family Data'],
+  ['healthData', 'Health Data'],
+  ['otherData', 'Other Data'],
+  ['documents', 'Documents'],
+  ['submit', 'Submitted'],
+];
+
+export interface Totals {
+  students: number;
+  /** Students with each flag done. */
+  steps: Record<keyof ProgressFlags, number>;
+  termsAgreed: number;
+  /** Students with all six flags done. */
+  complete: number;
+}
+
+/** Counts of one class or of several (the school's totals). */
+export function totalsOf(students: readonly ReportStudent[]): Totals {
+  const steps = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
+  let termsAgreed = 0;
+  let complete = 0;
+  for (const student of students) {
+    for (const key of Object.keys(steps) as (keyof ProgressFlags)[]) steps[key] += student.progress[key];
+    if (student.termsAgreed) termsAgreed++;
+    if (PROGRESS_STEPS.every(([key]) => student.progress[key] === 1)) complete++;
+  }
+  return { students: students.length, steps, termsAgreed, complete };
+}
+
+export function classTitle(group: Pick<ReportClass, 'classId' | 'formLevel'>): string {
+  if (group.classId === null) return 'No class';
+  return group.formLevel === null ? group.classId : `Form ${group.formLevel} ${group.classId}`;
+}
+
+const flag = (done: 0 | 1): TableCell => (done === 1 ? { text: 'Yes' } : { text: 'No', color: '#b3261e' });
+const bold = (text: string | number): TableCell => ({ text: String(text), bold: true });
+
+function summaryTable(classes: readonly ReportClass[], school: Totals): Content {
+  const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete'];
+  const row = (label: string, teacher: string | null, t: Totals, strong = false) =>
+    [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete].map((cell) =>
+      strong ? bold(cell) : ({ text: String(cell) } as TableCell),
+    );
+  return dataTable(
+    headers,
+    [...classes.map((group) => row(classTitle(group), group.formTeacher, totalsOf(group.students))), row('School total', null, school, true)],
+    ['auto', '*', 'auto', ...PROGRESS_STEPS.map(() => 'auto'), 'auto', 'auto'],
+  );
+}
+
+function classTable(group: ReportClass): Content {
+  const t = totalsOf(group.students);
+  const of = (n: number) => `${n} of ${t.students}`;
+  const headers = ['Student ID', 'Name', ...PROGRESS_STEPS.map(([, label]) => label), 'Missing Documents', 'Terms Agreed'];
+  const rows: TableCell[][] = group.students.map((student) => [
+    { text: student.id },
+    { text: student.name || '—' },
+    ...PROGRESS_STEPS.map(([key]) => flag(student.progress[key])),
+    { text: student.missingDocuments.length > 0 ? student.missingDocuments.join(', ') : 'None' },
+    student.termsAgreed ? { text: student.termsAgreedOn ? `Yes ${student.termsAgreedOn}` : 'Yes' } : { text: 'No', color: '#b3261e' },
+  ]);
+  rows.push([bold('Class total'), bold(`${t.students} students`), ...PROGRESS_STEPS.map(([key]) => bold(of(t.steps[key]))), bold(`${t.complete} complete`), bold(of(t.termsAgreed))]);
+  return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58]);
+}
+
+/** The document definition (Letter, landscape). Tests read its text back from the PDF. */
+export function buildRegistrationReport(data: RegistrationReportData): TDocumentDefinitions {
+  const school = totalsOf(data.classes.flatMap((group) => group.students));
+  const content: Content[] = [
+    schoolHeader(data.schoolName, 'Registration Report', data.scope),
+    sectionTitle(`Summary — ${school.students} students, ${school.complete} with every step complete, ${school.termsAgreed} with the terms agreed`),
+    summaryTable(data.classes, school),
+  ];
+  data.classes.forEach((group) => {
+    const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
+    content.push({ text: '', pageBreak: 'before' });
+    content.push(sectionTitle(`${classTitle(group)}${teacher}`));
+    content.push(group.students.length > 0 ? classTable(group) : { text: 'No students in this class.', color: COLORS.muted });
+  });
+  return {
+    pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
+    pageOrientation: 'landscape',
+    pageMargins: [36, 36, 36, 44],
+    info: { title: `Registration Report — ${data.scope}`, author: data.schoolName },
+    defaultStyle: { fontSize: 8 },
+    content,
+    footer: pageFooter(`${data.schoolName} · Registration Report · ${data.scope} · printed ${data.printedAt}`),
+  };
+}

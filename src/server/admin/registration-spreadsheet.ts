@@ -1,0 +1,83 @@
+import { REGISTRATION_FIELDS, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
+import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
+import type { Db } from '../db/database.js';
+import * as repo from './admin.repository.js';
+import type { SheetColumn } from './xlsx-writer.js';
+
+/**
+ * 'Registration Data.xlsx' (SPEC §2 Export Data, §7 `GET /api/registration-data-spreadsheet`):
+ * every student with every field of the catalogue, headed by the catalogue's labels; codes
+ * shown as names (religion, ethnic group, house); switches as Yes/No; dates as dates; the six
+ * progress flags computed exactly as the registration screens compute them.
+ */
+
+export const PAGE_SIZE = 500;
+
+/** A record ready for the sheet: the row, its progress and the lookup names. */
+export interface ExportRow {
+  record: repo.StudentRow;
+  progress: ProgressFlags;
+}
+
+const yesNo = (value: unknown) => (Number(value) === 1 ? 'Yes' : 'No');
+
+function fieldColumn(field: RegistrationField, names: repo.LookupNames): SheetColumn<ExportRow> {
+  const raw = (row: ExportRow) => (row.record as unknown as Record<string, FieldValue>)[field.name] ?? null;
+  const byLookup: Map<string, string> | undefined =
+    field.lookup === 'religions' ? names.religions : field.lookup === 'ethnicGroups' ? names.ethnicGroups : field.lookup === 'houses' ? names.houses : undefined;
+  if (byLookup) {
+    const nameOf = (row: ExportRow) => {
+      const code = raw(row);
+      return code === null ? null : (byLookup.get(String(code)) ?? String(code));
+    };
+    return { header: field.label, kind: 'text', value: nameOf };
+  }
+  switch (field.control) {
+    case 'switch':
+      return { header: field.label, kind: 'text', width: Math.max(8, field.label.length + 2), value: (row) => yesNo(raw(row)) };
+    case 'date':
+      return { header: field.label, kind: 'date', width: Math.max(12, field.label.length + 2), value: raw };
+    case 'number':
+      return { header: field.label, kind: 'number', value: raw };
+    default:
+      return { header: field.label, kind: 'text', ...(field.maxLength && field.maxLength > 50 ? { width: 40 } : {}), value: raw };
+  }
+}
+
+const PROGRESS_COLUMNS: readonly (readonly [keyof ProgressFlags, string])[] = [
+  ['studentData', 'Student Data Complete'],
+  ['familyData', 'Family Data Complete'],
+  ['healthData', 'Health Data Complete'],
+  ['otherData', 'Other Data Complete'],
+  ['documents', 'Documents Complete'],
+  ['submit', 'Registration Submitted'],
+];
+
+/** The sheet's columns: Student ID, every catalogue field, the progress flags, Last Updated. */
+export function registrationColumns(names: repo.LookupNames): SheetColumn<ExportRow>[] {
+  return [
+    { header: 'Student ID', kind: 'text', width: 12, value: (row) => row.record.id },
+    ...REGISTRATION_FIELDS.map((field) => fieldColumn(field, names)),
+    ...PROGRESS_COLUMNS.map(([flag, header]): SheetColumn<ExportRow> => ({ header, kind: 'text', value: (row) => yesNo(row.progress[flag]) })),
+    { header: 'Last Updated', kind: 'datetime', width: 18, value: (row) => row.record.updated_at },
+  ];
+}
+
+/**
+ * The records page by page (keyset by id), each page with its progress: two queries a page,
+ * one for the records and one for their documents, never the whole table at once.
+ */
+export async function* registrationPages(db: Db, today: string, pageSize = PAGE_SIZE): AsyncGenerator<ExportRow[]> {
+  let afterId: string | null = null;
+  for (;;) {
+    const records = await repo.pageStudentRecords(db, afterId, pageSize);
+    if (records.length === 0) return;
+    const documents = await repo.listDocumentTypesOf(db, records.map((r) => r.id));
+    yield records.map((record) => ({
+      record,
+      progress: computeProgress(record as unknown as Record<string, FieldValue>, documents.get(record.id) ?? [], { today }),
+    }));
+    if (records.length < pageSize) return;
+    afterId = records[records.length - 1]!.id;
+  }
+}

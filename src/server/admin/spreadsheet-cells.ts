@@ -1,0 +1,65 @@
+import { isIsoDate } from '../../shared/dates.js';
+
+/**
+ * Cell values for the spreadsheets the office downloads. Every text cell goes through
+ * `inertText`: a value a parent typed that starts with = + - @ (or a tab or carriage return)
+ * would be read as a formula by a spreadsheet program once the file is re-saved as CSV or the
+ * cell is edited (OWASP "CSV Injection"), so it is prefixed with a single quote and stays text.
+ */
+
+const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+
+/** The text as it is safe to put in a cell: unchanged, or prefixed with ' when it could start a formula. */
+export function inertText(value: string): string {
+  return FORMULA_TRIGGER.test(value) ? `'${value}` : value;
+}
+
+/** True when the text would start a formula in a spreadsheet program. */
+export function isFormulaLike(value: string): boolean {
+  return FORMULA_TRIGGER.test(value);
+}
+
+/** 'yyyy-MM-dd' → a Date at UTC midnight, which a spreadsheet shows as that calendar day; else null. */
+export function excelDate(isoDate: string | null | undefined): Date | null {
+  if (!isoDate || !isIsoDate(isoDate)) return null;
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
+const localParts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SCHOOL_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * An ISO timestamp → a Date whose UTC fields are the school's wall-clock time: spreadsheets have
+ * no time zones, so the office sees the time as it was in Trinidad, not in UTC.
+ */
+export function excelDateTime(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return null;
+  const parts = Object.fromEntries(localParts.formatToParts(instant).map((p) => [p.type, p.value]));
+  return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)));
+}
+
+/** 'yyyy-MM-dd HH:mm' now in the school's time zone, for the foot of a printed report. */
+export function schoolNowLabel(now: Date = new Date()): string {
+  const d = excelDateTime(now.toISOString());
+  return d ? d.toISOString().slice(0, 16).replace('T', ' ') : '';
+}
+
+/**
+ * Undoes `inertText` on a value read back from a spreadsheet (the import of an exported file):
+ * a quote before a formula character was ours, so the stored text is what the parent typed.
+ */
+export function restoreText(value: string): string {
+  return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+}

@@ -1,0 +1,431 @@
+import ExcelJS from 'exceljs';
+import {
+  IMPORT_MAX_ROWS,
+  listName,
+  type ImportAction,
+  type StudentImportResult,
+  type StudentImportRow,
+} from '../../shared/admin.schemas.js';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { LOOKUPS, type LookupName } from '../../shared/lookups.schemas.js';
+import { WRITABLE_FIELDS, checkFieldValue, findField, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
+import { writeAudit } from '../audit/audit.repository.js';
+import { nowIso, type Db } from '../db/database.js';
+import { badRequest } from '../http/errors.js';
+import type { Actor } from '../http/request-context.js';
+import { listLookup } from '../lookups/lookups.service.js';
+// The upload reader of the term-results import (bounded unzip, CSV dialects, formulas never
+// evaluated); one reader for every import of the portal.
+import { readSpreadsheet, type Cell, type SheetRow } from '../term-reports/spreadsheet-file.js';
+import * as repo from './admin.repository.js';
+import { restoreText } from './spreadsheet-cells.js';
+
+/**
+ * Import Students (issue #7, DESIGN §6): an XLSX or CSV whose header row names the columns (the
+ * catalogue's labels or column names; 'Student ID' is required). Each row creates the student
+ * with that ID or updates the one that exists, by the field catalogue's rules. A dry run
+ * answers what every row would do and every problem; the import itself re-checks everything
+ * inside one transaction and writes all rows or none.
+ *
+ * Rules beyond the catalogue (docs/decisions.md):
+ * - an empty cell leaves the stored value as it is (a short file never wipes a record);
+ * - a new student needs first name, last name, date of birth and class, and a birth certificate
+ *   pin or SEA number (the first sign-in asks for one of them with the date of birth);
+ * - a pin or SEA number may belong to one student only;
+ * - codes or names are accepted for lookups (religion 'HIN' or 'Hindu'), Yes/No for switches,
+ *   dates as yyyy-MM-dd or dd/MM/yyyy, phones with or without the (868) prefix;
+ * - the terms-agreement fields are the parents' to set and cannot be imported.
+ */
+
+/** Fields an import may set: the writable catalogue, less the parents' agreement to the terms. */
+export const IMPORTABLE_FIELDS: readonly RegistrationField[] = WRITABLE_FIELDS.filter((field) => field.step !== 'complete');
+
+/** The columns of the downloadable template, in order (the enrolment data an office has). */
+export const TEMPLATE_FIELDS = [
+  'first_name',
+  'middle_name',
+  'last_name',
+  'sex',
+  'date_of_birth',
+  'birth_certificate_no',
+  'sea_no',
+  'class_id',
+  'house_code',
+  'previous_school',
+] as const;
+
+const REQUIRED_FOR_NEW = ['first_name', 'last_name', 'date_of_birth', 'class_id'] as const;
+
+const normaliseHeader = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Heading (normalised) → field name: the catalogue's names and labels, and 'Student ID'/'ID'. */
+export const HEADER_TO_FIELD: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>([
+    ['id', 'id'],
+    ['studentid', 'id'],
+  ]);
+  for (const field of IMPORTABLE_FIELDS) {
+    for (const key of [normaliseHeader(field.name), normaliseHeader(field.label)]) {
+      const taken = map.get(key);
+      if (taken && taken !== field.name) throw new Error(`Import headings clash: '${key}' names ${taken} and ${field.name}.`);
+      map.set(key, field.name);
+    }
+  }
+  return map;
+})();
+
+// ---- reading the file ----------------------------------------------------------------------------
+
+export interface ImportSheet {
+  /** Field name per column index (null = ignored column). */
+  columns: (string | null)[];
+  ignoredColumns: string[];
+  rows: SheetRow[];
+}
+
+function cellText(cell: Cell | undefined): string {
+  if (!cell) return '';
+  switch (cell.kind) {
+    case 'empty':
+      return '';
+    case 'number':
+      return Number.isInteger(cell.value) ? String(cell.value) : String(cell.value);
+    case 'text':
+      return cell.value.trim();
+    case 'formula':
+      return cell.text;
+  }
+}
+
+/** The header row → which field each column holds; refuses a file without 'Student ID' or with a column twice. */
+export function readHeader(sheet: SheetRow[]): ImportSheet {
+  const [header, ...rows] = sheet;
+  if (!header) throw badRequest('The file is empty. Use the template: a heading row, then one student a row.');
+  const columns: (string | null)[] = [];
+  const ignoredColumns: string[] = [];
+  const seen = new Map<string, string>();
+  header.cells.forEach((cell) => {
+    const heading = cellText(cell);
+    const field = HEADER_TO_FIELD.get(normaliseHeader(heading)) ?? null;
+    if (field && seen.has(field)) {
+      throw badRequest(`The columns '${seen.get(field)}' and '${heading}' both hold ${field === 'id' ? 'the Student ID' : findField(field)?.label}. Keep one.`);
+    }
+    if (field) seen.set(field, heading);
+    else if (heading !== '') ignoredColumns.push(heading);
+    columns.push(field);
+  });
+  if (!seen.has('id')) throw badRequest("The file needs a 'Student ID' column. Download the template to see the headings.");
+  if (rows.length === 0) throw badRequest('The file has no student rows under its headings.');
+  return { columns, ignoredColumns, rows };
+}
+
+// ---- checking one row ----------------------------------------------------------------------------
+
+/** Value → stored value of each select drawn from a lookup, by code or name (case-insensitive). */
+export type LookupResolver = (lookup: LookupName, text: string) => string | null;
+
+export async function loadLookupResolver(db: Db): Promise<LookupResolver> {
+  const names = [...new Set(IMPORTABLE_FIELDS.filter((f) => f.control === 'select' && f.lookup).map((f) => f.lookup!))];
+  const maps = new Map<LookupName, Map<string, string>>();
+  await Promise.all(
+    names.map(async (name) => {
+      const { value, label } = LOOKUPS[name];
+      const map = new Map<string, string>();
+      const rows = (await listLookup(db, name)) as Record<string, unknown>[];
+      // Names first, so a code that equals another row's name still means its own row.
+      for (const row of rows) map.set(String(row[label]).toLowerCase(), String(row[value]));
+      for (const row of rows) map.set(String(row[value]).toLowerCase(), String(row[value]));
+      maps.set(name, map);
+    }),
+  );
+  return (lookup, text) => maps.get(lookup)?.get(text.trim().toLowerCase()) ?? null;
+}
+
+export interface RowContext {
+  today: string;
+  existing: ReadonlyMap<string, repo.StudentRow>;
+  resolve: LookupResolver;
+}
+
+export interface CheckedRow {
+  row: number;
+  id: string | null;
+  /** Field → value to store (all sent values, changed or not). */
+  values: Record<string, FieldValue>;
+  errors: Record<string, string[]>;
+  existing: repo.StudentRow | undefined;
+}
+
+const YES = new Set(['yes', 'y', 'true', '1']);
+const NO = new Set(['no', 'n', 'false', '0']);
+
+/** One cell's text → the raw value its field's rules check (the forms an office writes, made canonical). */
+function normaliseValue(field: RegistrationField, text: string, resolve: LookupResolver): { value: unknown } | { error: string } {
+  switch (field.control) {
+    case 'switch': {
+      const lower = text.toLowerCase();
+      if (YES.has(lower)) return { value: 1 };
+      if (NO.has(lower)) return { value: 0 };
+      return { error: 'Write Yes or No.' };
+    }
+    case 'date': {
+      const dayFirst = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+      if (dayFirst) return { value: `${dayFirst[3]}-${dayFirst[2]!.padStart(2, '0')}-${dayFirst[1]!.padStart(2, '0')}` };
+      return { value: text };
+    }
+    case 'phone': {
+      if (!/^[\d\s()+.-]+$/.test(text)) return { value: text };
+      let digits = text.replace(/\D/g, '');
+      if (digits.length === 10 && digits.startsWith('868')) digits = digits.slice(3);
+      else if (digits.length === 11 && digits.startsWith('1868')) digits = digits.slice(4);
+      return { value: digits };
+    }
+    case 'select': {
+      if (field.options) return { value: field.options.find((option) => option.toLowerCase() === text.toLowerCase()) ?? text };
+      if (field.lookup) {
+        const value = resolve(field.lookup, text);
+        return value === null ? { error: `'${text}' is not one of the listed values.` } : { value };
+      }
+      return { value: text };
+    }
+    default:
+      return { value: text };
+  }
+}
+
+const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** Checks one data row against the catalogue and the import's own rules (no uniqueness across rows). */
+export function checkRow(sheetRow: SheetRow, columns: readonly (string | null)[], ctx: RowContext): CheckedRow {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const values: Record<string, FieldValue> = {};
+  let id: string | null = null;
+
+  columns.forEach((name, index) => {
+    if (!name) return;
+    const cell = sheetRow.cells[index];
+    if (cell?.kind === 'formula') {
+      add(name, `Formulas are not imported (${cell.text}); type the value itself.`);
+      return;
+    }
+    const text = restoreText(cellText(cell));
+    if (name === 'id') {
+      const parsed = StudentIdSchema.safeParse(text);
+      if (parsed.success) id = parsed.data;
+      else add('id', parsed.error.issues[0]?.message ?? 'Student ID is required.');
+      return;
+    }
+    if (text === '') return; // an empty cell leaves the stored value as it is
+    const field = findField(name)!;
+    const normalised = normaliseValue(field, text, ctx.resolve);
+    if ('error' in normalised) {
+      add(name, normalised.error);
+      return;
+    }
+    const check = checkFieldValue(field, normalised.value, { today: ctx.today });
+    if (check.ok) values[name] = check.value;
+    else for (const message of check.messages) add(name, message);
+  });
+
+  const existing = id === null ? undefined : ctx.existing.get(id);
+  if (id !== null && !existing) {
+    for (const name of REQUIRED_FOR_NEW) {
+      if (!(name in values) && !errors[name]) add(name, 'Required for a new student.');
+    }
+    if (!('birth_certificate_no' in values) && !('sea_no' in values) && !errors.birth_certificate_no && !errors.sea_no) {
+      add('birth_certificate_no', 'A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.');
+    }
+  }
+  return { row: sheetRow.rowNumber, id, values, errors, existing };
+}
+
+/** The fields whose value would change (for a new student: every value sent). */
+export function changedFields(checked: CheckedRow): string[] {
+  const old = checked.existing as unknown as Record<string, FieldValue> | undefined;
+  return Object.entries(checked.values)
+    .filter(([name, value]) => !old || asText(old[name]) !== asText(value))
+    .map(([name]) => name);
+}
+
+/**
+ * Problems between rows and with other students: an ID twice in the file, a pin or SEA number
+ * another student already has (in the school or earlier in the file).
+ */
+export function checkAcrossRows(rows: CheckedRow[], identifiers: readonly { id: string; birth_certificate_no: string | null; sea_no: string | null }[]): void {
+  const owners = { birth_certificate_no: new Map<string, string>(), sea_no: new Map<string, string>() };
+  for (const student of identifiers) {
+    if (student.birth_certificate_no) owners.birth_certificate_no.set(student.birth_certificate_no.toUpperCase(), student.id);
+    if (student.sea_no) owners.sea_no.set(student.sea_no.toUpperCase(), student.id);
+  }
+  // The file's own values replace the stored ones of the students it names.
+  for (const row of rows) {
+    if (row.id === null) continue;
+    for (const key of ['birth_certificate_no', 'sea_no'] as const) {
+      const old = row.existing?.[key];
+      if (key in row.values && old && owners[key].get(old.toUpperCase()) === row.id) owners[key].delete(old.toUpperCase());
+    }
+  }
+  const firstRowOfId = new Map<string, number>();
+  const inFile = { birth_certificate_no: new Map<string, { id: string; row: number }>(), sea_no: new Map<string, { id: string; row: number }>() };
+  for (const row of rows) {
+    if (row.id === null) continue;
+    const earlier = firstRowOfId.get(row.id);
+    if (earlier !== undefined) (row.errors.id ??= []).push(`Student ID ${row.id} is also on row ${earlier}.`);
+    else firstRowOfId.set(row.id, row.row);
+    for (const key of ['birth_certificate_no', 'sea_no'] as const) {
+      const value = row.values[key];
+      if (typeof value !== 'string') continue;
+      const label = key === 'sea_no' ? 'SEA Number' : 'Birth Certificate Pin';
+      const upper = value.toUpperCase();
+      const owner = owners[key].get(upper);
+      const twin = inFile[key].get(upper);
+      if (owner && owner !== row.id) (row.errors[key] ??= []).push(`Student ${owner} already has this ${label}.`);
+      else if (twin && twin.id !== row.id) (row.errors[key] ??= []).push(`Row ${twin.row} (student ${twin.id}) has the same ${label}.`);
+      else inFile[key].set(upper, { id: row.id, row: row.row });
+    }
+  }
+}
+
+function actionOf(checked: CheckedRow): ImportAction {
+  if (Object.keys(checked.errors).length > 0 || checked.id === null) return 'error';
+  if (!checked.existing) return 'create';
+  return changedFields(checked).length > 0 ? 'update' : 'unchanged';
+}
+
+function nameOf(checked: CheckedRow): string {
+  const pick = (key: 'first_name' | 'last_name') => (checked.values[key] as string | undefined) ?? checked.existing?.[key] ?? null;
+  return listName({ first_name: pick('first_name'), last_name: pick('last_name') });
+}
+
+/** Reads the file and checks every row against the database as `db` (or a transaction) sees it. */
+async function evaluate(db: Db, bytes: Buffer, today: string) {
+  const sheet = readHeader(await readSpreadsheet(bytes, { maxRows: IMPORT_MAX_ROWS, maxInflatedBytes: 64 * 1024 * 1024 }));
+  const idColumn = sheet.columns.indexOf('id');
+  const ids = [...new Set(sheet.rows.map((row) => cellText(row.cells[idColumn])).filter((id) => StudentIdSchema.safeParse(id).success))];
+  const [existing, resolve, identifiers] = await Promise.all([repo.findStudentRecords(db, ids), loadLookupResolver(db), repo.listIdentifiers(db)]);
+  const checked = sheet.rows.map((row) => checkRow(row, sheet.columns, { today, existing, resolve }));
+  checkAcrossRows(checked, identifiers);
+  const rows: StudentImportRow[] = checked.map((c) => {
+    const action = actionOf(c);
+    return { row: c.row, id: c.id, name: nameOf(c), action, errors: c.errors, changes: action === 'error' ? [] : changedFields(c) };
+  });
+  return { sheet, checked, rows };
+}
+
+function summaryOf(rows: readonly StudentImportRow[]) {
+  const count = (action: ImportAction) => rows.filter((row) => row.action === action).length;
+  return { created: count('create'), updated: count('update'), unchanged: count('unchanged'), errors: count('error') };
+}
+
+function problemsByRow(rows: readonly StudentImportRow[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const row of rows) {
+    for (const [field, messages] of Object.entries(row.errors)) {
+      const label = field === 'id' ? 'Student ID' : (findField(field)?.label ?? field);
+      errors[`row ${row.row}: ${label}`] = messages;
+    }
+  }
+  return errors;
+}
+
+export interface ImportOptions {
+  dryRun: boolean;
+  fileName: string;
+  actor: Actor;
+  today: string;
+}
+
+/**
+ * The dry run answers every row's action and problems. The import re-checks inside one
+ * transaction and, when any row has a problem, refuses with 400 (every problem listed) and
+ * writes nothing; otherwise it writes every row, one audit row per change, and answers the same
+ * result with `committed: true`. New students get a first-login account.
+ */
+export async function importStudents(db: Db, bytes: Buffer, options: ImportOptions): Promise<StudentImportResult> {
+  const answer = (rows: StudentImportRow[], sheet: ImportSheet, committed: boolean): StudentImportResult => ({
+    dryRun: options.dryRun,
+    committed,
+    fileName: options.fileName,
+    columns: sheet.columns.filter((c): c is string => c !== null),
+    ignoredColumns: sheet.ignoredColumns,
+    rows,
+    summary: summaryOf(rows),
+  });
+  if (options.dryRun) {
+    const { sheet, rows } = await evaluate(db, bytes, options.today);
+    return answer(rows, sheet, false);
+  }
+  return db.transaction().execute(async (trx) => {
+    const { sheet, checked, rows } = await evaluate(trx, bytes, options.today);
+    const summary = summaryOf(rows);
+    if (summary.errors > 0) {
+      const problems = problemsByRow(rows);
+      throw badRequest(`${summary.errors === 1 ? '1 row has' : `${summary.errors} rows have`} problems; nothing was imported.`, problems);
+    }
+    const at = nowIso();
+    const { actor } = options;
+    for (const [index, c] of checked.entries()) {
+      const id = c.id!;
+      const row = rows[index]!;
+      if (row.action === 'create') {
+        await repo.insertStudent(trx, id, c.values, at);
+        await repo.insertFirstLoginUser(trx, id, [c.values.first_name, c.values.last_name].filter(Boolean).join(' '), at);
+        await writeAudit(trx, { ...actor, action: 'create', entity: 'student', entity_id: id, field: null, old_value: null, new_value: JSON.stringify(c.values) });
+      } else if (row.action === 'update') {
+        const old = c.existing as unknown as Record<string, FieldValue>;
+        const changes = Object.fromEntries(row.changes.map((name) => [name, c.values[name] ?? null]));
+        await repo.updateStudent(trx, id, changes, at);
+        await writeAudit(
+          trx,
+          row.changes.map((name) => ({ ...actor, action: 'update', entity: 'student', entity_id: id, field: name, old_value: asText(old[name]), new_value: asText(c.values[name]) })),
+        );
+      }
+    }
+    await writeAudit(trx, {
+      ...actor,
+      action: 'import',
+      entity: 'students',
+      entity_id: null,
+      field: null,
+      old_value: null,
+      new_value: `${options.fileName}: created ${summary.created}, updated ${summary.updated}, unchanged ${summary.unchanged}`,
+    });
+    return answer(rows, sheet, true);
+  });
+}
+
+// ---- the template --------------------------------------------------------------------------------
+
+/** The downloadable template: the headings, and a second sheet saying what each column takes. */
+export async function buildImportTemplate(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'School Portal';
+  const fields = TEMPLATE_FIELDS.map((name) => findField(name)!);
+  const students = workbook.addWorksheet('Students', { views: [{ state: 'frozen', ySplit: 1 }] });
+  students.columns = [{ header: 'Student ID', width: 14 }, ...fields.map((field) => ({ header: field.label, width: Math.max(14, field.label.length + 4) }))];
+  students.getRow(1).font = { bold: true };
+  // Text cells, so Excel keeps leading zeros and does not turn IDs or dates into numbers.
+  for (let c = 1; c <= fields.length + 1; c++) students.getColumn(c).numFmt = '@';
+
+  const help = workbook.addWorksheet('How to fill it in');
+  help.columns = [{ header: 'Column', width: 24 }, { header: 'What to write', width: 90 }];
+  help.getRow(1).font = { bold: true };
+  const rules: [string, string][] = [
+    ['Student ID', 'Required. Letters, digits and dashes, up to 20. An existing ID updates that student; a new one creates the student.'],
+    ['First Name, Last Name', 'Required for a new student. Up to 20 characters.'],
+    ['Date of Birth', 'Required for a new student. yyyy-MM-dd (2014-03-09) or dd/MM/yyyy (09/03/2014); from 1950-01-01, not in the future.'],
+    ['Birth Certificate Pin / SEA Number', 'A new student needs one of them: the first sign-in asks for it with the date of birth. Each belongs to one student only.'],
+    ['Class', 'Required for a new student: a form class of the school, such as 1A.'],
+    ['House', 'The house code or name.'],
+    ['Sex', 'Female or Male.'],
+    ['Empty cells', 'Leave the stored value as it is. Columns of the registration record may be added with their labels as headings (Religion, Town, ...).'],
+  ];
+  for (const rule of rules) help.addRow(rule);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Whether a file's name and type say XLSX or CSV. */
+export function isSpreadsheetUpload(fileName: string, mimeType: string): boolean {
+  return /\.(xlsx|csv)$/i.test(fileName) || /spreadsheetml|text\/csv|application\/csv/.test(mimeType);
+}

@@ -1,0 +1,99 @@
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
+
+/**
+ * The office's spreadsheets (issue #7 Export Data, Parents Contact): exceljs's streaming
+ * WorkbookWriter straight into the reply. Rows arrive page by page from the database and are
+ * committed (written and forgotten) as they go, so neither the table nor the workbook is ever
+ * held in memory, and nothing is written to disk (DESIGN §2 XLSX).
+ */
+
+export type ColumnKind = 'text' | 'number' | 'date' | 'datetime';
+
+export interface SheetColumn<R> {
+  header: string;
+  kind: ColumnKind;
+  /** Width in characters. */
+  width?: number;
+  value: (row: R) => string | number | null | undefined;
+}
+
+const DATE_FORMAT = 'yyyy-mm-dd';
+const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** One cell's value: dates as real dates, whole numbers as numbers, every text inert. */
+function cellValue(kind: ColumnKind, raw: string | number | null | undefined): ExcelJS.CellValue {
+  if (raw === null || raw === undefined || raw === '') return null;
+  switch (kind) {
+    case 'date':
+      return excelDate(String(raw)) ?? inertText(String(raw));
+    case 'datetime':
+      return excelDateTime(String(raw)) ?? inertText(String(raw));
+    case 'number':
+      if (typeof raw === 'number') return raw;
+      return /^\d{1,15}$/.test(raw) ? Number(raw) : inertText(raw);
+    case 'text':
+      return inertText(String(raw));
+  }
+}
+
+/**
+ * Writes one worksheet: a bold header row frozen in place, a filter over every column, then the
+ * rows of each page as they come. Resolves with the number of data rows once the zip is finished.
+ */
+export async function writeWorkbook<R>(
+  out: NodeJS.WritableStream,
+  sheetName: string,
+  columns: readonly SheetColumn<R>[],
+  pages: AsyncIterable<readonly R[]>,
+): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as unknown as import('node:stream').Stream, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'School Portal';
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+  sheet.columns = columns.map((column) => ({
+    width: column.width ?? Math.min(40, Math.max(10, column.header.length + 2)),
+    ...(column.kind === 'date' ? { style: { numFmt: DATE_FORMAT } } : column.kind === 'datetime' ? { style: { numFmt: DATE_TIME_FORMAT } } : {}),
+  }));
+  const header = sheet.addRow(columns.map((column) => column.header));
+  header.font = { bold: true };
+  header.commit();
+
+  let count = 0;
+  for await (const page of pages) {
+    for (const row of page) {
+      sheet.addRow(columns.map((column) => cellValue(column.kind, column.value(row)))).commit();
+      count++;
+    }
+  }
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: columns.length } };
+  sheet.commit();
+  await workbook.commit();
+  return count;
+}
+
+/**
+ * Sends a workbook as the reply body while it is being written: the reply streams a PassThrough
+ * the writer fills. A failure after the headers went out can only cut the download short (the
+ * browser reports it failed); it is logged, and the partial file is never a valid workbook.
+ */
+export function sendWorkbook(
+  reply: FastifyReply,
+  fileName: string,
+  write: (out: PassThrough) => Promise<unknown>,
+): FastifyReply {
+  const body = new PassThrough();
+  write(body).catch((error: unknown) => {
+    reply.log.error({ err: error }, 'spreadsheet export failed while streaming');
+    body.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  const ascii = fileName.replace(/[^\w .()-]/g, '_');
+  return reply
+    .header('content-type', XLSX_MIME)
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(body);
+}

@@ -1,0 +1,319 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../tests/support/test-app.js';
+import { createScannerDevice } from '../attendance/scanner-devices.service.js';
+import { SESSION_COOKIE } from '../http/session.js';
+import { changedBetween, installChangeCounter, readChangeCounts } from './change-counter.js';
+import {
+  Agent,
+  createSession,
+  errorShapeProblem,
+  OWN_STUDENT,
+  routeRows,
+  userIdOfAdmin,
+  userIdOfStudent,
+  type AgentRequest,
+  type RouteRow,
+} from './harness.js';
+import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson, toQueryText, type HostileValue } from './hostile-values.js';
+import { sampleFor } from './route-samples.js';
+
+/**
+ * Issue #8 §2: property-based hostile input over every route that takes a body, path parameters
+ * or a query (generated from Fastify's route table, so new routes join by themselves). For every
+ * generated call: never a 5xx; every refusal has the error shape; a refusal changes no stored
+ * data (row triggers count every write, see change-counter.ts); no call outside the password
+ * routes touches credentials; no student call touches a read-only column; and nothing pollutes
+ * Object.prototype.
+ *
+ * HOSTILE_CASES (default 10,000) is the total per run, HOSTILE_SEED (default fixed) makes a run
+ * repeatable; a failure prints the seed and the shrunk case to replay.
+ */
+
+const TOTAL_CASES = Number(process.env.HOSTILE_CASES ?? 10_000);
+const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_122);
+
+/** Routes allowed to change a user's password or flags, create accounts (import) or remove them (erasure). */
+const CREDENTIAL_ROUTES = new Set([
+  'POST /api/change-password-student',
+  'POST /api/reset-password-student',
+  'POST /api/students/import',
+  'DELETE /api/privacy/students/:studentId',
+]);
+
+const t = await createTestApp();
+const db = t.database.db;
+afterAll(() => t.close());
+
+let deviceKey = '';
+let executed = 0;
+const timings: [string, number][] = [];
+const cpuAtStart = process.cpuUsage();
+beforeAll(async () => {
+  await installChangeCounter(db);
+  deviceKey = (await createScannerDevice(db, 'Hostile-input gate', { actor_user_id: null, actor_label: 'test', ip: null, request_id: null })).key;
+});
+
+const isTarget = (row: RouteRow) => {
+  if (row.method === 'HEAD' || row.method === 'OPTIONS' || !row.access) return false;
+  if (row.url.startsWith('/api/docs')) return false;
+  const schema = (row.route.schema ?? {}) as Record<string, unknown>;
+  return Boolean(schema.body || schema.params || schema.querystring) || row.method !== 'GET';
+};
+const targets = routeRows(t.app).filter(isTarget);
+/** Cases per route: costly routes (PDFs, spreadsheets, argon2) get a quarter share. */
+const isCostly = (row: RouteRow) => Boolean(sampleFor(row.method, row.url)?.costly);
+const shareUnit = TOTAL_CASES / targets.reduce((sum, row) => sum + (isCostly(row) ? 0.25 : 1), 0);
+const casesFor = (row: RouteRow) => Math.max(1, Math.ceil(isCostly(row) ? shareUnit / 4 : shareUnit));
+const plannedCases = targets.reduce((sum, row) => sum + casesFor(row), 0);
+
+type Caller = 'visitor' | 'admin' | 'own';
+function callersOf(row: RouteRow): Caller[] {
+  if (row.access === 'public' || row.access === 'visitor' || row.access === 'device') return ['visitor'];
+  if (row.access === 'admin') return ['admin'];
+  return ['admin', 'own'];
+}
+
+async function agentOf(caller: Caller): Promise<Agent> {
+  if (caller === 'visitor') return new Agent(t.app, null);
+  const userId = caller === 'admin' ? await userIdOfAdmin(db) : await userIdOfStudent(db, OWN_STUDENT);
+  return new Agent(t.app, await createSession(db, userId));
+}
+
+/** One generated call: how to change the route's valid sample. */
+type Mutation =
+  | { part: 'body-field'; index: number; value: HostileValue }
+  | { part: 'body-extra'; entries: [string, HostileValue][] }
+  | { part: 'body-whole'; value: HostileValue }
+  | { part: 'body-raw'; raw: number }
+  | { part: 'param'; index: number; value: string; encode: boolean }
+  | { part: 'query-value'; index: number; value: HostileValue }
+  | { part: 'query-extra'; entries: [string, HostileValue][]; encode: boolean }
+  | { part: 'multipart'; cut: number; field: string; value: string; filename: string };
+
+const bodyField = fc.record({ part: fc.constant('body-field' as const), index: fc.nat(), value: hostileValue });
+const bodyExtra = fc.record({ part: fc.constant('body-extra' as const), entries: fc.array(fc.tuple(hostileKey, hostileValue), { minLength: 1, maxLength: 3 }) });
+const bodyWhole = fc.record({ part: fc.constant('body-whole' as const), value: hostileValue });
+const bodyRaw = fc.record({ part: fc.constant('body-raw' as const), raw: fc.nat({ max: RAW_BODIES.length - 1 }) });
+const param = fc.record({ part: fc.constant('param' as const), index: fc.nat(), value: hostileString, encode: fc.boolean() });
+const queryValue = fc.record({ part: fc.constant('query-value' as const), index: fc.nat(), value: hostileValue });
+const queryExtra = fc.record({
+  part: fc.constant('query-extra' as const),
+  entries: fc.array(fc.tuple(hostileKey, hostileValue), { minLength: 1, maxLength: 3 }),
+  encode: fc.boolean(),
+});
+const multipart = fc.record({
+  part: fc.constant('multipart' as const),
+  cut: fc.double({ min: 0, max: 1.2, noNaN: true }),
+  field: hostileKey,
+  value: hostileString.filter((s) => s.length < 2000),
+  filename: hostileString.filter((s) => s.length < 2000),
+});
+
+/**
+ * The mutations that mean something for a route: bodies only where a body is read, path
+ * parameters where the path has them (weighted up: they reach the handler's lookups), the
+ * query always (unknown keys must be harmless everywhere).
+ */
+function mutationsFor(row: RouteRow, multipartSample: boolean): fc.Arbitrary<Mutation> {
+  const schema = (row.route.schema ?? {}) as Record<string, unknown>;
+  const options: fc.WeightedArbitrary<Mutation>[] = [{ weight: 1, arbitrary: queryExtra }];
+  if (schema.querystring) options.push({ weight: 3, arbitrary: queryValue });
+  if (/[:*]/.test(row.url)) options.push({ weight: 6, arbitrary: param });
+  if (schema.body || (row.method !== 'GET' && row.method !== 'DELETE')) {
+    options.push({ weight: 2, arbitrary: bodyRaw });
+    if (multipartSample) options.push({ weight: 6, arbitrary: multipart });
+    else options.push({ weight: 3, arbitrary: bodyField }, { weight: 3, arbitrary: bodyExtra }, { weight: 2, arbitrary: bodyWhole });
+  }
+  return fc.oneof(...options);
+}
+
+/**
+ * A multipart body gone wrong: the sample's fields with a hostile extra field and file name,
+ * then cut short at some point (or left whole when cut > 1).
+ */
+function hostileMultipart(base: AgentRequest, mutation: Extract<Mutation, { part: 'multipart' }>): AgentRequest {
+  const contentType = base.headers?.['content-type'] ?? '';
+  const boundary = /boundary=(.+)$/.exec(contentType)?.[1] ?? 'x';
+  const original = Buffer.isBuffer(base.payload) ? base.payload : Buffer.from('');
+  const quoted = (s: string) => s.replace(/["\r\n]/g, '_');
+  const extra = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(mutation.field)}"\r\n\r\n${mutation.value}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(mutation.filename)}"\r\nContent-Type: image/png\r\n\r\n`,
+    'utf8',
+  );
+  const whole = Buffer.concat([extra, original]);
+  const payload = mutation.cut > 1 ? original.length > 0 ? Buffer.concat([original.subarray(0, original.length - `--${boundary}--\r\n`.length), extra, Buffer.from(`x\r\n--${boundary}--\r\n`)]) : whole : whole.subarray(0, Math.floor(whole.length * mutation.cut));
+  return { ...base, payload, headers: { ...base.headers, 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * Percent-encodes the UTF-8 bytes of a string (lone surrogates become U+FFFD, as a browser would
+ * send them). `loose` leaves printable ASCII punctuation as typed, so a raw `%`, `'` or `<`
+ * reaches the router's own decoding.
+ */
+function percentEncode(text: string, loose = false): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const char = String.fromCharCode(byte);
+    const keep = /[A-Za-z0-9\-_.~]/.test(char) || (loose && byte > 0x20 && byte < 0x7f && !/[/?#&=+]/.test(char));
+    out += keep ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** Applies a mutation to the sample request of a route. */
+function mutate(row: RouteRow, base: AgentRequest, mutation: Mutation): AgentRequest {
+  const [path = '', query = ''] = base.url.split('?');
+  const request: AgentRequest = { ...base, headers: { ...base.headers } };
+  const plainBody = base.body && typeof base.body === 'object' && !Array.isArray(base.body) ? (base.body as Record<string, unknown>) : undefined;
+  const bodyEntries = plainBody ? (fromPlain(plainBody) as { entries: [string, HostileValue][] }).entries : [];
+  const jsonBody = (text: string) => {
+    delete request.body;
+    request.payload = text;
+    request.headers = { ...request.headers, 'content-type': 'application/json' };
+  };
+  switch (mutation.part) {
+    case 'body-field': {
+      const entries = [...bodyEntries];
+      if (entries.length === 0) entries.push(['value', mutation.value]);
+      else entries[mutation.index % entries.length] = [entries[mutation.index % entries.length]![0], mutation.value];
+      jsonBody(toJson({ kind: 'object', entries }));
+      break;
+    }
+    case 'body-extra':
+      jsonBody(toJson({ kind: 'object', entries: [...bodyEntries, ...mutation.entries] }));
+      break;
+    case 'body-whole':
+      jsonBody(toJson(mutation.value));
+      break;
+    case 'body-raw': {
+      const raw = RAW_BODIES[mutation.raw]!;
+      delete request.body;
+      request.payload = raw.text;
+      request.headers = { ...request.headers, 'content-type': raw.contentType };
+      if (!raw.contentType) delete request.headers['content-type'];
+      break;
+    }
+    case 'param': {
+      const pattern = row.url.split('/');
+      const segments = path.split('/');
+      const paramIndexes = pattern.flatMap((segment, i) => (segment.startsWith(':') || segment === '*' ? [i] : []));
+      if (paramIndexes.length > 0) {
+        const at = paramIndexes[mutation.index % paramIndexes.length]!;
+        segments[at] = percentEncode(mutation.value, !mutation.encode);
+      }
+      request.url = segments.join('/') + (query ? `?${query}` : '');
+      break;
+    }
+    case 'query-value': {
+      const pairs = query ? query.split('&').map((pair) => pair.split('=') as [string, string]) : [];
+      const text = percentEncode(toQueryText(mutation.value));
+      if (pairs.length === 0) pairs.push(['q', text]);
+      else pairs[mutation.index % pairs.length] = [pairs[mutation.index % pairs.length]![0], text];
+      request.url = `${path}?${pairs.map((pair) => pair.join('=')).join('&')}`;
+      break;
+    }
+    case 'multipart':
+      if (Buffer.isBuffer(base.payload)) return hostileMultipart(base, mutation);
+      jsonBody(toJson({ kind: 'object', entries: [...bodyEntries, [mutation.field, { kind: 'string', value: mutation.value }]] }));
+      break;
+    case 'query-extra': {
+      const extra = mutation.entries.map(([key, value]) =>
+        `${percentEncode(key, !mutation.encode)}=${percentEncode(toQueryText(value), !mutation.encode)}`,
+      );
+      request.url = `${path}?${[query, ...extra].filter(Boolean).join('&')}`;
+      break;
+    }
+  }
+  return request;
+}
+
+function describeCase(row: RouteRow, request: AgentRequest, response: LightMyRequestResponse): string {
+  const payload = typeof request.payload === 'string' ? request.payload.slice(0, 300) : request.body ? JSON.stringify(request.body).slice(0, 300) : '';
+  return `${row.method} ${request.url.slice(0, 300)} ${payload} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+}
+
+describe('hostile input, generated over the route table', () => {
+  it('has routes to attack and a case budget that reaches 10,000 by default', () => {
+    expect(targets.length).toBeGreaterThan(30);
+    expect(plannedCases).toBeGreaterThanOrEqual(TOTAL_CASES);
+  });
+
+  it('the change detector sees a write (so the "unchanged" checks can fail)', async () => {
+    const before = await readChangeCounts(db);
+    const agent = await agentOf('own');
+    const saved = await agent.request('POST', { url: '/api/student', body: { id: OWN_STUDENT, middle_name: 'Detector' } });
+    expect(saved.statusCode).toBe(200);
+    expect(changedBetween(before, await readChangeCounts(db))).toMatchObject({ students: 1 });
+  });
+
+  it('keys that name Object.prototype members are plain unknown fields on every JSON body route', { timeout: 60_000 }, async () => {
+    const keys = ['valueOf', 'toString', 'constructor', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prototype'];
+    for (const row of targets.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method))) {
+      const caller = callersOf(row)[0]!;
+      const base = await sampleFor(row.method, row.url)!.request({ db, caller, student: OWN_STUDENT });
+      if (!base.body || typeof base.body !== 'object') continue;
+      for (const key of keys) {
+        const agent = await agentOf(caller);
+        const payload = JSON.stringify(base.body).replace(/^\{/, `{${JSON.stringify(key)}:"x",`);
+        const headers: Record<string, string> = { ...base.headers, 'content-type': 'application/json' };
+        if (row.access === 'device') headers.authorization = `Bearer ${deviceKey}`;
+        const response = await agent.request(row.method, { url: base.url, payload, headers });
+        expect(response.statusCode, `${row.key} with "${key}": ${response.body}`).toBeLessThan(500);
+        expect(errorShapeProblem(response)).toBeNull();
+      }
+    }
+  });
+
+  describe.each(targets.map((row) => [row.key, row] as const))('%s', (_key, row) => {
+    it(`${casesFor(row)} generated calls: no 5xx, the error shape, nothing stored on refusal`, { timeout: 120_000 }, async () => {
+      const sample = sampleFor(row.method, row.url);
+      expect(sample, `${row.key} has no sample in route-samples.ts`).toBeDefined();
+      const callers = callersOf(row);
+      const started = performance.now();
+      const agents = new Map<Caller, Agent>();
+      const probe = await sample!.request({ db, caller: callers[0] === 'visitor' ? 'visitor' : callers[0]!, student: OWN_STUDENT });
+      await fc.assert(
+        fc.asyncProperty(mutationsFor(row, Buffer.isBuffer(probe.payload)), fc.constantFrom(...callers), async (mutation, caller) => {
+          const agent = agents.get(caller) ?? (await agentOf(caller));
+          agents.set(caller, agent);
+          const base = await sample!.request({ db, caller: caller === 'visitor' ? 'visitor' : caller, student: OWN_STUDENT });
+          const request = mutate(row, base, mutation);
+          if (row.access === 'device') request.headers = { ...request.headers, authorization: `Bearer ${deviceKey}` };
+          const before = await readChangeCounts(db);
+          const response = await agent.request(row.method, request);
+          const after = await readChangeCounts(db);
+          executed++;
+          // A call that replaced or ended the session (sign-in, password change, sign-out, a reset
+          // of this very account) gets the next call a fresh agent; the rest reuse theirs.
+          if (response.statusCode === 401 || response.statusCode === 403 || response.cookies.some((c) => c.name === SESSION_COOKIE)) agents.delete(caller);
+          const detail = describeCase(row, request, response);
+          expect(response.statusCode, detail).toBeLessThan(500);
+          expect(errorShapeProblem(response), detail).toBeNull();
+          // A refusal stores nothing. A refused sign-in rightly counts the failure on the account
+          // and writes the audit row of a failed attempt; those are not stored data.
+          const ignore = row.access === 'visitor' ? ['users', 'audit_log'] : [];
+          if (response.statusCode >= 400) expect(changedBetween(before, after, ignore), detail).toEqual({});
+          const moved = changedBetween(before, after);
+          if (!CREDENTIAL_ROUTES.has(row.key)) expect(moved['users.credentials'], detail).toBeUndefined();
+          if (caller === 'own') expect(moved['students.readonly'], detail).toBeUndefined();
+          expect(Object.keys(Object.prototype), 'Object.prototype polluted').toEqual([]);
+          expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
+        }),
+        { numRuns: casesFor(row), seed: SEED },
+      );
+      timings.push([row.key, performance.now() - started]);
+    });
+  });
+
+  it(`ran at least ${TOTAL_CASES} generated calls`, () => {
+    expect(executed).toBeGreaterThanOrEqual(TOTAL_CASES);
+    const cpu = process.cpuUsage(cpuAtStart);
+    process.stdout.write(
+      `hostile input: ${executed} generated calls over ${targets.length} routes (seed ${SEED}), ${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU\n`,
+    );
+    if (process.env.HOSTILE_TIMINGS) for (const [key, ms] of timings.sort((a, b) => b[1] - a[1]).slice(0, 10)) process.stdout.write(`  ${Math.round(ms)} ms ${key}\n`);
+  });
+});

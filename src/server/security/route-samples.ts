@@ -1,0 +1,312 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { nowIso } from '../db/database.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { multipartBody, ONE_PIXEL_PNG } from '../documents/test-files.js';
+import type { AgentRequest, CallerKind } from './harness.js';
+
+/**
+ * One valid call per route (issue #8 "access matrix"): the access suite walks Fastify's route
+ * table and fails for any route missing here, so a new route cannot ship without its row. The
+ * suites derive every expected status from the route's declared access plus `ok`.
+ *
+ * `student` is the id the call names: the caller's own for `own` and `admin`, another student's
+ * for `other`. `names` says where a `signed-in` route reads that id (`none`: the route acts on
+ * the caller only, so `other` has nothing to name).
+ */
+export interface SampleContext {
+  db: Db;
+  caller: CallerKind;
+  student: string;
+}
+
+export interface RouteSample {
+  request(ctx: SampleContext): AgentRequest | Promise<AgentRequest>;
+  /** The status of an allowed call: one number, or per caller group. */
+  ok: number | { visitor?: number; student?: number; admin?: number };
+  /** Where a `signed-in` route reads the student it acts on. */
+  names?: 'body' | 'query' | 'document' | 'none';
+  /**
+   * The call renders a PDF or a spreadsheet, or spends an argon2 hash: the hostile-input suite
+   * gives it a quarter share of the generated cases so the run stays inside CI's time.
+   */
+  costly?: boolean;
+}
+
+const registered = DEMO_STUDENTS.registered;
+const firstLogin = DEMO_STUDENTS.firstLogin;
+const compact = (isoDate: string) => isoDate.replaceAll('-', '');
+
+/** A student none of the suites sign in as, for calls that change an account (password reset). */
+export const BYSTANDER_STUDENT = '20220003';
+
+async function studentRow(db: Db, id: string) {
+  return db.selectFrom('students').select(['first_name', 'last_name', 'date_of_birth']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Puts a small PNG in the student's picture slot directly (so a removal has something to remove). */
+async function ensurePicture(db: Db, studentId: string): Promise<string> {
+  const existing = await db
+    .selectFrom('documents')
+    .select(['public_id', 'file_name'])
+    .where('student_id', '=', studentId)
+    .where('file_type', '=', 'picture')
+    .executeTakeFirst();
+  if (existing) return existing.public_id;
+  const iso = nowIso();
+  const publicId = crypto.randomBytes(16).toString('base64url');
+  await db
+    .insertInto('documents')
+    .values({
+      public_id: publicId,
+      student_id: studentId,
+      file_type: 'picture',
+      file_name: 'picture.png',
+      mime: 'image/png',
+      size: ONE_PIXEL_PNG.length,
+      sha256: crypto.createHash('sha256').update(ONE_PIXEL_PNG).digest('hex'),
+      bytes: ONE_PIXEL_PNG,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .execute();
+  return publicId;
+}
+
+async function pictureName(db: Db, studentId: string): Promise<string> {
+  await ensurePicture(db, studentId);
+  const row = await db
+    .selectFrom('documents')
+    .select('file_name')
+    .where('student_id', '=', studentId)
+    .where('file_type', '=', 'picture')
+    .executeTakeFirstOrThrow();
+  return row.file_name;
+}
+
+function upload(url: string, filename: string, bytes: Buffer, fields: { name: string; value: string }[] = []): AgentRequest {
+  const { body, headers } = multipartBody([...fields, { name: 'file', filename, bytes, contentType: 'text/csv' }]);
+  return { url, payload: body, headers };
+}
+
+const get = (url: string) => () => ({ url });
+
+/** Keys are `METHOD /url` exactly as Fastify's route table has them. HEAD rows reuse GET's. */
+export const ROUTE_SAMPLES: Record<string, RouteSample> = {
+  // ---- public: CSRF cookie, health, API docs, session ----
+  'GET /sanctum/csrf-cookie': { request: get('/sanctum/csrf-cookie'), ok: 204 },
+  'GET /api/health': { request: get('/api/health'), ok: 200 },
+  'HEAD /api/docs': { request: get('/api/docs'), ok: 200 },
+  'GET /api/docs/': { request: get('/api/docs/'), ok: 200 },
+  'GET /api/docs/static/index.html': { request: get('/api/docs/static/index.html'), ok: 302 },
+  'GET /api/docs/static/swagger-initializer.js': { request: get('/api/docs/static/swagger-initializer.js'), ok: 200 },
+  'GET /api/docs/json': { request: get('/api/docs/json'), ok: 200 },
+  'GET /api/docs/yaml': { request: get('/api/docs/yaml'), ok: 200 },
+  'GET /api/docs/static/*': { request: get('/api/docs/static/swagger-ui.css'), ok: 200 },
+  'GET /api/session': { request: get('/api/session'), ok: 200 },
+  'POST /logout': { request: () => ({ url: '/logout' }), ok: 204 },
+
+  // ---- auth (visitor calls answer anyone; signed-in ones act on the caller) ----
+  'POST /api/login-student': { costly: true,
+    request: () => ({ url: '/api/login-student', body: { student_id: registered.student_id, password: registered.password } }),
+    ok: 200,
+  },
+  'POST /api/first-login': { costly: true,
+    request: () => ({ url: '/api/first-login', body: { identifier: firstLogin.sea_no, date_of_birth: compact(firstLogin.date_of_birth) } }),
+    ok: 200,
+  },
+  'GET /api/user/:student_id': { request: ({ student }) => ({ url: `/api/user/${student}` }), ok: 200 },
+  'POST /api/admin-login': { costly: true,
+    request: () => ({ url: '/api/admin-login', body: { username: DEMO_ADMIN.username, password: DEMO_ADMIN.password } }),
+    ok: 200,
+  },
+  'POST /api/find-student-id': {
+    request: async ({ db }) => {
+      const row = await studentRow(db, registered.student_id);
+      return { url: '/api/find-student-id', body: { first_name: row.first_name, last_name: row.last_name, date_of_birth: row.date_of_birth } };
+    },
+    ok: 200,
+  },
+  'POST /api/change-password-student': { costly: true,
+    names: 'body',
+    // The own password, changed to itself: a real change that leaves the demo sign-in working.
+    request: ({ student }) => ({
+      url: '/api/change-password-student',
+      body: { student_id: student, password: DEMO_PASSWORD, current_password: DEMO_PASSWORD },
+    }),
+    ok: { student: 200, admin: 403 },
+  },
+  'POST /api/reset-password-student': { costly: true,
+    request: () => ({ url: '/api/reset-password-student', body: { student_id: BYSTANDER_STUDENT } }),
+    ok: 200,
+  },
+
+  // ---- registration ----
+  'GET /api/student-record/:userID': { request: ({ student }) => ({ url: `/api/student-record/${student}` }), ok: 200 },
+  'POST /api/student': {
+    names: 'body',
+    request: ({ student }) => ({ url: '/api/student', body: { id: student, middle_name: 'Security' } }),
+    ok: 200,
+  },
+  'GET /api/registration-status': { names: 'none', request: get('/api/registration-status'), ok: 200 },
+  'GET /api/registration-periods': { request: get('/api/registration-periods'), ok: 200 },
+  'PUT /api/registration-periods': {
+    request: () => ({ url: '/api/registration-periods', body: { form_level: 6, open: 1, deadline: '2027-12-18' } }),
+    ok: 200,
+  },
+  'DELETE /api/registration-periods/:formLevel': { request: () => ({ url: '/api/registration-periods/6' }), ok: 200 },
+
+  // ---- documents ----
+  'POST /api/store-file': {
+    names: 'body',
+    request: ({ student }) => {
+      const { body, headers } = multipartBody([
+        { name: 'id', value: student },
+        { name: 'file_type', value: 'picture' },
+        { name: 'file', filename: 'me.png', contentType: 'image/png', bytes: ONE_PIXEL_PNG },
+      ]);
+      return { url: '/api/store-file', payload: body, headers };
+    },
+    ok: 200,
+  },
+  'GET /api/get-files/:student_id': { request: ({ student }) => ({ url: `/api/get-files/${student}` }), ok: 200 },
+  'GET /api/student-data-files/:studentId': { request: ({ student }) => ({ url: `/api/student-data-files/${student}` }), ok: 200 },
+  'POST /api/student-data-files': {
+    names: 'body',
+    request: async ({ db, student }) => ({
+      url: '/api/student-data-files',
+      body: { fileName: await pictureName(db, student), fileType: 'picture', student },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/file': {
+    names: 'query',
+    request: async ({ db, student }) => {
+      await ensurePicture(db, student);
+      return { url: `/api/file?id=${student}&fileType=picture` };
+    },
+    ok: 200,
+  },
+  'GET /api/documents/:publicId': {
+    names: 'document',
+    request: async ({ db, student }) => ({ url: `/api/documents/${await ensurePicture(db, student)}` }),
+    ok: 200,
+  },
+
+  // ---- registration form and term reports ----
+  'GET /api/registration-form/:studentId': { costly: true, request: ({ student }) => ({ url: `/api/registration-form/${student}` }), ok: 200 },
+  'GET /api/report-card-terms/:userID': { request: ({ student }) => ({ url: `/api/report-card-terms/${student}` }), ok: 200 },
+  'GET /api/report-card/:studentId/:year/:term': { costly: true, request: ({ student }) => ({ url: `/api/report-card/${student}/2025/1` }), ok: 200 },
+  'GET /api/term-reports-posted': { request: get('/api/term-reports-posted'), ok: 200 },
+  'POST /api/post-term-reports': {
+    request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1, date_posted: '2025-12-19 14:05:00' } }),
+    ok: 200,
+  },
+  'POST /api/term-reports/schedule': {
+    request: () => ({ url: '/api/term-reports/schedule', body: { year: 2025, term: 3, scheduled_at: null } }),
+    ok: 200,
+  },
+  'GET /api/term-results/template': { costly: true, request: get('/api/term-results/template?format=csv'), ok: 200 },
+  'GET /api/term-results/grading': { request: get('/api/term-results/grading'), ok: 200 },
+  'POST /api/term-results/import': {
+    request: () =>
+      upload('/api/term-results/import?year=2025&term=1&dryRun=1', 'results.csv', Buffer.from('student_id,subject,coursework,exam\n20220001,ENG,40,50\n')),
+    ok: 200,
+  },
+
+  // ---- attendance ----
+  'GET /api/student-attendance/:userID': { request: ({ student }) => ({ url: `/api/student-attendance/${student}` }), ok: 200 },
+  'GET /api/student-attendance-report/:studentId/:startDate/:endDate': { costly: true,
+    request: ({ student }) => ({ url: `/api/student-attendance-report/${student}/2026-09-01/2026-09-30` }),
+    ok: 200,
+  },
+  'POST /api/attendance/scans': {
+    request: ({ student }) => ({ url: '/api/attendance/scans', body: { student_id: student, date: '2026-09-02', time: '07:45' } }),
+    ok: 200,
+  },
+  'GET /api/scanner-devices': { request: get('/api/scanner-devices'), ok: 200 },
+  'POST /api/scanner-devices': { request: () => ({ url: '/api/scanner-devices', body: { name: 'Gate security test' } }), ok: 201 },
+  'DELETE /api/scanner-devices/:id': {
+    request: async ({ db }) => {
+      const iso = nowIso();
+      const row = await db
+        .insertInto('scanner_devices')
+        .values({ name: 'To revoke', key_hash: crypto.randomBytes(32).toString('hex'), created_at: iso, updated_at: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { url: `/api/scanner-devices/${row.id}` };
+    },
+    ok: 200,
+  },
+  'POST /api/attendance/import': {
+    request: ({ student }) => upload('/api/attendance/import?dryRun=1', 'scans.csv', Buffer.from(`student_id,date,time\n${student},2026-09-02,07:45\n`)),
+    ok: 200,
+  },
+  'GET /api/attendance/settings': { request: get('/api/attendance/settings'), ok: 200 },
+  'PUT /api/attendance/settings': { request: () => ({ url: '/api/attendance/settings', body: { bell_time: '08:00' } }), ok: 200 },
+  'GET /api/attendance/holidays': { request: get('/api/attendance/holidays'), ok: 200 },
+  'POST /api/attendance/holidays': {
+    request: () => ({ url: '/api/attendance/holidays', body: { date: `2031-01-${String(1 + crypto.randomInt(28)).padStart(2, '0')}`, name: 'Test day' } }),
+    ok: 201,
+  },
+  'DELETE /api/attendance/holidays/:id': {
+    request: async ({ db }) => {
+      const iso = nowIso();
+      const row = await db
+        .insertInto('school_holidays')
+        .values({ date: `2032-${String(1 + crypto.randomInt(12)).padStart(2, '0')}-${String(1 + crypto.randomInt(28)).padStart(2, '0')}`, name: 'To remove', created_at: iso, updated_at: iso })
+        .onConflict((oc) => oc.column('date').doUpdateSet({ name: 'To remove' }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { url: `/api/attendance/holidays/${row.id}` };
+    },
+    ok: 204,
+  },
+
+  // ---- lookups ----
+  'GET /api/towns': { request: get('/api/towns'), ok: 200 },
+  'GET /api/regional-corporation': { request: get('/api/regional-corporation'), ok: 200 },
+  'GET /api/religions': { request: get('/api/religions'), ok: 200 },
+  'GET /api/ethnic-groups': { request: get('/api/ethnic-groups'), ok: 200 },
+  'GET /api/houses': { request: get('/api/houses'), ok: 200 },
+  'GET /api/form-classes-list': { request: get('/api/form-classes-list'), ok: 200 },
+  'GET /api/primary-schools': { request: get('/api/primary-schools'), ok: 200 },
+
+  // ---- admin ----
+  'GET /api/students': { request: get('/api/students'), ok: 200 },
+  'GET /api/registration-data-spreadsheet': { costly: true, request: get('/api/registration-data-spreadsheet'), ok: 200 },
+  'GET /api/registration-report/:classId': { costly: true, request: get('/api/registration-report/5A'), ok: 200 },
+  'GET /api/parents-contact/:classId': { costly: true, request: get('/api/parents-contact/5A'), ok: 200 },
+  'GET /api/parents-contact-spreadsheet/:classId': { costly: true, request: get('/api/parents-contact-spreadsheet/5A'), ok: 200 },
+  'GET /api/students/import-template': { costly: true, request: get('/api/students/import-template'), ok: 200 },
+  'POST /api/students/import': {
+    request: () => upload('/api/students/import?dryRun=1', 'students.csv', Buffer.from('id,first_name,last_name,class_id,date_of_birth,birth_certificate_no\n20269999,Test,Person,1A,2014-01-01,B26-999\n')),
+    ok: 200,
+  },
+
+  // ---- privacy ----
+  'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
+  'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
+  'GET /api/privacy/students/:studentId/export': { costly: true, request: ({ student }) => ({ url: `/api/privacy/students/${student}/export` }), ok: 200 },
+  'DELETE /api/privacy/students/:studentId': {
+    request: async ({ db }) => {
+      const id = await throwawayStudent(db);
+      return { url: `/api/privacy/students/${id}`, body: { confirm_student_id: id } };
+    },
+    ok: 200,
+  },
+};
+
+/** A student made for one call that deletes a student (the demo ones stay). */
+async function throwawayStudent(db: Db): Promise<string> {
+  const id = `9${crypto.randomInt(10_000_000).toString().padStart(7, '0')}`;
+  const iso = nowIso();
+  await db.insertInto('students').values({ id, class_id: '1A', first_name: 'Throwaway', last_name: 'Student', created_at: iso, updated_at: iso }).execute();
+  await db.insertInto('users').values({ role: 'student', student_id: id, created_at: iso, updated_at: iso }).execute();
+  return id;
+}
+
+/** The sample of a route row: HEAD rows use their GET's. */
+export function sampleFor(method: string, url: string): RouteSample | undefined {
+  return ROUTE_SAMPLES[`${method} ${url}`] ?? (method === 'HEAD' ? ROUTE_SAMPLES[`GET ${url}`] : undefined);
+}

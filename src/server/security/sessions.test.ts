@@ -1,0 +1,176 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient } from '../../../tests/support/test-app.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '../http/csrf.js';
+import { hashToken, SESSION_COOKIE } from '../http/session.js';
+import { createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from './harness.js';
+import { sampleFor } from './route-samples.js';
+
+/**
+ * Issue #8 §4, sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated
+ * here: the id changes when the same browser signs in again, logout ends the session server-side,
+ * idle and absolute expiry, a password change and an office reset end the other sessions, the
+ * student cookie is httpOnly + SameSite=Lax. This file adds what those leave open: fixation with
+ * an attacker-chosen id on every sign-in path, only hashes stored, Secure behind TLS
+ * (TRUST_PROXY), and CSRF refused on every state-changing route of the route table.
+ */
+
+const t = await createTestApp();
+afterAll(() => t.close());
+const db = t.database.db;
+const { registered, firstLogin } = DEMO_STUDENTS;
+
+const SIGN_INS = [
+  { url: '/api/login-student', body: { student_id: registered.student_id, password: registered.password } },
+  { url: '/api/admin-login', body: { username: DEMO_ADMIN.username, password: DEMO_ADMIN.password } },
+  { url: '/api/first-login', body: { identifier: firstLogin.sea_no, date_of_birth: firstLogin.date_of_birth.replaceAll('-', '') } },
+];
+
+describe('session fixation', () => {
+  it.each(SIGN_INS)('$url ignores an id the attacker planted and issues a new one', async ({ url, body }) => {
+    const planted = 'A'.repeat(43);
+    const c = new TestClient(t.app, freshAddress());
+    c.cookies.set(SESSION_COOKIE, planted);
+    const response = await c.post(url, body);
+    expect(response.statusCode, response.body).toBe(200);
+    const issued = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)?.value;
+    expect(issued).toBeDefined();
+    expect(issued).not.toBe(planted);
+    // The planted id never became a session.
+    expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(planted)).executeTakeFirst()).toBeUndefined();
+    const attacker = new TestClient(t.app, freshAddress());
+    attacker.cookies.set(SESSION_COOKIE, planted);
+    expect((await attacker.get('/api/session')).json().user).toBeNull();
+  });
+
+  it('a signed-in session that signs in again (another account) loses the old id', async () => {
+    const c = new TestClient(t.app, freshAddress());
+    const before = await createSession(db, await userIdOfStudent(db, OWN_STUDENT));
+    c.cookies.set(SESSION_COOKIE, before);
+    await c.signInAdmin();
+    expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
+    expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(before)).executeTakeFirst()).toBeUndefined();
+    expect((await c.get('/api/session')).json().user).toMatchObject({ role: 'admin' });
+  });
+});
+
+describe('what the sessions table keeps', () => {
+  it('only the sha256 of the id, never the id itself', async () => {
+    const c = await new TestClient(t.app, freshAddress()).signInStudent(registered.student_id, registered.password);
+    const token = c.cookies.get(SESSION_COOKIE)!;
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const rows = await db.selectFrom('sessions').selectAll().execute();
+    expect(rows.some((row) => row.id_hash === hashToken(token))).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('a cookie longer than any real id is ignored without a lookup error', async () => {
+    const c = new TestClient(t.app, freshAddress());
+    c.cookies.set(SESSION_COOKIE, 'x'.repeat(5000));
+    const response = await c.get('/api/session');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user).toBeNull();
+  });
+});
+
+describe('cookie flags', () => {
+  const flagsOf = (response: { cookies: { name: string; httpOnly?: boolean; secure?: boolean; sameSite?: string; path?: string }[] }, name: string) =>
+    response.cookies.find((cookie) => cookie.name === name);
+
+  it('the admin session cookie is httpOnly, SameSite=Lax, path /, and not Secure over plain HTTP', async () => {
+    const response = await new TestClient(t.app, freshAddress()).post('/api/admin-login', SIGN_INS[1]!.body);
+    const cookie = flagsOf(response, SESSION_COOKIE);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+  });
+
+  it('a forged X-Forwarded-Proto is not believed without TRUST_PROXY', async () => {
+    const response = await new TestClient(t.app, freshAddress()).post('/api/admin-login', SIGN_INS[1]!.body, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(flagsOf(response, SESSION_COOKIE)?.secure).toBeFalsy();
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('behind a TLS proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) both cookies are Secure and HSTS is sent', async () => {
+    const proxied = await createTestApp({ trustProxy: true });
+    try {
+      const c = new TestClient(proxied.app, freshAddress());
+      const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
+      const csrf = await proxied.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers, remoteAddress: c.ip });
+      expect(flagsOf(csrf, CSRF_COOKIE)).toMatchObject({ secure: true, sameSite: 'Lax' });
+      expect(flagsOf(csrf, CSRF_COOKIE)?.httpOnly).toBeFalsy();
+      for (const sign of SIGN_INS) {
+        const response = await c.post(sign.url, sign.body, { headers });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(flagsOf(response, SESSION_COOKIE)).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+        expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      }
+      // The session row records the client's address from X-Forwarded-For, not the proxy's.
+      const row = await proxied.database.db.selectFrom('sessions').select('ip').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+      expect(row.ip).toBe('203.0.113.9');
+      const logout = await c.post('/logout', undefined, { headers });
+      expect(flagsOf(logout, SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true });
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
+describe('CSRF on every state-changing route (from the route table)', () => {
+  const stateChanging = routeRows(t.app).filter((row) => !['GET', 'HEAD', 'OPTIONS'].includes(row.method) && row.access);
+
+  it('finds the state-changing routes, and only gate scanners opt out', () => {
+    expect(stateChanging.length).toBeGreaterThan(20);
+    expect(stateChanging.filter((row) => !row.csrf).map((row) => `${row.key} ${String(row.access)}`)).toEqual(['POST /api/attendance/scans device']);
+  });
+
+  describe.each(stateChanging.filter((row) => row.csrf).map((row) => [row.key, row] as const))('%s', (_key, row) => {
+    it.each(['no header', 'wrong header', 'header without cookie', 'empty cookie and header'] as const)(
+      'refuses with 403 csrf_failed (%s), as an administrator, changing nothing',
+      async (variant) => {
+        const sample = sampleFor(row.method, row.url)!;
+        const request = await sample.request({ db, caller: 'admin', student: OWN_STUDENT });
+        const token = await createSession(db, await userIdOfAdmin(db));
+        const csrf = 'c'.repeat(43);
+        const cookies = [`${SESSION_COOKIE}=${token}`];
+        if (variant !== 'header without cookie') cookies.push(`${CSRF_COOKIE}=${variant === 'empty cookie and header' ? '' : csrf}`);
+        const headers: Record<string, string> = { ...request.headers, cookie: cookies.join('; ') };
+        if (variant === 'wrong header') headers[CSRF_HEADER] = 'd'.repeat(43);
+        if (variant === 'header without cookie') headers[CSRF_HEADER] = csrf;
+        if (variant === 'empty cookie and header') headers[CSRF_HEADER] = '';
+        let payload = request.payload;
+        if (payload === undefined && request.body !== undefined) {
+          payload = JSON.stringify(request.body);
+          headers['content-type'] = 'application/json';
+        }
+        const studentsBefore = await db.selectFrom('students').select(['id', 'updated_at']).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
+        const response = await t.app.inject({ method: row.method, url: request.url, headers, payload, remoteAddress: freshAddress() });
+        expect(response.statusCode, response.body).toBe(403);
+        expect(response.json().code).toBe('csrf_failed');
+        expect(errorShapeProblem(response)).toBeNull();
+        const studentsAfter = await db.selectFrom('students').select(['id', 'updated_at']).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
+        expect(studentsAfter).toEqual(studentsBefore);
+      },
+    );
+  });
+
+  it('the same call with the matching header passes the CSRF check (so the refusals above are CSRF, not something else)', async () => {
+    const c = new TestClient(t.app, freshAddress());
+    const token = await createSession(db, await userIdOfAdmin(db));
+    c.cookies.set(SESSION_COOKIE, token);
+    const response = await c.post('/api/scanner-devices', { name: 'CSRF control' });
+    expect(response.statusCode).toBe(201);
+  });
+});
+
+describe('sign-out', () => {
+  it('ends the server-side row even when the browser keeps the cookie, and is harmless without a session', async () => {
+    const c = await new TestClient(t.app, freshAddress()).signInAdmin();
+    const token = c.cookies.get(SESSION_COOKIE)!;
+    expect((await c.post('/logout')).statusCode).toBe(204);
+    expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(token)).executeTakeFirst()).toBeUndefined();
+    const stale = new TestClient(t.app, freshAddress());
+    stale.cookies.set(SESSION_COOKIE, token);
+    expect((await stale.get('/api/students')).statusCode).toBe(401);
+    expect((await new TestClient(t.app, freshAddress()).post('/logout')).statusCode).toBe(204);
+  });
+});

@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, currentEngine, sqliteTemplateFile, type TestDatabase } from '../../../tests/support/test-database.js';
+import { createDatabase, type Db } from '../db/database.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type PortalStore } from './portal-process.js';
+
+/**
+ * Issue #8 §5 and §7: two server processes on one database (PostgreSQL in the `postgres`
+ * project, the same SQLite file in `sqlite`). A browser signs in on one and continues on the
+ * other; sign-out and a password change on one end the session on the other; the sign-in,
+ * first-login and ID-finder throttles hold when the attempts alternate between the processes;
+ * a mixed load across both answers no 5xx. Both run with TRUST_PROXY=true so each test can
+ * speak from its own X-Forwarded-For address.
+ */
+
+const engine = currentEngine();
+let database: TestDatabase | undefined;
+let dataDir: string | undefined;
+let a: PortalProcess;
+let b: PortalProcess;
+let db: Db;
+const { registered, firstLogin } = DEMO_STUDENTS;
+
+let addressCounter = 0;
+const address = () => `198.51.100.${++addressCounter}`;
+/** A client that speaks from one address (X-Forwarded-For, believed with TRUST_PROXY). */
+const client = (ip = address()) => new HttpClient({ 'x-forwarded-for': ip });
+
+beforeAll(async () => {
+  let store: PortalStore;
+  if (engine === 'postgres') {
+    database = await createTestDatabase();
+    store = { databaseUrl: database.location.databaseUrl! };
+    db = createDatabase({ databaseUrl: database.location.databaseUrl! });
+  } else {
+    dataDir = dataDirWith(sqliteTemplateFile());
+    store = { dataDir };
+    db = createDatabase({ sqliteFile: `${dataDir}/portal.sqlite` });
+  }
+  [a, b] = await Promise.all([startPortalProcess(store, { TRUST_PROXY: 'true' }), startPortalProcess(store, { TRUST_PROXY: 'true' })]);
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([a, b].filter(Boolean).map((p) => p.stop()));
+  await db?.destroy();
+  await database?.destroy();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Student ids no other test of this file touches. */
+async function studentsOfYear(prefix: string, count: number): Promise<string[]> {
+  const rows = await db.selectFrom('students').select('id').where('id', 'like', `${prefix}%`).orderBy('id').offset(10).limit(count).execute();
+  return rows.map((row) => row.id);
+}
+
+describe(`two processes on one database (${engine})`, () => {
+  it('are two processes', () => {
+    expect(a.child.pid).not.toBe(b.child.pid);
+    expect(a.url).not.toBe(b.url);
+  });
+
+  it('a student signs in on one and continues on the other; sign-out on either ends it on both', { timeout: 60_000 }, async () => {
+    const c = client();
+    const signIn = await c.request(a.url, 'POST', '/api/login-student', { student_id: registered.student_id, password: registered.password });
+    expect(signIn.status, signIn.text).toBe(200);
+    const record = await c.request(b.url, 'GET', `/api/student-record/${registered.student_id}`);
+    expect(record.status).toBe(200);
+    const saved = await c.request(b.url, 'POST', '/api/student', { id: registered.student_id, middle_name: 'Twoprocess' });
+    expect(saved.status, saved.text).toBe(200);
+    const readBack = await c.request(a.url, 'GET', `/api/student-record/${registered.student_id}`);
+    expect((readBack.json() as { middle_name: string }[])[0]?.middle_name).toBe('Twoprocess');
+    const cookie = c.session!;
+    expect((await c.request(b.url, 'POST', '/logout')).status).toBe(204);
+    // A copy of the old cookie (kept by an attacker, or a second tab) is dead on the other process too.
+    const replay = client();
+    replay.cookies.set('portal_session', cookie);
+    expect((await replay.request(a.url, 'GET', `/api/student-record/${registered.student_id}`)).status).toBe(401);
+  });
+
+  it('a sign-out on one process ends the very same cookie on the other', { timeout: 60_000 }, async () => {
+    const c = client();
+    expect((await c.request(a.url, 'POST', '/api/admin-login', { username: DEMO_ADMIN.username, password: DEMO_ADMIN.password })).status).toBe(200);
+    const cookie = c.session!;
+    expect((await c.request(b.url, 'GET', '/api/students')).status).toBe(200);
+    expect((await c.request(a.url, 'POST', '/logout')).status).toBe(204);
+    const stale = client();
+    stale.cookies.set('portal_session', cookie);
+    expect((await stale.request(b.url, 'GET', '/api/students')).status).toBe(401);
+  });
+
+  it('a password change on one process ends the other sessions, wherever they are served', { timeout: 60_000 }, async () => {
+    const [student] = await studentsOfYear('2025', 1);
+    const first = client();
+    const second = client();
+    expect((await first.request(a.url, 'POST', '/api/login-student', { student_id: student, password: DEMO_PASSWORD })).status).toBe(200);
+    expect((await second.request(b.url, 'POST', '/api/login-student', { student_id: student, password: DEMO_PASSWORD })).status).toBe(200);
+    const changed = await first.request(a.url, 'POST', '/api/change-password-student', { student_id: student, password: 'another-good-password', current_password: DEMO_PASSWORD });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await second.request(b.url, 'GET', `/api/student-record/${student}`)).status).toBe(401);
+    expect((await first.request(b.url, 'GET', `/api/student-record/${student}`)).status).toBe(200);
+  });
+});
+
+describe(`throttles shared by both processes (${engine})`, () => {
+  const servers = () => [a.url, b.url];
+
+  it('an account locks after five failures spread over both processes, on both', { timeout: 90_000 }, async () => {
+    const [student] = await studentsOfYear('2023', 1);
+    for (let i = 0; i < 5; i++) {
+      const response = await client().request(servers()[i % 2]!, 'POST', '/api/login-student', { student_id: student, password: `wrong-${i}` });
+      expect(response.status, response.text).toBe(401);
+    }
+    for (const url of servers()) {
+      const locked = await client().request(url, 'POST', '/api/login-student', { student_id: student, password: DEMO_PASSWORD });
+      expect(locked.status, locked.text).toBe(429);
+      expect((locked.json() as { code: string }).code).toBe('account_locked');
+    }
+  });
+
+  it('an address is throttled after 30 failures spread over both processes, on both', { timeout: 120_000 }, async () => {
+    const ip = address();
+    for (let i = 0; i < 30; i++) {
+      const response = await client(ip).request(servers()[i % 2]!, 'POST', '/api/login-student', { student_id: `7777${String(i).padStart(4, '0')}`, password: 'nope-nope' });
+      expect(response.status, response.text).toBe(401);
+    }
+    for (const url of servers()) {
+      const refused = await client(ip).request(url, 'POST', '/api/login-student', { student_id: registered.student_id, password: registered.password });
+      expect(refused.status, refused.text).toBe(429);
+      expect((refused.json() as { code: string }).code).toBe('too_many_requests');
+    }
+    // Another address is not affected.
+    expect((await client().request(a.url, 'POST', '/api/login-student', { student_id: registered.student_id, password: registered.password })).status).toBe(200);
+  });
+
+  it('guesses sent at the same moment to both processes: at most five reach the password check of one account', { timeout: 90_000 }, async () => {
+    const [student] = await studentsOfYear('2023', 2).then((ids) => ids.slice(1));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client().request(servers()[i % 2]!, 'POST', '/api/login-student', { student_id: student, password: `burst-${i}` })),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+
+  it('a burst from one address at the same moment: at most 30 failures are checked', { timeout: 120_000 }, async () => {
+    const ip = address();
+    const burst = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => client(ip).request(servers()[i % 2]!, 'POST', '/api/login-student', { student_id: `6666${String(i).padStart(4, '0')}`, password: 'nope-nope' })),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(30);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('first login: five wrong birth dates for one pin, spread over both processes, stop the sixth', { timeout: 90_000 }, async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await client().request(servers()[i % 2]!, 'POST', '/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: `2000010${i + 1}` });
+      expect(response.status, response.text).toBe(401);
+    }
+    for (const url of servers()) {
+      const right = await client().request(url, 'POST', '/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: firstLogin.date_of_birth.replaceAll('-', '') });
+      expect(right.status, right.text).toBe(429);
+    }
+  });
+
+  it('the ID finder: ten look-ups per address and five per person, counted across both processes', { timeout: 60_000 }, async () => {
+    const ip = address();
+    for (let i = 0; i < 10; i++) {
+      const response = await client(ip).request(servers()[i % 2]!, 'POST', '/api/find-student-id', { first_name: `N${i}`, last_name: 'Nobody', date_of_birth: `2010-01-${String(i + 1).padStart(2, '0')}` });
+      expect(response.status, response.text).toBe(404);
+    }
+    for (const url of servers()) expect((await client(ip).request(url, 'POST', '/api/find-student-id', { first_name: 'X', last_name: 'Y', date_of_birth: '2010-02-01' })).status).toBe(429);
+
+    const person = { last_name: 'Samaroo', date_of_birth: '2011-05-05' };
+    for (let i = 0; i < 5; i++) {
+      expect((await client().request(servers()[i % 2]!, 'POST', '/api/find-student-id', { first_name: `P${i}`, ...person })).status).toBe(404);
+    }
+    for (const url of servers()) expect((await client().request(url, 'POST', '/api/find-student-id', { first_name: 'Q', ...person })).status).toBe(429);
+  });
+});
+
+describe(`a mixed load over both processes (${engine})`, () => {
+  it('answers every call without a 5xx or a dropped connection, and keeps every write', { timeout: 120_000 }, async () => {
+    const admin = client();
+    expect((await admin.request(a.url, 'POST', '/api/admin-login', { username: DEMO_ADMIN.username, password: DEMO_ADMIN.password })).status).toBe(200);
+    const students = await studentsOfYear('2024', 12);
+    const signedIn = await Promise.all(
+      students.slice(0, 6).map(async (id, i) => {
+        const c = client();
+        const response = await c.request(i % 2 ? a.url : b.url, 'POST', '/api/login-student', { student_id: id, password: DEMO_PASSWORD });
+        expect(response.status, response.text).toBe(200);
+        return { id, c };
+      }),
+    );
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    const written = new Map<string, string>();
+    const TOTAL = 600;
+    let next = 0;
+    const worker = async () => {
+      while (next < TOTAL) {
+        const n = next++;
+        const url = n % 2 ? a.url : b.url;
+        const me = signedIn[n % signedIn.length]!;
+        let call: Promise<{ status: number; text: string }>;
+        switch (n % 6) {
+          case 0:
+            call = me.c.request(url, 'GET', `/api/student-record/${me.id}`);
+            break;
+          case 1:
+            call = me.c.request(url, 'GET', `/api/report-card-terms/${me.id}`);
+            break;
+          case 2:
+            call = me.c.request(url, 'GET', `/api/student-attendance/${me.id}`);
+            break;
+          case 3: {
+            const value = `Load${String.fromCharCode(97 + (n % 26))}${String.fromCharCode(97 + (Math.floor(n / 26) % 26))}`;
+            written.set(me.id, value);
+            call = me.c.request(url, 'POST', '/api/student', { id: me.id, middle_name: value });
+            break;
+          }
+          case 4:
+            call = admin.request(url, 'GET', '/api/term-reports-posted');
+            break;
+          default:
+            call = me.c.request(url, 'GET', '/api/towns');
+        }
+        try {
+          const response = await call;
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status >= 400) failures.push(`${n}: ${response.status} ${response.text.slice(0, 120)}`);
+        } catch (error) {
+          failures.push(`${n}: ${String(error)}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 12 }, worker));
+    process.stdout.write(`mixed load (${engine}): ${TOTAL} calls over two processes: ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    expect(failures).toEqual([]);
+    // Writes are kept in call order per student (each student's calls ran one after another).
+    const rows = await db.selectFrom('students').select(['id', 'middle_name']).where('id', 'in', [...written.keys()]).execute();
+    for (const row of rows) expect(row.middle_name?.startsWith('Load')).toBe(true);
+  });
+});
