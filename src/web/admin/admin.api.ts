@@ -1,0 +1,175 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  AdminStudentListSchema,
+  StudentImportResultSchema,
+  type AdminEditField,
+  type AdminStudent,
+  type StudentImportResult,
+} from '../../shared/admin.schemas.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import { FormClassListSchema } from '../../shared/lookups.schemas.js';
+import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
+import { ReportCardTermListSchema } from '../../shared/term-reports.schemas.js';
+import { BACKGROUND_QUERY } from '../auth/auth.api.js';
+import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+
+/** The admin area's calls (SPEC §7; issue #7): one fetcher and one hook per call. */
+
+// ---- GET /api/students ---------------------------------------------------------------------------
+
+export const studentsQueryKey = ['admin', 'students'] as const;
+
+export function getStudents(signal?: AbortSignal): Promise<AdminStudent[]> {
+  return apiRequest('/api/students', { schema: AdminStudentListSchema, ...(signal ? { signal } : {}) });
+}
+
+/** Every student, newest change first (SPEC §2 dashboard list). */
+export function useStudents() {
+  return useQuery({ queryKey: studentsQueryKey, queryFn: ({ signal }) => getStudents(signal), staleTime: 15_000 });
+}
+
+// ---- POST /api/student (the Edit Student dialog) -------------------------------------------------
+
+export type StudentEdit = { id: string } & Partial<Record<AdminEditField, string>>;
+
+/** Saves the sent fields of one student (the registration call, as an administrator). */
+export function saveStudent(edit: StudentEdit) {
+  return apiRequest('/api/student', { method: 'POST', body: edit, schema: SaveStudentAnswerSchema });
+}
+
+/**
+ * The Edit Student dialog's autosave. It shows its own status, so the page overlay stays down;
+ * the edited student moves to the top of the cached list, as the server now sorts it.
+ */
+export function useSaveStudent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveStudent,
+    meta: BACKGROUND_QUERY,
+    onSuccess: (answer) => {
+      queryClient.setQueryData<AdminStudent[]>(studentsQueryKey, (list) => {
+        if (!list) return list;
+        const old = list.find((s) => s.id === answer.id);
+        if (!old) return list;
+        const saved = answer.saved as Partial<Record<AdminEditField, string | null>>;
+        const updated: AdminStudent = { ...old, ...saved, updatedAt: answer.updated_at };
+        return [updated, ...list.filter((s) => s.id !== answer.id)];
+      });
+    },
+  });
+}
+
+// ---- POST /api/reset-password-student --------------------------------------------------------------
+
+const ResetAnswerSchema = z.object({ message: z.string() });
+
+export function resetStudentPassword(studentId: string) {
+  return apiRequest('/api/reset-password-student', { method: 'POST', body: { student_id: studentId }, schema: ResetAnswerSchema });
+}
+
+/** The reset dialog shows its own progress (SPEC §2), so no page overlay. */
+export function useResetStudentPassword() {
+  return useMutation({ mutationFn: resetStudentPassword, meta: BACKGROUND_QUERY });
+}
+
+// ---- lookups and the student's term reports ------------------------------------------------------
+
+export function useFormClasses() {
+  return useQuery({
+    queryKey: ['lookup', 'formClasses'],
+    queryFn: ({ signal }) => apiRequest('/api/form-classes-list', { schema: FormClassListSchema, ...(signal ? { signal } : {}) }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The term reports of one student (GET /api/report-card-terms/{id}); an admin sees unposted ones too. */
+export function useStudentTermReports(studentId: string | null) {
+  return useQuery({
+    queryKey: ['report-card-terms', studentId],
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/report-card-terms/${encodeURIComponent(studentId ?? '')}`, { schema: ReportCardTermListSchema, ...(signal ? { signal } : {}) }),
+    enabled: studentId !== null,
+  });
+}
+
+// ---- files --------------------------------------------------------------------------------------
+
+async function errorOf(response: Response): Promise<ApiError> {
+  const json: unknown = await response.json().catch(() => undefined);
+  const body = ApiErrorSchema.safeParse(json);
+  return new ApiError(response.status, body.success ? body.data : { code: 'internal', message: `The download failed (HTTP ${response.status}).` });
+}
+
+/**
+ * Downloads a file the server makes (the registration spreadsheet) and saves it under `fileName`.
+ * Resolves once the browser has the whole file, so a dialog can block until then (SPEC §2).
+ */
+export async function downloadFile(url: string, fileName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'include' });
+  } catch {
+    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
+  }
+  if (!response.ok) throw await errorOf(response);
+  const blob = await response.blob();
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start saving before the blob is released.
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+export function useDownloadFile() {
+  return useMutation({ mutationFn: ({ url, fileName }: { url: string; fileName: string }) => downloadFile(url, fileName), meta: BACKGROUND_QUERY });
+}
+
+// ---- POST /api/students/import ---------------------------------------------------------------------
+
+async function postImport(file: File, dryRun: boolean): Promise<Response> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  try {
+    return await fetch(`/api/students/import?dryRun=${dryRun ? 1 : 0}`, {
+      method: 'POST',
+      body: form,
+      credentials: 'include',
+      headers: { Accept: 'application/json', 'X-XSRF-TOKEN': readCookie('XSRF-TOKEN') ?? '' },
+    });
+  } catch {
+    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
+  }
+}
+
+/** Uploads the file as multipart/form-data (apiRequest sends JSON only), with the CSRF header. */
+export async function importStudentsFile(file: File, dryRun: boolean): Promise<StudentImportResult> {
+  if (readCookie('XSRF-TOKEN') === null) await fetchCsrfCookie();
+  let response = await postImport(file, dryRun);
+  if (response.status === 403) {
+    const error = await errorOf(response.clone());
+    if (error.code === 'csrf_failed') {
+      await fetchCsrfCookie();
+      response = await postImport(file, dryRun);
+    }
+  }
+  if (!response.ok) throw await errorOf(response);
+  const parsed = StudentImportResultSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+  return parsed.data;
+}
+
+export function useImportStudents() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, dryRun }: { file: File; dryRun: boolean }) => importStudentsFile(file, dryRun),
+    onSuccess: (result) => {
+      if (result.committed) void queryClient.invalidateQueries({ queryKey: studentsQueryKey });
+    },
+  });
+}

@@ -1,0 +1,288 @@
+import { Fragment, useRef, useState, type ChangeEvent } from 'react';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
+import { describeGradeKey } from '../../shared/term-reports.grading.js';
+import { TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
+import { errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { TEMPLATE_URLS, useGradingSettings, useImportTermResults } from '../term-reports/term-reports.api.js';
+
+/** Rows shown in the preview besides every row with a problem. */
+const PREVIEW_ROWS = 200;
+const PROBLEM_BG = 'rgba(211, 47, 47, 0.06)';
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The academic year running now: a year starts in September (SPEC §9: named by its first year). */
+function currentAcademicYear(now = new Date()): number {
+  return now.getMonth() >= 7 ? now.getFullYear() : now.getFullYear() - 1;
+}
+
+/**
+ * Import Term Results (issue #5): choose the year and term, download the template, choose an XLSX
+ * or CSV, check it (a dry run shows every row's total, grade and problems), then import — all rows
+ * or none. Totals use the form level's coursework/exam weights and grades the school's key.
+ */
+export function ImportTermResults() {
+  usePageTitle('Import Term Results');
+  const thisYear = currentAcademicYear();
+  const [year, setYear] = useState(thisYear);
+  const [term, setTerm] = useState<TermNumber>(1);
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [missingFile, setMissingFile] = useState(false);
+  const [preview, setPreview] = useState<ImportReport | null>(null);
+  const [done, setDone] = useState<ImportReport | null>(null);
+  const upload = useImportTermResults();
+  const grading = useGradingSettings();
+
+  const reset = () => {
+    setPreview(null);
+    setDone(null);
+    upload.reset();
+  };
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    setFile(event.target.files?.[0] ?? null);
+    setMissingFile(false);
+    reset();
+  };
+  const check = () => {
+    if (!file) return setMissingFile(true);
+    setDone(null);
+    upload.mutate({ file, year, term, dryRun: true }, { onSuccess: setPreview });
+  };
+  const commit = () => {
+    if (!file) return;
+    upload.mutate(
+      { file, year, term, dryRun: false },
+      {
+        onSuccess: (report) => {
+          setDone(report);
+          setPreview(null);
+          setFile(null);
+          if (input.current) input.current.value = '';
+        },
+      },
+    );
+  };
+  const canImport = preview !== null && preview.error_count === 0 && preview.file_errors.length === 0 && preview.rows.length > 0;
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+      <Typography variant="h1">Import Term Results</Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '70ch' }}>
+        One row per student and subject: Student ID, Subject, Coursework and Exam marks (0–100), the subject teacher’s comment,
+        and once per student the form teacher’s and principal’s remarks. A row for a subject already imported replaces it.
+        Nothing is imported while any row has a problem; students see the results only when the term is posted.
+      </Typography>
+
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 3 }}>
+        <TextField
+          select
+          name="year"
+          label="Academic Year"
+          size="small"
+          value={year}
+          onChange={(event) => {
+            setYear(Number(event.target.value));
+            reset();
+          }}
+          fullWidth={false}
+          sx={{ width: { xs: '100%', sm: 240 } }}
+        >
+          {[thisYear - 2, thisYear - 1, thisYear, thisYear + 1].map((y) => (
+            <MenuItem key={y} value={y}>
+              {academicYearLabel(y)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          name="term"
+          label="Term"
+          size="small"
+          value={term}
+          onChange={(event) => {
+            setTerm(Number(event.target.value) as TermNumber);
+            reset();
+          }}
+          fullWidth={false}
+          sx={{ width: { xs: '100%', sm: 240 } }}
+        >
+          {([1, 2, 3] as const).map((t) => (
+            <MenuItem key={t} value={t}>
+              Term {t} {TERM_NAMES[t]}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Box>
+
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mt: 2 }}>
+        <Button href={TEMPLATE_URLS.xlsx} startIcon={<FileDownloadIcon aria-hidden />}>
+          Download template
+        </Button>
+        <Button href={TEMPLATE_URLS.csv} startIcon={<FileDownloadIcon aria-hidden />}>
+          CSV template
+        </Button>
+        <Button component="label" variant="outlined" startIcon={<UploadFileIcon aria-hidden />}>
+          Choose file
+          <input
+            ref={input}
+            hidden
+            type="file"
+            name="file"
+            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            onChange={choose}
+            aria-label="Results file (XLSX or CSV)"
+          />
+        </Button>
+        <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{file ? file.name : 'No file chosen'}</Typography>
+      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mt: 2 }}>
+        <Button variant="contained" onClick={check} disabled={upload.isPending}>
+          Check file
+        </Button>
+        <Button variant="contained" color="secondary" onClick={commit} disabled={!canImport || upload.isPending}>
+          {canImport ? `Import ${preview.rows.length} results` : 'Import results'}
+        </Button>
+      </Box>
+
+      {missingFile && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          Please select a file!
+        </Alert>
+      )}
+      {upload.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(upload.error)}
+        </Alert>
+      )}
+      {done && (
+        <Alert severity="success" role="status" sx={{ mt: 2 }}>
+          Imported {done.rows.length} results for {done.summary.students} students in {done.summary.classes} classes into {done.year} Term {done.term}.
+          Post the term from Post Term Reports when it is ready for students.
+        </Alert>
+      )}
+      {preview && <ImportPreview report={preview} />}
+
+      {grading.data && (
+        <Box component="section" aria-label="Grading" sx={{ mt: 3 }}>
+          <Typography variant="h2">Grading</Typography>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+            {describeGradeKey(grading.data.grade_key).map((band) => (
+              <Chip key={band.grade} variant="outlined" label={`${band.grade} ${band.range}`} />
+            ))}
+          </Box>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            Weights (coursework / exam):{' '}
+            {grading.data.weights.map((w) => `Form ${w.form_level} ${Math.round(w.coursework_weight * 100)}/${Math.round(w.exam_weight * 100)}`).join(', ')}.
+            At most {TERM_RESULTS_MAX_ROWS.toLocaleString('en-US')} rows and 5 MiB per file.
+          </Typography>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
+function ImportPreview({ report }: { report: ImportReport }) {
+  const problems = report.rows.filter((row) => row.errors.length > 0);
+  const others = report.rows.filter((row) => row.errors.length === 0);
+  const shown = [...problems, ...others.slice(0, PREVIEW_ROWS)].sort((a, b) => a.row - b.row);
+  const { summary } = report;
+  return (
+    <Box component="section" aria-label="Import preview" sx={{ mt: 3 }}>
+      <Typography variant="h2">
+        Preview for {report.year} Term {report.term}
+      </Typography>
+      {report.file_errors.length > 0 ? (
+        <Alert severity="error" role="alert" sx={{ mt: 1.5 }}>
+          {report.file_errors.join(' ')}
+        </Alert>
+      ) : (
+        <>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, my: 1.5 }} role="status">
+            <Chip label={count(summary.rows, 'row')} />
+            <Chip label={count(summary.students, 'student')} />
+            <Chip label={count(summary.subjects, 'subject')} />
+            <Chip label={count(summary.classes, 'class', 'classes')} />
+            <Chip label={`${report.error_count} with problems`} color={report.error_count ? 'error' : 'success'} />
+          </Box>
+          {report.error_count > 0 && (
+            <Alert severity="warning" sx={{ mb: 1.5 }}>
+              Correct the rows with problems in the file and check it again; nothing is imported until every row is right.
+            </Alert>
+          )}
+          <TableContainer sx={{ maxHeight: '60vh', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            <Table size="small" stickyHeader aria-label="Rows of the file">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Row</TableCell>
+                  <TableCell>Student ID</TableCell>
+                  <TableCell>Name</TableCell>
+                  <TableCell>Subject</TableCell>
+                  <TableCell>Class</TableCell>
+                  <TableCell align="right">Coursework</TableCell>
+                  <TableCell align="right">Exam</TableCell>
+                  <TableCell align="right">Total</TableCell>
+                  <TableCell>Grade</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {shown.map((row) => {
+                  const bad = row.errors.length > 0;
+                  const cells = { borderBottom: bad ? 0 : undefined };
+                  return (
+                    <Fragment key={row.row}>
+                      <TableRow sx={bad ? { bgcolor: PROBLEM_BG } : undefined}>
+                        <TableCell sx={cells}>{row.row}</TableCell>
+                        <TableCell sx={cells}>{row.student_id}</TableCell>
+                        <TableCell sx={cells}>{row.student_name ?? ''}</TableCell>
+                        <TableCell sx={cells}>{row.subject}</TableCell>
+                        <TableCell sx={cells}>{row.class_id ?? ''}</TableCell>
+                        <TableCell sx={cells} align="right">{row.coursework ?? ''}</TableCell>
+                        <TableCell sx={cells} align="right">{row.exam ?? ''}</TableCell>
+                        <TableCell sx={cells} align="right">{row.total ?? ''}</TableCell>
+                        <TableCell sx={cells}>{row.grade ?? ''}</TableCell>
+                      </TableRow>
+                      {bad && (
+                        <TableRow sx={{ bgcolor: PROBLEM_BG }}>
+                          <TableCell colSpan={9} sx={{ color: 'error.main', pt: 0 }}>
+                            <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label={`Problems in row ${row.row}`}>
+                              {row.errors.map((error) => (
+                                <li key={error}>{error}</li>
+                              ))}
+                            </Box>
+                          </TableCell>
+                        </TableRow>
+                      )}
+                    </Fragment>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          {shown.length < report.rows.length && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              Showing every row with a problem and the first {PREVIEW_ROWS} others of {report.rows.length}.
+            </Typography>
+          )}
+        </>
+      )}
+    </Box>
+  );
+}

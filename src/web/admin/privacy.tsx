@@ -1,0 +1,271 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import {
+  AuditLogPageSchema,
+  DeleteStudentAnswerSchema,
+  StudentHistorySchema,
+  type AuditEntry,
+} from '../../shared/privacy.schemas.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { apiRequest, errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+
+// ---- calls (issue #8 privacy): the audit log, a student's history, export, deletion ----------------
+
+const privacyKey = ['admin', 'privacy'] as const;
+
+function useAuditLog(studentId: string | null) {
+  return useInfiniteQuery({
+    queryKey: [...privacyKey, 'audit-log', studentId],
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: '50' });
+      if (studentId) query.set('student_id', studentId);
+      if (pageParam !== null) query.set('before_id', String(pageParam));
+      return apiRequest(`/api/privacy/audit-log?${query}`, { schema: AuditLogPageSchema, signal });
+    },
+    getNextPageParam: (page) => page.next_before_id,
+  });
+}
+
+function useStudentHistory(studentId: string | null) {
+  return useQuery({
+    queryKey: [...privacyKey, 'history', studentId],
+    enabled: studentId !== null,
+    queryFn: ({ signal }) => apiRequest(`/api/privacy/students/${encodeURIComponent(studentId!)}/history`, { schema: StudentHistorySchema, signal }),
+  });
+}
+
+function useDeleteStudent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (studentId: string) =>
+      apiRequest(`/api/privacy/students/${encodeURIComponent(studentId)}`, {
+        method: 'DELETE',
+        body: { confirm_student_id: studentId },
+        schema: DeleteStudentAnswerSchema,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin'] }),
+  });
+}
+
+/** 'yyyy-MM-dd HH:mm' in the viewer's time. */
+function moment(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function describeEntry(entry: AuditEntry): string {
+  const what = [entry.entity, entry.entity_id].filter(Boolean).join(' ');
+  const field = entry.field ? ` · ${entry.field}` : '';
+  const change = entry.old_value !== null || entry.new_value !== null ? `: ${entry.old_value ?? '—'} → ${entry.new_value ?? '—'}` : '';
+  return `${what}${field}${change}`;
+}
+
+function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[] }) {
+  return (
+    <TableContainer sx={{ mt: 2 }}>
+      <Table size="small" aria-label={label}>
+        <TableHead>
+          <TableRow>
+            <TableCell>When</TableCell>
+            <TableCell>Who</TableCell>
+            <TableCell>Action</TableCell>
+            <TableCell>What</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {entries.map((entry) => (
+            <TableRow key={entry.id}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{moment(entry.at)}</TableCell>
+              <TableCell>{entry.actor}</TableCell>
+              <TableCell>{entry.action}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{describeEntry(entry)}</TableCell>
+            </TableRow>
+          ))}
+          {entries.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={4} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                Nothing recorded.
+              </TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/**
+ * Privacy (issue #8): the audit log (who read, exported or changed what, when), one student's
+ * change history, the export of everything held about a student, and deleting a student.
+ */
+export function Privacy() {
+  usePageTitle('Privacy');
+  const showSnackbar = useSnackbar();
+  const [input, setInput] = useState('');
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [studentId, setStudentId] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [confirmText, setConfirmText] = useState('');
+  const log = useAuditLog(studentId);
+  const history = useStudentHistory(studentId);
+  const remove = useDeleteStudent();
+
+  const choose = (event: FormEvent) => {
+    event.preventDefault();
+    if (input.trim() === '') {
+      setInputError(null);
+      setStudentId(null);
+      return;
+    }
+    const parsed = StudentIdSchema.safeParse(input);
+    if (!parsed.success) {
+      setInputError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
+      return;
+    }
+    setInputError(null);
+    setStudentId(parsed.data);
+  };
+
+  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
+      <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
+        Privacy
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        Every administrator&apos;s view of a student&apos;s record or documents, every export and every change is recorded here. Enter a Student
+        ID to see only that student, their change history, to export everything held about them, or to delete them.
+      </Typography>
+
+      <Box component="form" noValidate onSubmit={choose} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 2 }}>
+        <TextField
+          name="privacy_student_id"
+          label="Student ID"
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          error={inputError !== null}
+          helperText={inputError ?? 'Leave empty for the whole log'}
+          slotProps={{ htmlInput: { maxLength: 20 }, formHelperText: inputError !== null ? { role: 'alert' } : {} }}
+          sx={{ maxWidth: 260 }}
+        />
+        <Button type="submit" variant="contained" sx={{ mt: { xs: 0, sm: 1 } }}>
+          Show
+        </Button>
+      </Box>
+
+      {studentId && (
+        <Box sx={{ mt: 3 }}>
+          <Typography variant="h2" sx={{ fontSize: '1.2rem' }}>
+            Student {studentId}
+          </Typography>
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }}>
+            <Button variant="outlined" component="a" href={`/api/privacy/students/${encodeURIComponent(studentId)}/export`} download>
+              Export everything (JSON)
+            </Button>
+            <Button
+              variant="outlined"
+              color="error"
+              onClick={() => {
+                setConfirmText('');
+                remove.reset();
+                setConfirming(true);
+              }}
+            >
+              Delete student…
+            </Button>
+          </Box>
+          <Typography variant="h3" sx={{ fontSize: '1.05rem', mt: 3 }}>
+            Change history
+          </Typography>
+          {history.isError && (
+            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+              {errorMessage(history.error)}
+            </Alert>
+          )}
+          {history.data && <EntriesTable label={`Change history of ${studentId}`} entries={[...history.data.changes].reverse()} />}
+        </Box>
+      )}
+
+      <Typography variant="h2" sx={{ fontSize: '1.2rem', mt: 4 }}>
+        {studentId ? `Audit log for ${studentId}` : 'Audit log'}
+      </Typography>
+      {log.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {errorMessage(log.error)}
+        </Alert>
+      )}
+      <EntriesTable label="Audit log" entries={entries} />
+      {log.hasNextPage && (
+        <Button sx={{ mt: 1 }} onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          Show older entries
+        </Button>
+      )}
+
+      <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="privacy-delete-title">
+        <DialogTitle id="privacy-delete-title">Delete student {studentId}?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            This removes the record, the account and its sessions, the documents, the term results and the attendance, and the log entries that
+            name the student. It cannot be undone. Export the data first if it may be needed. Type the Student ID to confirm.
+          </DialogContentText>
+          <TextField
+            name="privacy_confirm_student_id"
+            label="Student ID"
+            value={confirmText}
+            onChange={(event) => setConfirmText(event.target.value)}
+            sx={{ mt: 2 }}
+            autoFocus
+          />
+          {remove.isError && (
+            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+              {errorMessage(remove.error)}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button
+            color="error"
+            variant="contained"
+            disabled={remove.isPending || confirmText.trim() !== studentId}
+            onClick={() =>
+              studentId &&
+              remove.mutate(studentId, {
+                onSuccess: (answer) => {
+                  setConfirming(false);
+                  setStudentId(null);
+                  setInput('');
+                  showSnackbar(answer.message);
+                },
+              })
+            }
+          >
+            Delete
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}

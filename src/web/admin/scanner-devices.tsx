@@ -1,0 +1,214 @@
+import { useState, type FormEvent } from 'react';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { CreateScannerDeviceSchema, type CreatedScannerDevice, type ScannerDevice } from '../../shared/attendance.schemas.js';
+import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from '../attendance/attendance-admin.api.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+
+/** 'yyyy-MM-dd HH:mm' in the viewer's time, or '—'. */
+function moment(iso: string | null): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * Scanner Devices (issue #6): the gate scanners allowed to send scans. Each gets a key, shown
+ * once when it is added; revoking a device stops its key at once.
+ */
+export function ScannerDevices() {
+  usePageTitle('Scanner Devices');
+  const devices = useScannerDevices();
+  const create = useCreateScannerDevice();
+  const revoke = useRevokeScannerDevice();
+  const showSnackbar = useSnackbar();
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedScannerDevice | null>(null);
+  const [revoking, setRevoking] = useState<ScannerDevice | null>(null);
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CreateScannerDeviceSchema.safeParse({ name });
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message ?? 'This field is required.');
+      return;
+    }
+    setNameError(null);
+    create.mutate(parsed.data, {
+      onSuccess: (device) => {
+        setName('');
+        setCreated(device);
+      },
+    });
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
+      <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
+        Scanner Devices
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        Each gate scanner sends its scans to <code>POST /api/attendance/scans</code> with the header{' '}
+        <code>Authorization: Bearer &lt;key&gt;</code> and a body such as{' '}
+        <code>{'{ "scans": [{ "student_id": "20220001", "date": "2026-11-05", "time": "07:41:05" }] }'}</code>. The first scan
+        of a day is the time in, the last the time out.
+      </Typography>
+
+      <Box component="form" noValidate onSubmit={add} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 1 }}>
+        <TextField
+          name="device_name"
+          label="Device name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={nameError !== null}
+          helperText={nameError ?? 'For example: Main gate, north reader'}
+          slotProps={{ htmlInput: { maxLength: 60 }, formHelperText: nameError !== null ? { role: 'alert' } : {} }}
+          sx={{ maxWidth: 360 }}
+        />
+        <Button type="submit" variant="contained" disabled={create.isPending} sx={{ mt: { xs: 0, sm: 3 } }}>
+          Add Device
+        </Button>
+      </Box>
+      {create.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {errorMessage(create.error)}
+        </Alert>
+      )}
+      {devices.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(devices.error)}
+        </Alert>
+      )}
+
+      <TableContainer sx={{ mt: 2 }}>
+        <Table size="small" aria-label="Scanner devices">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell>Added</TableCell>
+              <TableCell>Last seen</TableCell>
+              <TableCell>Status</TableCell>
+              <TableCell align="right">Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(devices.data ?? []).map((device) => (
+              <TableRow key={device.id}>
+                <TableCell component="th" scope="row">
+                  {device.name}
+                </TableCell>
+                <TableCell>{moment(device.created_at)}</TableCell>
+                <TableCell>{moment(device.last_seen_at)}</TableCell>
+                <TableCell>
+                  {device.revoked_at ? (
+                    <Chip size="small" label={`Revoked ${moment(device.revoked_at)}`} />
+                  ) : (
+                    <Chip size="small" color="success" label="Active" />
+                  )}
+                </TableCell>
+                <TableCell align="right">
+                  {!device.revoked_at && (
+                    <Button color="error" size="small" onClick={() => setRevoking(device)} aria-label={`Revoke ${device.name}`}>
+                      Revoke
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+            {devices.data?.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                  No scanner devices yet.
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+
+      <Dialog open={created !== null} onClose={() => setCreated(null)} aria-labelledby="device-key-title" fullWidth maxWidth="sm">
+        <DialogTitle id="device-key-title">Key for {created?.name}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            Enter this key in the scanner now. It is shown only this once; if it is lost, revoke the device and add it again.
+          </DialogContentText>
+          <TextField
+            name="device_key"
+            label="Device key"
+            value={created?.key ?? ''}
+            slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+            onFocus={(event) => event.target.select()}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button
+            startIcon={<ContentCopyIcon aria-hidden />}
+            onClick={() => {
+              void navigator.clipboard?.writeText(created?.key ?? '').then(
+                () => showSnackbar('Key copied.'),
+                () => showSnackbar('Copy the key by hand.', 'info'),
+              );
+            }}
+          >
+            Copy key
+          </Button>
+          <Button variant="contained" onClick={() => setCreated(null)}>
+            Done
+          </Button>
+        </DialogActions>
+      </Dialog>
+
+      <Dialog open={revoking !== null} onClose={() => setRevoking(null)} aria-labelledby="device-revoke-title">
+        <DialogTitle id="device-revoke-title">Revoke {revoking?.name}?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>The scanner&apos;s key stops working at once. Scans it already sent are kept.</DialogContentText>
+          {revoke.isError && (
+            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+              {errorMessage(revoke.error)}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setRevoking(null)}>Cancel</Button>
+          <Button
+            color="error"
+            variant="contained"
+            disabled={revoke.isPending}
+            onClick={() =>
+              revoking &&
+              revoke.mutate(revoking.id, {
+                onSuccess: (device) => {
+                  setRevoking(null);
+                  showSnackbar(`${device.name} revoked`);
+                },
+              })
+            }
+          >
+            Revoke
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}

@@ -1,0 +1,122 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import EditIcon from '@mui/icons-material/Edit';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import SearchIcon from '@mui/icons-material/Search';
+import SummarizeIcon from '@mui/icons-material/Summarize';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { ADMIN_MESSAGES, listName, matchesStudentSearch, registrationFormUrl, type AdminStudent } from '../../shared/admin.schemas.js';
+import { errorMessage } from '../lib/api-client.js';
+import { useStudents } from './admin.api.js';
+import { EditStudentDialog } from './edit-student-dialog.js';
+import { PdfDialog } from './pdf-dialog.js';
+import { ResetPasswordDialog } from './reset-password-dialog.js';
+import { StudentTermReportsDialog } from './student-term-reports-dialog.js';
+
+type Dialog = { kind: 'form' | 'edit' | 'reset' | 'terms'; student: AdminStudent } | null;
+
+/**
+ * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
+ * Certificate Pin and Actions, newest change first; one search box over ID, names and pin;
+ * 'Total Number of Students: N'. The grid draws only the rows in view, so 2,000 students are
+ * as quick as 20. Actions: the registration form, edit, reset password, term reports.
+ */
+export default function StudentList() {
+  const students = useStudents();
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+
+  const rows = useMemo(
+    () => (students.data ?? []).filter((student) => matchesStudentSearch(student, deferredSearch)),
+    [students.data, deferredSearch],
+  );
+
+  // On a phone the four actions fold into one menu so the row fits the screen.
+  const columns = useMemo<GridColDef<AdminStudent>[]>(
+    () => [
+      { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 110 : 160, valueGetter: (_value, row) => listName(row) },
+      { field: 'class_id', headerName: 'Class', width: narrow ? 64 : 80 },
+      { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
+      { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: 'Actions',
+        width: narrow ? 70 : 170,
+        getActions: ({ row }) => [
+          <GridActionsCellItem key="form" icon={<PictureAsPdfIcon />} label="View registration form" showInMenu={narrow} onClick={() => setDialog({ kind: 'form', student: row })} />,
+          <GridActionsCellItem key="edit" icon={<EditIcon />} label="Edit" showInMenu={narrow} onClick={() => setDialog({ kind: 'edit', student: row })} />,
+          <GridActionsCellItem key="reset" icon={<LockResetIcon />} label="Reset password" showInMenu={narrow} onClick={() => setDialog({ kind: 'reset', student: row })} />,
+          <GridActionsCellItem key="terms" icon={<SummarizeIcon />} label="Term reports" showInMenu={narrow} onClick={() => setDialog({ kind: 'terms', student: row })} />,
+        ],
+      },
+    ],
+    [narrow],
+  );
+
+  const total = students.data?.length ?? 0;
+  const close = () => setDialog(null);
+  const of = (kind: NonNullable<Dialog>['kind']) => (dialog?.kind === kind ? dialog.student : null);
+  const formStudent = of('form');
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 2 }}>
+        <TextField
+          label="Search students"
+          placeholder="ID, name or birth certificate pin"
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          size="small"
+          sx={{ flex: '1 1 260px', maxWidth: 420 }}
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden /></InputAdornment> } }}
+        />
+        <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
+          {ADMIN_MESSAGES.totalStudents(total)}
+          {deferredSearch.trim() !== '' && students.data && ` · ${rows.length} found`}
+        </Typography>
+      </Box>
+      {students.isError && (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {errorMessage(students.error)}
+        </Alert>
+      )}
+      <Box sx={{ height: { xs: 520, md: 'max(480px, calc(100vh - 300px))' }, width: '100%' }}>
+        <DataGrid
+          aria-label="Students"
+          rows={rows}
+          columns={columns}
+          loading={students.isPending}
+          density="compact"
+          disableRowSelectionOnClick
+          disableColumnMenu={narrow}
+          columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
+          initialState={{ pagination: { paginationModel: { pageSize: 25, page: 0 } } }}
+          pageSizeOptions={[25, 50, 100]}
+          localeText={{ noRowsLabel: deferredSearch.trim() ? 'No student matches the search.' : 'No students yet.' }}
+        />
+      </Box>
+      <PdfDialog
+        url={formStudent ? registrationFormUrl(formStudent.id) : null}
+        title={formStudent ? `Registration Form — ${listName(formStudent)} (${formStudent.id})` : ''}
+        onClose={close}
+      />
+      <EditStudentDialog student={of('edit')} onClose={close} />
+      <ResetPasswordDialog student={of('reset')} onClose={close} />
+      <StudentTermReportsDialog student={of('terms')} onClose={close} />
+    </Paper>
+  );
+}

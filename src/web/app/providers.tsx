@@ -1,0 +1,47 @@
+import { useState, type ReactNode } from 'react';
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { sessionQueryKey } from '../auth/auth.api.js';
+import { SnackbarProvider } from '../components/snackbar-provider.js';
+import { isApiError } from '../lib/api-client.js';
+import { theme } from './theme.js';
+
+/**
+ * A call refused because the session ended (401) or because the password must change first
+ * (403 password_change_required) means the cached session is stale: ask again, and the guards
+ * send the user where they belong.
+ */
+function createQueryClient(): QueryClient {
+  const onError = (error: unknown) => {
+    if (isApiError(error, 'unauthenticated', 'password_change_required')) {
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    }
+  };
+  const queryClient: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: {
+      queries: {
+        // A 4xx will answer the same again; only unreachable servers and 5xx are retried.
+        retry: (failureCount, error) => failureCount < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+        staleTime: 30_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+  return queryClient;
+}
+
+/** Query cache, MUI theme with its baseline CSS, and the app's snackbar. */
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <SnackbarProvider>{children}</SnackbarProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,157 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useSearchParams } from 'react-router';
+import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
+import { summarizeAttendance } from '../../shared/attendance.stats.js';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
+import { useSession } from '../auth/auth.api.js';
+import { PageSpinner } from '../components/page-spinner.js';
+import { errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { AttendanceCharts } from './attendance-charts.js';
+import { AttendanceReport } from './attendance-report-dialog.js';
+import { AttendanceTable } from './attendance-table.js';
+import { useStudentAttendance, type TermChoice } from './attendance.api.js';
+
+const TITLE = 'Student Attendance Records';
+
+function termLabel(term: Pick<AcademicTerm, 'year' | 'term'>): string {
+  return `Term ${term.term} ${TERM_NAMES[term.term as TermNumber] ?? ''} ${academicYearLabel(term.year)}`.replace(/\s+/g, ' ');
+}
+
+/**
+ * /attendance (SPEC §2 "Attendance screen"): the student's name, term, ID and class; the
+ * attendance and punctuality doughnuts; the records table; 'Generate Report'. A student sees
+ * their own; an administrator names a student with ?student=ID.
+ */
+export function AttendancePage() {
+  usePageTitle(TITLE);
+  const user = useSession().data?.user ?? null;
+  const [params, setParams] = useSearchParams();
+  const isAdmin = user?.role === 'admin';
+  const studentId = isAdmin ? params.get('student') : (user?.student_id ?? null);
+  const [term, setTerm] = useState<TermChoice | null>(null);
+  const attendance = useStudentAttendance(studentId, term);
+
+  if (isAdmin && !studentId) {
+    return <ChooseStudent onChoose={(id) => setParams({ student: id })} />;
+  }
+  if (attendance.isPending) return <PageSpinner label="Loading attendance" />;
+  if (attendance.isError) {
+    return (
+      <>
+        <Typography variant="h1">{TITLE}</Typography>
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(attendance.error)}
+        </Alert>
+      </>
+    );
+  }
+  return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} />;
+}
+
+function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; studentId: string; onTerm: (term: TermChoice) => void }) {
+  // The server's totals, the shared SPEC §5 rules for the percentages and the Absent/Early split.
+  const summary = summarizeAttendance(data.possible_attendance, data.attendance, data.lates);
+  const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
+  const currentTerm = data.year !== null && data.term !== null ? { year: data.year, term: Number(data.term) } : null;
+  const selectValue = currentTerm ? `${currentTerm.year}-${currentTerm.term}` : '';
+
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography variant="h1">{TITLE}</Typography>
+        <Box
+          component="dl"
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: 'auto 1fr', sm: 'repeat(4, auto 1fr)' },
+            columnGap: 1.5,
+            rowGap: 0.5,
+            my: 2,
+            '& dt': { color: 'text.secondary' },
+            '& dd': { m: 0, fontWeight: 600 },
+          }}
+        >
+          <dt>Name</dt>
+          <dd>{name}</dd>
+          <dt>Student ID</dt>
+          <dd>{data.student.id}</dd>
+          <dt>Class</dt>
+          <dd>{data.class_id ?? '—'}</dd>
+          <dt>Term</dt>
+          <dd>{currentTerm ? termLabel(currentTerm) : 'No term yet'}</dd>
+        </Box>
+        {data.counted_until && (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            School days from {data.start_date} to {data.counted_until}; weekends and school holidays are not counted.
+          </Typography>
+        )}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          {data.terms.length > 1 && (
+            <TextField
+              select
+              name="term"
+              label="Term"
+              value={selectValue}
+              onChange={(event) => {
+                const [year, term] = event.target.value.split('-').map(Number) as [number, number];
+                onTerm({ year, term });
+              }}
+              size="small"
+              margin="none"
+              sx={{ minWidth: 240, width: 'auto' }}
+            >
+              {data.terms.map((term) => (
+                <MenuItem key={`${term.year}-${term.term}`} value={`${term.year}-${term.term}`}>
+                  {termLabel(term)}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          <AttendanceReport studentId={studentId} defaultStart={data.start_date} defaultEnd={data.counted_until} />
+        </Box>
+      </Paper>
+      <AttendanceCharts summary={summary} />
+      <AttendanceTable records={data.attendance_records} />
+    </Box>
+  );
+}
+
+/** For an administrator who opened /attendance without naming a student. */
+function ChooseStudent({ onChoose }: { onChoose: (studentId: string) => void }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = StudentIdSchema.safeParse(value);
+    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
+    else onChoose(parsed.data);
+  };
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 480 }}>
+      <Typography variant="h1">{TITLE}</Typography>
+      <Box component="form" noValidate onSubmit={submit}>
+        <TextField
+          name="student_id"
+          label="Student ID"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          error={error !== null}
+          helperText={error ?? "Whose attendance to show"}
+          slotProps={{ formHelperText: error !== null ? { role: 'alert' } : {} }}
+        />
+        <Button type="submit" variant="contained">
+          Show attendance
+        </Button>
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import CloseIcon from '@mui/icons-material/Close';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { format as formatDate, isValid, parseISO } from 'date-fns';
+import { attendanceReportPath, checkReportRange } from '../../shared/attendance.schemas.js';
+import { todayIso } from '../../shared/dates.js';
+
+function toDate(value: string | null): Date | null {
+  if (!value) return null;
+  const parsed = parseISO(value);
+  return isValid(parsed) ? parsed : null;
+}
+
+/** A picked Date as 'yyyy-MM-dd'; 'invalid' for a half-typed date, null for none. */
+function toIso(date: Date | null): string | null {
+  if (date === null) return null;
+  return isValid(date) ? formatDate(date, 'yyyy-MM-dd') : 'invalid';
+}
+
+interface RangeDialogProps {
+  open: boolean;
+  /** The range first shown: the term so far. */
+  defaultStart: string | null;
+  defaultEnd: string | null;
+  onCancel: () => void;
+  onDisplay: (startDate: string, endDate: string) => void;
+}
+
+/**
+ * 'Generate Report' (SPEC §2): a start and an end date (no future dates, the start not after the
+ * end — the same rule the server applies), Cancel and Display Report.
+ */
+function ReportRangeDialog({ open, defaultStart, defaultEnd, onCancel, onDisplay }: RangeDialogProps) {
+  const today = todayIso();
+  const [start, setStart] = useState<string | null>(defaultStart);
+  const [end, setEnd] = useState<string | null>(defaultEnd ?? today);
+  const [submitted, setSubmitted] = useState(false);
+  const problems = checkReportRange(start, end, today);
+  const shown = submitted ? problems : {};
+
+  const display = () => {
+    setSubmitted(true);
+    if (Object.keys(problems).length === 0 && start && end) onDisplay(start, end);
+  };
+
+  const field = (name: 'startDate' | 'endDate', label: string, value: string | null, set: (value: string | null) => void) => (
+    <DatePicker
+      label={label}
+      value={toDate(value)}
+      format="yyyy-MM-dd"
+      disableFuture
+      maxDate={parseISO(today)}
+      onChange={(date) => set(toIso(date))}
+      slotProps={{
+        textField: {
+          name,
+          required: true,
+          fullWidth: true,
+          margin: 'normal',
+          error: shown[name] !== undefined,
+          helperText: shown[name] ?? 'yyyy-MM-dd',
+          // PickersTextField takes the helper text's props here (not slotProps.formHelperText).
+          FormHelperTextProps: shown[name] !== undefined ? { role: 'alert' } : {},
+        },
+      }}
+    />
+  );
+
+  return (
+    <Dialog open={open} onClose={onCancel} aria-labelledby="attendance-report-title" fullWidth maxWidth="xs">
+      <DialogTitle id="attendance-report-title">Generate Report</DialogTitle>
+      <DialogContent>
+        <DialogContentText>Choose the dates the attendance report covers.</DialogContentText>
+        <LocalizationProvider dateAdapter={AdapterDateFns}>
+          {field('startDate', 'Start date', start, setStart)}
+          {field('endDate', 'End date', end, setEnd)}
+        </LocalizationProvider>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button variant="contained" onClick={display}>
+          Display Report
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** The report PDF, embedded full screen with Close (SPEC §2), and a link for phones that cannot show a PDF in a page. */
+function ReportPdfDialog({ url, onClose }: { url: string | null; onClose: () => void }) {
+  return (
+    <Dialog open={url !== null} onClose={onClose} fullScreen aria-labelledby="attendance-pdf-title">
+      <AppBar position="static" elevation={0}>
+        <Toolbar sx={{ gap: 1 }}>
+          <Typography id="attendance-pdf-title" component="h2" variant="h3" sx={{ flexGrow: 1, color: 'inherit' }}>
+            Attendance Report
+          </Typography>
+          {url && (
+            <Button color="inherit" href={url} target="_blank" rel="noopener" startIcon={<OpenInNewIcon aria-hidden />}>
+              Open PDF
+            </Button>
+          )}
+          <Button color="inherit" onClick={onClose} startIcon={<CloseIcon aria-hidden />}>
+            Close
+          </Button>
+        </Toolbar>
+      </AppBar>
+      {url && (
+        <Box component="iframe" src={url} title="Attendance report PDF" sx={{ flexGrow: 1, border: 0, width: '100%', bgcolor: 'grey.100' }} />
+      )}
+    </Dialog>
+  );
+}
+
+interface AttendanceReportProps {
+  studentId: string;
+  defaultStart: string | null;
+  defaultEnd: string | null;
+}
+
+/** The 'Generate Report' button, its date-range dialog and the embedded PDF. */
+export function AttendanceReport({ studentId, defaultStart, defaultEnd }: AttendanceReportProps) {
+  const [choosing, setChoosing] = useState(false);
+  const [url, setUrl] = useState<string | null>(null);
+  return (
+    <>
+      <Button variant="contained" onClick={() => setChoosing(true)}>
+        Generate Report
+      </Button>
+      {choosing && (
+        <ReportRangeDialog
+          open
+          defaultStart={defaultStart}
+          defaultEnd={defaultEnd}
+          onCancel={() => setChoosing(false)}
+          onDisplay={(start, end) => {
+            setChoosing(false);
+            setUrl(attendanceReportPath(studentId, start, end));
+          }}
+        />
+      )}
+      <ReportPdfDialog url={url} onClose={() => setUrl(null)} />
+    </>
+  );
+}

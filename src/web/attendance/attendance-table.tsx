@@ -1,0 +1,143 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import CheckIcon from '@mui/icons-material/Check';
+import SearchIcon from '@mui/icons-material/Search';
+import Box from '@mui/material/Box';
+import InputAdornment from '@mui/material/InputAdornment';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { AttendanceRecord } from '../../shared/attendance.schemas.js';
+import { isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
+
+/** Hidden on screen, read by screen readers. */
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;
+
+/** '--' on screen, the word for screen readers. */
+function Dashes({ spoken }: { spoken: string }) {
+  return (
+    <>
+      <span aria-hidden>--</span>
+      <Box component="span" sx={visuallyHidden}>
+        {spoken}
+      </Box>
+    </>
+  );
+}
+
+/** A check when the session was attended, '--' when not (SPEC §2, §4). */
+function SessionCell({ present }: { present: boolean }) {
+  return (
+    <TableCell align="center">
+      {present ? <CheckIcon color="success" fontSize="small" titleAccess="Present" /> : <Dashes spoken="Absent" />}
+    </TableCell>
+  );
+}
+
+/** The date search narrows by any part of the date as shown (yyyy-MM-dd): '2026-10', '-05', '10-0'. */
+export function matchesDateSearch(date: string, search: string): boolean {
+  const wanted = search.trim().replaceAll('/', '-');
+  return wanted === '' || date.includes(wanted);
+}
+
+/**
+ * The records table of SPEC §2: searchable by date; Date, AM, PM, Late, Time In, Time Out; Late
+ * 'Y' in red or '--'; fixed height (60vh on wide screens, 40vh on phones, where the charts sit above).
+ */
+export function AttendanceTable({ records }: { records: readonly AttendanceRecord[] }) {
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search);
+  const rows = useMemo(
+    () => [...records].reverse().filter((record) => matchesDateSearch(record.date_scanned, deferred)),
+    [records, deferred],
+  );
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', justifyContent: 'space-between', columnGap: 2 }}>
+        <Typography variant="h2" component="h2" sx={{ fontSize: '1.1rem' }}>
+          Daily records
+        </Typography>
+        <TextField
+          type="search"
+          name="date_search"
+          label="Search by date"
+          placeholder="yyyy-MM-dd"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          size="small"
+          sx={{ maxWidth: { sm: 260 } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" aria-hidden />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      </Box>
+      <Typography variant="body2" color="text.secondary" aria-live="polite" sx={{ mb: 1 }}>
+        {rows.length === records.length ? `${records.length} days recorded` : `${rows.length} of ${records.length} days shown`}
+      </Typography>
+      <TableContainer sx={{ height: { xs: '40vh', md: '60vh' } }} tabIndex={0} aria-label="Attendance records, scrollable">
+        <Table stickyHeader size="small" aria-label="Attendance records" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Date</TableCell>
+              <TableCell align="center">AM</TableCell>
+              <TableCell align="center">PM</TableCell>
+              <TableCell align="center">Late</TableCell>
+              <TableCell align="center">Time In</TableCell>
+              <TableCell align="center">Time Out</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((record) => (
+              <TableRow key={record.date_scanned} hover>
+                <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
+                  {record.date_scanned}
+                </TableCell>
+                <SessionCell present={isPresentAm(record)} />
+                <SessionCell present={isPresentPm(record)} />
+                <TableCell align="center">
+                  {record.late === 1 ? (
+                    <Typography component="span" sx={{ color: 'error.main', fontWeight: 700 }}>
+                      Y
+                    </Typography>
+                  ) : (
+                    <Dashes spoken="On time" />
+                  )}
+                </TableCell>
+                <TableCell align="center">{record.time_in ?? <Dashes spoken="None" />}</TableCell>
+                <TableCell align="center">{record.time_out ?? <Dashes spoken="None" />}</TableCell>
+              </TableRow>
+            ))}
+            {rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                  {records.length === 0 ? 'No attendance recorded this term yet.' : 'No records match this date.'}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  );
+}

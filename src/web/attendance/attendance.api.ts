@@ -1,0 +1,35 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { StudentAttendanceSchema, type StudentAttendance } from '../../shared/attendance.schemas.js';
+import { apiRequest } from '../lib/api-client.js';
+
+/** The student's attendance calls (SPEC §7): one fetcher and one hook per call. */
+
+export interface TermChoice {
+  year: number;
+  term: number;
+}
+
+// ---- GET /api/student-attendance/{userID} ---------------------------------------------------------
+
+/** The attendance response for the current term, or the term given. */
+export function getStudentAttendance(studentId: string, term: TermChoice | null, signal?: AbortSignal): Promise<StudentAttendance> {
+  const query = term ? `?year=${term.year}&term=${term.term}` : '';
+  return apiRequest(`/api/student-attendance/${encodeURIComponent(studentId)}${query}`, {
+    schema: StudentAttendanceSchema,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function attendanceQueryKey(studentId: string, term: TermChoice | null) {
+  return ['student-attendance', studentId, term?.year ?? null, term?.term ?? null] as const;
+}
+
+/** The student's attendance; idle until there is a student. Keeps the last term shown while another loads. */
+export function useStudentAttendance(studentId: string | null, term: TermChoice | null) {
+  return useQuery({
+    queryKey: attendanceQueryKey(studentId ?? '', term),
+    queryFn: ({ signal }) => getStudentAttendance(studentId!, term, signal),
+    enabled: studentId !== null && studentId !== '',
+    placeholderData: keepPreviousData,
+  });
+}

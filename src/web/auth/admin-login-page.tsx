@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { AdminLoginSchema } from '../../shared/auth.schemas.js';
+import { PasswordField } from '../components/password-field.js';
+import { errorMessage } from '../lib/api-client.js';
+import { fieldErrorsOf, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
+import { useAdminLogin } from './auth.api.js';
+import { ErrorAlert } from './error-alert.js';
+import { SignInFrame } from './sign-in-frame.js';
+
+/** Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). */
+export function AdminLoginPage() {
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [invalid, setInvalid] = useState<{ message: string; fields: FieldErrors } | null>(null);
+  const login = useAdminLogin();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = AdminLoginSchema.safeParse({ username, password });
+    if (!parsed.success) {
+      // A blank username shows 'Username field empty' (the shared schema's message) and calls nothing.
+      setInvalid({ message: firstIssueMessage(parsed.error), fields: fieldErrorsOf(parsed.error) });
+      login.reset();
+      return;
+    }
+    setInvalid(null);
+    login.mutate(parsed.data, { onSuccess: () => void navigate('/admin/dashboard', { replace: true }) });
+  };
+
+  return (
+    <SignInFrame title="Administrator sign in">
+      <Box component="form" noValidate onSubmit={submit} aria-label="Administrator sign in">
+        <ErrorAlert message={invalid?.message ?? (login.isError ? errorMessage(login.error) : null)} />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          error={Boolean(invalid?.fields['username'])}
+          required
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={Boolean(invalid?.fields['password'])}
+          required
+        />
+        <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 2 }}>
+          Sign in
+        </Button>
+      </Box>
+      <Link component={RouterLink} to="/" sx={{ display: 'inline-block', mt: 3 }}>
+        Student sign in
+      </Link>
+    </SignInFrame>
+  );
+}

@@ -1,0 +1,172 @@
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  AdminLoginAnswerSchema,
+  LoginAnswerSchema,
+  SessionAnswerSchema,
+  StudentIdSchema,
+  UserStatusSchema,
+  type AdminLoginInput,
+  type ChangePasswordInput,
+  type FindStudentIdInput,
+  type FirstLoginInput,
+  type SessionAnswer,
+  type SessionUser,
+  type StudentLoginInput,
+} from '../../shared/auth.schemas.js';
+import { apiRequest } from '../lib/api-client.js';
+
+/** The sign-in calls of SPEC §7: one fetcher and one hook per call. */
+
+// Answers the shared module does not define yet (see the report to the lead).
+const ChangePasswordAnswerSchema = z.object({ name: z.string() });
+const FindStudentIdAnswerSchema = z.object({ student_id: z.string() });
+
+/** Queries marked background never raise the full-page loading overlay. */
+export const BACKGROUND_QUERY = { background: true } as const;
+
+// ---- GET /api/session ------------------------------------------------------------------------
+
+export const sessionQueryKey = ['session'] as const;
+
+/** The signed-in user, or `{ user: null }` for a visitor. */
+export function getSession(signal?: AbortSignal): Promise<SessionAnswer> {
+  return apiRequest('/api/session', { schema: SessionAnswerSchema, ...(signal ? { signal } : {}) });
+}
+
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: ({ signal }) => getSession(signal),
+  staleTime: 60_000,
+  meta: BACKGROUND_QUERY,
+});
+
+/** The session every guard and page reads; the server is the only source of truth. */
+export function useSession() {
+  return useQuery(sessionQuery);
+}
+
+/** Fetches the session again now and resolves once the cache holds the answer. */
+export function refreshSession(queryClient: QueryClient): Promise<SessionAnswer> {
+  return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+}
+
+/** Forgets everything about the signed-in user on this device (SPEC §4: even if sign-out fails). */
+export function forgetSession(queryClient: QueryClient): void {
+  void queryClient.cancelQueries();
+  // The session query stays (its observers are the guards); everything else goes.
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
+  queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+  window.sessionStorage.clear();
+}
+
+/** A student who must choose a new password before anything else (SPEC §4; admins are exempt). */
+export function needsPasswordChange(user: SessionUser | null | undefined): boolean {
+  return user?.role === 'student' && (user.first_login === 1 || user.password_reset === 1);
+}
+
+/** Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2). */
+export function homePathFor(user: SessionUser): string {
+  return user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+}
+
+// ---- GET /api/user/{student_id} --------------------------------------------------------------
+
+/** Whether the account is new or reset, which changes what the password field expects (SPEC §2). */
+export function getUserStatus(studentId: string, signal?: AbortSignal) {
+  return apiRequest(`/api/user/${encodeURIComponent(studentId)}`, {
+    schema: UserStatusSchema,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The status of a typed student ID; idle until the ID is well-formed. */
+export function useUserStatus(studentId: string) {
+  const parsed = StudentIdSchema.safeParse(studentId);
+  const id = parsed.success ? parsed.data : '';
+  return useQuery({
+    queryKey: ['user-status', id],
+    queryFn: ({ signal }) => getUserStatus(id, signal),
+    enabled: parsed.success,
+    staleTime: 60_000,
+    retry: false,
+    meta: BACKGROUND_QUERY,
+  });
+}
+
+// ---- sign-in and password calls -------------------------------------------------------------
+
+/** POST /api/login-student, after a fresh CSRF cookie. */
+export function loginStudent(input: StudentLoginInput) {
+  return apiRequest('/api/login-student', {
+    method: 'POST',
+    body: input,
+    schema: LoginAnswerSchema,
+    freshCsrf: true,
+  });
+}
+
+/** POST /api/first-login with the birth certificate pin or SEA number and yyyymmdd birth date. */
+export function firstLogin(input: FirstLoginInput) {
+  return apiRequest('/api/first-login', { method: 'POST', body: input, schema: LoginAnswerSchema, freshCsrf: true });
+}
+
+/** POST /api/admin-login. */
+export function adminLogin(input: AdminLoginInput) {
+  return apiRequest('/api/admin-login', { method: 'POST', body: input, schema: AdminLoginAnswerSchema, freshCsrf: true });
+}
+
+/** POST /api/change-password-student: the forced change (`reset_password`) or the own one. */
+export function changePasswordStudent(input: ChangePasswordInput) {
+  return apiRequest('/api/change-password-student', {
+    method: 'POST',
+    body: input,
+    schema: ChangePasswordAnswerSchema,
+  });
+}
+
+/** POST /api/find-student-id: the one matching ID, never a list (DESIGN §6). */
+export function findStudentId(input: FindStudentIdInput) {
+  return apiRequest('/api/find-student-id', { method: 'POST', body: input, schema: FindStudentIdAnswerSchema });
+}
+
+/** POST /logout (204). */
+export function logout() {
+  return apiRequest('/logout', { method: 'POST', schema: z.void() });
+}
+
+/** Each sign-in hook resolves only after the session cache holds the new session. */
+function useSignInMutation<I, A>(call: (input: I) => Promise<A>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: call, onSuccess: () => refreshSession(queryClient) });
+}
+
+/** Student sign-in with ID and password. */
+export function useLoginStudent() {
+  return useSignInMutation(loginStudent);
+}
+
+/** First sign-in with birth certificate pin or SEA number. */
+export function useFirstLogin() {
+  return useSignInMutation(firstLogin);
+}
+
+/** Administrator sign-in. */
+export function useAdminLogin() {
+  return useSignInMutation(adminLogin);
+}
+
+/** Password change; the session is refreshed so the guards see the cleared flags. */
+export function useChangePasswordStudent() {
+  return useSignInMutation(changePasswordStudent);
+}
+
+/** The Student ID finder. */
+export function useFindStudentId() {
+  return useMutation({ mutationFn: findStudentId });
+}
+
+/** Sign-out call; the logout page forgets the session whatever it answers. */
+export function useLogout() {
+  return useMutation({ mutationFn: logout, meta: BACKGROUND_QUERY });
+}

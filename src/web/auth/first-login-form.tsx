@@ -1,0 +1,56 @@
+import { useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { FirstLoginSchema, type LoginAnswer } from '../../shared/auth.schemas.js';
+import { errorMessage } from '../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { useFirstLogin } from './auth.api.js';
+import { ErrorAlert } from './error-alert.js';
+
+/** First-login mode: birth certificate pin or SEA number plus date of birth (SPEC §2, DESIGN §6). */
+export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswer) => void }) {
+  const [identifier, setIdentifier] = useState('');
+  const [dateOfBirth, setDateOfBirth] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const firstLogin = useFirstLogin();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = FirstLoginSchema.safeParse({ identifier, date_of_birth: dateOfBirth });
+    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
+    if (!parsed.success) return;
+    firstLogin.mutate(parsed.data, { onSuccess: onSignedIn });
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="First-time sign in">
+      <ErrorAlert message={firstLogin.isError ? errorMessage(firstLogin.error) : null} />
+      <TextField
+        label="Birth certificate pin or SEA number"
+        name="identifier"
+        autoComplete="off"
+        value={identifier}
+        onChange={(event) => setIdentifier(event.target.value)}
+        error={Boolean(fieldErrors['identifier'])}
+        helperText={fieldErrors['identifier']}
+        required
+      />
+      <TextField
+        label="Date of birth"
+        name="date_of_birth"
+        autoComplete="off"
+        placeholder="yyyymmdd"
+        value={dateOfBirth}
+        onChange={(event) => setDateOfBirth(event.target.value)}
+        error={Boolean(fieldErrors['date_of_birth'])}
+        helperText={fieldErrors['date_of_birth'] ?? 'Year, month and day, e.g. 20140309'}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 8 } }}
+        required
+      />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={firstLogin.isPending} sx={{ mt: 2 }}>
+        Continue
+      </Button>
+    </Box>
+  );
+}

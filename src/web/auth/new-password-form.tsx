@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { ChangePasswordSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH, type SessionUser } from '../../shared/auth.schemas.js';
+import { PasswordField } from '../components/password-field.js';
+import { errorMessage } from '../lib/api-client.js';
+import type { FieldErrors } from '../lib/form-errors.js';
+import { useChangePasswordStudent } from './auth.api.js';
+import { PASSWORDS_DO_NOT_MATCH } from './auth.messages.js';
+import { ErrorAlert } from './error-alert.js';
+
+/** New and confirm fields checked with the shared rule; a mismatch sends nothing (SPEC §4–5). */
+export function checkNewPassword(password: string, confirmation: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const rule = NewPasswordSchema.safeParse(password);
+  if (!rule.success) errors['password'] = rule.error.issues[0]?.message ?? 'Choose another password.';
+  if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
+  return errors;
+}
+
+/** New-password mode: the forced change after a first login or an office reset (SPEC §4). */
+export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChanged: () => void }) {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const change = useChangePasswordStudent();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const errors = checkNewPassword(password, confirmation);
+    setFieldErrors(errors);
+    setFormError(null);
+    if (Object.keys(errors).length > 0) return;
+    const body = ChangePasswordSchema.safeParse({ student_id: user.student_id ?? '', reset_password: password });
+    if (!body.success) {
+      setFormError(body.error.issues[0]?.message ?? 'This account cannot change its password here.');
+      return;
+    }
+    change.mutate(body.data, { onSuccess: onChanged });
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+      <Typography color="text.secondary">
+        Welcome, {user.name}. Before you continue, choose a new password for Student ID {user.student_id}. It needs at
+        least {PASSWORD_MIN_LENGTH} characters.
+      </Typography>
+      <ErrorAlert message={formError ?? (change.isError ? errorMessage(change.error) : null)} />
+      <PasswordField
+        label="New password"
+        name="new_password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        error={Boolean(fieldErrors['password'])}
+        helperText={fieldErrors['password']}
+        required
+      />
+      <PasswordField
+        label="Confirm password"
+        name="confirm_password"
+        autoComplete="new-password"
+        value={confirmation}
+        onChange={(event) => setConfirmation(event.target.value)}
+        error={Boolean(fieldErrors['confirmation'])}
+        helperText={fieldErrors['confirmation']}
+        required
+      />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={change.isPending} sx={{ mt: 2 }}>
+        Save new password
+      </Button>
+    </Box>
+  );
+}

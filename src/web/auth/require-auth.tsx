@@ -1,0 +1,41 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import type { SessionUser } from '../../shared/auth.schemas.js';
+import { PageSpinner } from '../components/page-spinner.js';
+import { homePathFor, needsPasswordChange, useSession } from './auth.api.js';
+
+/**
+ * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
+ * group inherits its rule. The server still checks every call itself (DESIGN §5).
+ */
+
+interface RequireAuthProps {
+  /** Also require this role (the admin area: students are sent to their dashboard). */
+  role?: SessionUser['role'];
+  /** Let a student who must still change the password through (only /logout needs this). */
+  allowPasswordChange?: boolean;
+}
+
+/** Signed-in-only routes: visitors go to /, students owing a new password go to its form on /. */
+export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthProps) {
+  const session = useSession();
+  if (session.isPending) return <PageSpinner />;
+  const user = session.data?.user ?? null;
+  if (user === null) return <Navigate to="/" replace />;
+  if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to="/" replace />;
+  if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;
+  return <Outlet />;
+}
+
+/**
+ * Visitor-only routes (/ and /admin): signed-in users go on to their dashboard; a student who
+ * must change the password stays on / where the New-password form is.
+ */
+export function RequireVisitor() {
+  const session = useSession();
+  const { pathname } = useLocation();
+  if (session.isPending) return <PageSpinner />;
+  const user = session.data?.user ?? null;
+  if (user === null) return <Outlet />;
+  if (needsPasswordChange(user)) return pathname === '/' ? <Outlet /> : <Navigate to="/" replace />;
+  return <Navigate to={homePathFor(user)} replace />;
+}

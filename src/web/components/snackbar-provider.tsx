@@ -1,0 +1,52 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import Alert, { type AlertColor } from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+
+interface SnackbarMessage {
+  key: number;
+  text: string;
+  severity: AlertColor;
+}
+
+type ShowSnackbar = (text: string, severity?: AlertColor) => void;
+
+const SnackbarContext = createContext<ShowSnackbar | null>(null);
+
+/** Holds the one snackbar of the app, so a message survives the navigation that follows it. */
+export function SnackbarProvider({ children }: { children: ReactNode }) {
+  const [message, setMessage] = useState<SnackbarMessage | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const show = useCallback<ShowSnackbar>((text, severity = 'success') => {
+    setMessage({ key: Date.now(), text, severity });
+    setOpen(true);
+  }, []);
+  const close = useCallback((_event?: unknown, reason?: string) => {
+    if (reason !== 'clickaway') setOpen(false);
+  }, []);
+  const value = useMemo(() => show, [show]);
+
+  return (
+    <SnackbarContext.Provider value={value}>
+      {children}
+      <Snackbar
+        key={message?.key}
+        open={open}
+        autoHideDuration={6000}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert onClose={close} severity={message?.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
+          {message?.text}
+        </Alert>
+      </Snackbar>
+    </SnackbarContext.Provider>
+  );
+}
+
+/** `show(text, severity?)`: puts a message in the app's snackbar (e.g. 'Password Changed Successfully.'). */
+export function useSnackbar(): ShowSnackbar {
+  const show = useContext(SnackbarContext);
+  if (show === null) throw new Error('useSnackbar needs a SnackbarProvider above it.');
+  return show;
+}

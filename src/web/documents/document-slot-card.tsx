@@ -1,0 +1,225 @@
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import DeleteIcon from '@mui/icons-material/Delete';
+import FolderOpenIcon from '@mui/icons-material/FolderOpen';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
+import ReplayIcon from '@mui/icons-material/Replay';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import ButtonBase from '@mui/material/ButtonBase';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useId, useRef, useState, type ChangeEvent } from 'react';
+import {
+  acceptAttribute,
+  acceptedKindsLabel,
+  DOCUMENT_MESSAGES,
+  formatBytes,
+  type DocumentSlot,
+  type UploadedFile,
+} from '../../shared/documents.schemas.js';
+import { ApiError } from '../lib/api-client.js';
+import { DocumentPreviewDialog } from './document-preview-dialog.js';
+import { useDeleteDocument, useUploadDocument } from './documents.api.js';
+
+interface Props {
+  slot: DocumentSlot;
+  required: boolean;
+  file: UploadedFile | undefined;
+  studentId: string;
+  editable: boolean;
+}
+
+/** The detail under 'Could not upload the file!': what the server said, minus the repeated words. */
+function uploadDetail(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  const detail = error.displayMessage.replace(DOCUMENT_MESSAGES.uploadFailed, '').trim();
+  return detail === '' ? null : detail;
+}
+
+/**
+ * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
+ * preview that opens the file, Remove, Resubmit). Messages are the spec's words (SPEC §5, §8).
+ */
+export function DocumentSlotCard({ slot, required, file, studentId, editable }: Props) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const headingId = useId();
+  const [chosen, setChosen] = useState<File | null>(null);
+  const [replacing, setReplacing] = useState(false);
+  const [progress, setProgress] = useState(0);
+  const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
+  const [previewOpen, setPreviewOpen] = useState(false);
+  const upload = useUploadDocument(studentId);
+  const remove = useDeleteDocument(studentId);
+
+  const uploading = upload.isPending;
+  const showChooser = editable && (file === undefined || replacing);
+
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    setChosen(event.target.files?.[0] ?? null);
+    setMessage(null);
+  };
+
+  const resetChooser = () => {
+    setChosen(null);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  const startUpload = () => {
+    if (!chosen) {
+      setMessage({ title: DOCUMENT_MESSAGES.selectFile, detail: null });
+      return;
+    }
+    setMessage(null);
+    setProgress(0);
+    upload.mutate(
+      { fileType: slot.type, file: chosen, onProgress: setProgress },
+      {
+        onSuccess: () => {
+          resetChooser();
+          setReplacing(false);
+        },
+        onError: (error) => setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) }),
+      },
+    );
+  };
+
+  const startRemove = () => {
+    if (!file) return;
+    setMessage(null);
+    remove.mutate(file, { onError: () => setMessage({ title: DOCUMENT_MESSAGES.deleteFailed, detail: null }) });
+  };
+
+  const done = file !== undefined;
+  const isImage = file !== undefined && file.mime.startsWith('image/');
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={headingId} data-testid={`slot-${slot.type}`} sx={{ display: 'flex', flexDirection: 'column' }}>
+      <CardContent sx={{ pb: 1, flexGrow: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+          {done ? (
+            <CheckCircleIcon color="success" titleAccess="uploaded" fontSize="small" />
+          ) : (
+            <RadioButtonUncheckedIcon color="disabled" titleAccess="not uploaded" fontSize="small" />
+          )}
+          <Typography variant="h2" id={headingId} sx={{ fontSize: '1.05rem', flexGrow: 1 }}>
+            {slot.label}
+          </Typography>
+          <Chip size="small" label={required ? 'Required' : 'Optional'} color={required ? 'primary' : 'default'} variant="outlined" />
+        </Stack>
+        <Typography variant="body2" color="text.secondary">
+          {slot.hint} {acceptedKindsLabel(slot)} only.
+        </Typography>
+
+        {file && (
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 2 }}>
+            <ButtonBase
+              onClick={() => setPreviewOpen(true)}
+              aria-label={`View ${slot.label}: ${file.name}`}
+              sx={{ borderRadius: 1, border: 1, borderColor: 'divider', width: 72, height: 88, flexShrink: 0, overflow: 'hidden', bgcolor: 'grey.50' }}
+            >
+              {isImage ? (
+                <Box component="img" src={file.url} alt="" sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+              ) : (
+                <PictureAsPdfIcon color="error" sx={{ fontSize: 40 }} aria-hidden />
+              )}
+            </ButtonBase>
+            <Box sx={{ minWidth: 0 }}>
+              <Typography sx={{ overflowWrap: 'anywhere', fontWeight: 500 }} data-testid="file-name">
+                {file.name}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {formatBytes(file.size)} · uploaded {file.uploaded_at.slice(0, 10)}
+              </Typography>
+            </Box>
+          </Stack>
+        )}
+
+        {showChooser && (
+          <Box sx={{ mt: 2 }}>
+            <input
+              ref={inputRef}
+              type="file"
+              name={`file-${slot.type}`}
+              accept={acceptAttribute(slot)}
+              onChange={choose}
+              aria-label={`Choose a file for ${slot.label}`}
+              tabIndex={-1}
+              style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' }}
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
+              <Button variant="outlined" startIcon={<FolderOpenIcon />} onClick={() => inputRef.current?.click()} disabled={uploading}>
+                Choose file
+              </Button>
+              <Typography variant="body2" sx={{ overflowWrap: 'anywhere', flexGrow: 1 }} data-testid="chosen-file">
+                {chosen ? `${chosen.name} (${formatBytes(chosen.size)})` : 'No file chosen'}
+              </Typography>
+            </Stack>
+          </Box>
+        )}
+
+        {uploading && (
+          <Box sx={{ mt: 2 }}>
+            <LinearProgress
+              variant="determinate"
+              value={Math.round(progress * 100)}
+              aria-label={`Uploading ${slot.label}`}
+            />
+            <Typography variant="caption" color="text.secondary">
+              Uploading… {Math.round(progress * 100)}%
+            </Typography>
+          </Box>
+        )}
+
+        {message && (
+          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+            {message.detail ? <AlertTitle>{message.title}</AlertTitle> : message.title}
+            {message.detail}
+          </Alert>
+        )}
+      </CardContent>
+
+      {editable && (
+        <CardActions sx={{ flexWrap: 'wrap', gap: 1, px: 2, pb: 2 }}>
+          {showChooser && (
+            <Button variant="contained" startIcon={<CloudUploadIcon />} onClick={startUpload} disabled={uploading}>
+              Upload
+            </Button>
+          )}
+          {file && replacing && (
+            <Button
+              onClick={() => {
+                setReplacing(false);
+                resetChooser();
+                setMessage(null);
+              }}
+              disabled={uploading}
+            >
+              Cancel
+            </Button>
+          )}
+          {file && !replacing && (
+            <>
+              <Button startIcon={<ReplayIcon />} onClick={() => setReplacing(true)} disabled={remove.isPending}>
+                Resubmit
+              </Button>
+              <Button color="error" startIcon={<DeleteIcon />} onClick={startRemove} disabled={remove.isPending}>
+                Remove
+              </Button>
+            </>
+          )}
+        </CardActions>
+      )}
+
+      <DocumentPreviewDialog file={previewOpen && file ? file : null} label={slot.label} onClose={() => setPreviewOpen(false)} />
+    </Card>
+  );
+}

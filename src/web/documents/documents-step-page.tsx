@@ -1,0 +1,59 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { DOCUMENT_SLOTS, isSlotRequired } from '../../shared/documents.schemas.js';
+import { recordValues } from '../../shared/registration.schemas.js';
+import { errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { useRegistration } from '../registration/registration-context.js';
+import { DocumentSlotCard } from './document-slot-card.js';
+import { useFiles } from './documents.api.js';
+
+/**
+ * The Documents step (SPEC §2): one slot per document type. Passport and student permit are
+ * required for non-nationals (docs/decisions.md); the Documents flag follows the server's answer.
+ */
+export function DocumentsStepPage() {
+  usePageTitle('Documents');
+  const { studentId, record, editable } = useRegistration();
+  const files = useFiles(studentId);
+  const values = recordValues(record);
+  const missing = DOCUMENT_SLOTS.filter((slot) => isSlotRequired(slot, values) && !files.data?.some((file) => file.type === slot.type));
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="documents-title">
+      <Typography variant="h1" id="documents-title">
+        Documents
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 0.5 }} data-testid="documents-missing">
+        {files.data === undefined
+          ? 'Loading the uploaded documents…'
+          : missing.length === 0
+            ? 'Every required document is uploaded.'
+            : `Still needed: ${missing.map((slot) => slot.label).join(', ')}.`}{' '}
+        Scans and certificates as PDF; the picture, passport and permit as a photo (JPEG or PNG). On a phone, the
+        camera can take the photo.
+      </Typography>
+      {files.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(files.error)}
+        </Alert>
+      )}
+      {files.data && (
+        <Box sx={{ display: 'grid', gap: 2, mt: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>
+          {DOCUMENT_SLOTS.map((slot) => (
+            <DocumentSlotCard
+              key={slot.type}
+              slot={slot}
+              required={isSlotRequired(slot, values)}
+              file={files.data.find((file) => file.type === slot.type)}
+              studentId={studentId}
+              editable={editable}
+            />
+          ))}
+        </Box>
+      )}
+    </Paper>
+  );
+}

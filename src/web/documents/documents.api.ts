@@ -1,0 +1,132 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import {
+  DeleteFileAnswerSchema,
+  StoreFileAnswerSchema,
+  UploadedFileListSchema,
+  type DocumentType,
+  type StoreFileAnswer,
+  type UploadedFile,
+} from '../../shared/documents.schemas.js';
+import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+import { studentRecordKey } from '../registration/registration.api.js';
+
+/** The file calls of SPEC §7: one fetcher and one hook per call. */
+
+const BACKGROUND = { background: true } as const;
+
+// ---- GET /api/get-files/{student_id} -----------------------------------------------------------
+
+export const filesKey = (studentId: string) => ['documents', studentId] as const;
+
+export function getFiles(studentId: string, signal?: AbortSignal): Promise<UploadedFile[]> {
+  return apiRequest(`/api/get-files/${encodeURIComponent(studentId)}`, { schema: UploadedFileListSchema, ...(signal ? { signal } : {}) });
+}
+
+export function useFiles(studentId: string) {
+  return useQuery({ queryKey: filesKey(studentId), queryFn: ({ signal }) => getFiles(studentId, signal), staleTime: 0 });
+}
+
+// ---- POST /api/store-file ----------------------------------------------------------------------
+
+export interface UploadRequest {
+  studentId: string;
+  fileType: DocumentType;
+  file: Blob & { name?: string };
+  /** 0..1 as the bytes leave the browser (SPEC §7: "progress reported"). */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+function sendUpload(request: UploadRequest): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    // The id and type first: the server refuses a wrong or closed upload before reading the file.
+    form.append('id', request.studentId);
+    form.append('file_type', request.fileType);
+    form.append('file', request.file, request.file.name ?? 'document');
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/store-file');
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = readCookie('XSRF-TOKEN');
+    if (token !== null) xhr.setRequestHeader('X-XSRF-TOKEN', token);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) request.onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () =>
+      reject(new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' }));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+function errorOf(status: number, text: string): ApiError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's page): fall back to the status.
+  }
+  const parsed = ApiErrorSchema.safeParse(json);
+  if (parsed.success) return new ApiError(status, parsed.data);
+  return new ApiError(status, {
+    code: status === 413 ? 'payload_too_large' : status >= 500 ? 'internal' : 'bad_request',
+    message: `The upload failed (HTTP ${status}).`,
+  });
+}
+
+/**
+ * Uploads one file with XMLHttpRequest, whose upload events give the progress bar its value
+ * (fetch has none), sending the CSRF header as every other state-changing call does.
+ */
+export async function uploadDocument(request: UploadRequest): Promise<StoreFileAnswer> {
+  if (readCookie('XSRF-TOKEN') === null) await fetchCsrfCookie();
+  let answer = await sendUpload(request);
+  if (answer.status === 403 && errorOf(answer.status, answer.text).code === 'csrf_failed') {
+    // A rotated token is refused once without effect; fetch a fresh one and send again.
+    await fetchCsrfCookie();
+    request.onProgress?.(0);
+    answer = await sendUpload(request);
+  }
+  if (answer.status < 200 || answer.status >= 300) throw errorOf(answer.status, answer.text);
+  const parsed = StoreFileAnswerSchema.safeParse(JSON.parse(answer.text));
+  if (!parsed.success) throw new ApiError(answer.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+  return parsed.data;
+}
+
+/** Uploads into a slot; the list and the record's progress flags follow. */
+export function useUploadDocument(studentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Omit<UploadRequest, 'studentId'>) => uploadDocument({ ...input, studentId }),
+    // The slot shows its own progress bar; the page overlay stays down.
+    meta: BACKGROUND,
+    onSuccess: (answer) => {
+      queryClient.setQueryData<UploadedFile[]>(filesKey(studentId), (old) => [
+        ...(old ?? []).filter((file) => file.type !== answer.file.type),
+        answer.file,
+      ]);
+      void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+    },
+  });
+}
+
+// ---- DELETE /api/file --------------------------------------------------------------------------
+
+export function deleteDocument(studentId: string, file: Pick<UploadedFile, 'type' | 'name'>) {
+  const query = new URLSearchParams({ id: studentId, fileName: file.name, fileType: file.type });
+  return apiRequest(`/api/file?${query.toString()}`, { method: 'DELETE', schema: DeleteFileAnswerSchema });
+}
+
+export function useDeleteDocument(studentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: Pick<UploadedFile, 'type' | 'name'>) => deleteDocument(studentId, file),
+    onSuccess: (_answer, file) => {
+      queryClient.setQueryData<UploadedFile[]>(filesKey(studentId), (old) => (old ?? []).filter((item) => item.type !== file.type));
+      void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+    },
+  });
+}

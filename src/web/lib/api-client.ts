@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import { ApiErrorSchema, firstErrorMessage, type ApiErrorBody, type ErrorCode } from '../../shared/api-error.js';
+
+/**
+ * The one way the web client talks to the server: same origin, session cookie sent, CSRF header
+ * on every state-changing call (DESIGN §2 sessions), error bodies turned into typed `ApiError`s
+ * and answers parsed with their zod schema, never cast (STYLE "What not to copy").
+ */
+
+const CSRF_COOKIE = 'XSRF-TOKEN';
+const CSRF_HEADER = 'X-XSRF-TOKEN';
+const CSRF_COOKIE_PATH = '/sanctum/csrf-cookie';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A failed call: the server's `{ message, code, errors? }` plus the HTTP status (0 = no answer). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly errors: Record<string, string[]> | undefined;
+
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.message);
+    this.status = status;
+    this.code = body.code;
+    this.errors = body.errors;
+  }
+
+  /** What a screen shows: the first field message when present, else the message (SPEC §8). */
+  get displayMessage(): string {
+    return firstErrorMessage({ message: this.message, code: this.code, errors: this.errors });
+  }
+}
+
+/** True when `error` is an `ApiError`, optionally with one of the given codes. */
+export function isApiError(error: unknown, ...codes: ErrorCode[]): error is ApiError {
+  return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** The text to show for any error a call can throw. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.displayMessage;
+  return 'Something went wrong. Please try again.';
+}
+
+/** The current value of a cookie, decoded, or null. */
+export function readCookie(name: string): string | null {
+  const prefix = `${name}=`;
+  const entry = document.cookie.split('; ').find((part) => part.startsWith(prefix));
+  return entry === undefined ? null : decodeURIComponent(entry.slice(prefix.length));
+}
+
+/** Asks the server for a fresh `XSRF-TOKEN` cookie; sign-in calls do this first (SPEC §7). */
+export async function fetchCsrfCookie(): Promise<void> {
+  const response = await send(CSRF_COOKIE_PATH, { method: 'GET' });
+  if (!response.ok) throw await toApiError(response);
+}
+
+export interface RequestOptions<S extends z.ZodType> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Parses the answer; use `z.void()` for a 204. */
+  schema: S;
+  /** Fetch a fresh CSRF cookie first, as every sign-in call does (SPEC §7). */
+  freshCsrf?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Calls the API and returns the answer parsed with `schema`; throws `ApiError` on any failure. */
+export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
+  const method = options.method ?? 'GET';
+  const unsafe = UNSAFE_METHODS.has(method);
+  if (unsafe && (options.freshCsrf || readCookie(CSRF_COOKIE) === null)) await fetchCsrfCookie();
+
+  let response = await sendJson(path, method, options.body, options.signal);
+  // A token rotated by the server (for example at sign-in) is refused once; the call had no
+  // effect, so fetching a fresh cookie and sending it again is safe.
+  if (unsafe && response.status === 403) {
+    const error = await toApiError(response.clone());
+    if (error.code === 'csrf_failed') {
+      await fetchCsrfCookie();
+      response = await sendJson(path, method, options.body, options.signal);
+    }
+  }
+  if (!response.ok) throw await toApiError(response);
+  return parseAnswer(response, options.schema);
+}
+
+function sendJson(path: string, method: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (UNSAFE_METHODS.has(method)) {
+    const token = readCookie(CSRF_COOKIE);
+    if (token !== null) headers[CSRF_HEADER] = token;
+  }
+  return send(path, {
+    method,
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { ...init, credentials: 'include' });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, {
+      code: 'internal',
+      message: 'Could not reach the school portal. Check your connection and try again.',
+    });
+  }
+}
+
+async function parseAnswer<S extends z.ZodType>(response: Response, schema: S): Promise<z.output<S>> {
+  const text = await response.text();
+  let json: unknown = undefined;
+  if (text !== '') {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw unexpectedAnswer(response.status);
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw unexpectedAnswer(response.status);
+  return parsed.data;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let json: unknown = undefined;
+  try {
+    json = await response.json();
+  } catch {
+    // Not JSON (a proxy's error page, say): fall through to the status text.
+  }
+  const parsed = ApiErrorSchema.safeParse(json);
+  if (parsed.success) return new ApiError(response.status, parsed.data);
+  return new ApiError(response.status, {
+    code: response.status >= 500 ? 'internal' : 'bad_request',
+    message: response.statusText || `The request failed (HTTP ${response.status}).`,
+  });
+}
+
+function unexpectedAnswer(status: number): ApiError {
+  return new ApiError(status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+}

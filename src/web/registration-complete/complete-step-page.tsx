@@ -1,0 +1,108 @@
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import PrintIcon from '@mui/icons-material/Print';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useRef } from 'react';
+import { registrationFormUrl } from '../../shared/documents.schemas.js';
+import { findField, type FieldValue } from '../../shared/registration.fields.js';
+import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { useRegistration } from '../registration/registration-context.js';
+import { RegistrationField } from '../registration/registration-field.js';
+import { REGISTRATION_STEPS } from '../registration/registration-steps.js';
+
+const AGREE_FIELD = findField('agree_terms_conditions')!;
+
+/**
+ * The Complete step (SPEC §2, §4): the school's terms, the agree control (it saves
+ * agree_terms_conditions 1 or 0 like every other field; the server records the date), and the
+ * printable registration form on Legal paper in a frame with a Print button.
+ */
+export function CompleteStepPage() {
+  usePageTitle('Complete');
+  const { studentId, record, editable } = useRegistration();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const agreed = Number(record.agree_terms_conditions) === 1;
+  const pending = REGISTRATION_STEPS.filter((step) => step.path !== 'complete' && record.progress[step.flag] !== 1);
+  // The frame reloads after any change to the record (the agreement date, for one).
+  const formUrl = `${registrationFormUrl(studentId)}?v=${encodeURIComponent(record.updated_at)}`;
+
+  const print = () => {
+    const view = frame.current?.contentWindow;
+    try {
+      if (!view) throw new Error('no frame');
+      view.focus();
+      view.print();
+    } catch {
+      // A browser that cannot print a framed PDF opens it in a tab of its own, with its own Print.
+      window.open(formUrl, '_blank', 'noopener');
+    }
+  };
+
+  return (
+    <Stack spacing={3}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="terms-title">
+        <Typography variant="h1" id="terms-title">
+          {TERMS_TITLE}
+        </Typography>
+        <Box component="ol" sx={{ pl: 3, mt: 2, mb: 2, '& li': { mb: 1 } }}>
+          {TERMS_PARAGRAPHS.map((text) => (
+            <Typography component="li" key={text.slice(0, 40)} variant="body2">
+              {text}
+            </Typography>
+          ))}
+        </Box>
+        <Typography variant="body2" sx={{ fontStyle: 'italic', mb: 2 }}>
+          {TERMS_DECLARATION}
+        </Typography>
+        <RegistrationField
+          field={AGREE_FIELD}
+          value={(record.agree_terms_conditions as FieldValue | undefined) ?? 0}
+          studentId={studentId}
+          readOnly={!editable}
+        />
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="agreed-on" aria-live="polite">
+          {agreed && record.agree_terms_date ? `Agreed on ${record.agree_terms_date}.` : 'Not agreed yet.'}
+        </Typography>
+        {agreed && pending.length === 0 && (
+          <Alert severity="success" sx={{ mt: 2 }}>
+            Registration complete. Print the form, sign it and bring it to the school office.
+          </Alert>
+        )}
+        {pending.length > 0 && (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            Still to finish: {pending.map((step) => step.label).join(', ')}.
+          </Alert>
+        )}
+      </Paper>
+
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="form-title">
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: 2 }}>
+          <Typography variant="h2" id="form-title" sx={{ flexGrow: 1 }}>
+            Registration Form
+          </Typography>
+          <Button variant="contained" startIcon={<PrintIcon />} onClick={print}>
+            Print
+          </Button>
+          <Button href={formUrl} target="_blank" rel="noopener" startIcon={<OpenInNewIcon />}>
+            Open form
+          </Button>
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          Print on Legal paper (8½ × 14 in). On a phone, use Open form to view or save it.
+        </Typography>
+        <Box
+          component="iframe"
+          ref={frame}
+          src={formUrl}
+          title="Registration form"
+          sx={{ display: 'block', width: '100%', height: { xs: '70vh', sm: '85vh' }, border: 1, borderColor: 'divider', borderRadius: 1 }}
+        />
+      </Paper>
+    </Stack>
+  );
+}

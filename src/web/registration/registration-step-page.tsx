@@ -1,0 +1,98 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { fieldsOfStep, isFieldVisible, type FieldSection, type RegistrationField as CatalogueField } from '../../shared/registration.fields.js';
+import type { DataStep } from '../../shared/registration.progress.js';
+import { missingFields } from '../../shared/registration.progress.js';
+import { recordValues } from '../../shared/registration.schemas.js';
+import { todayIso } from '../../shared/dates.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { useRegistration } from './registration-context.js';
+import { RegistrationField } from './registration-field.js';
+
+/** Headings of the sections a step's fields fall into (SPEC §2's lists of what each step holds). */
+const SECTION_TITLES: Partial<Record<FieldSection, string>> = {
+  identity: 'Identity',
+  address: 'Address',
+  contact: 'Contact',
+  school: 'School',
+  background: 'Religion, Ethnic Group, Birth and Nationality',
+  permit: 'Immigration Permit',
+  mother: 'Mother',
+  father: 'Father',
+  guardian: 'Guardian',
+  demographics: 'Family Demographics',
+  emergency: 'Emergency Contact',
+  immunisation: 'Immunisation',
+  conditions: 'Health Conditions',
+  notes: 'Medical Notes',
+};
+
+interface FieldGroup {
+  title: string | undefined;
+  fields: CatalogueField[];
+}
+
+/** Consecutive fields of one titled section form a group; untitled fields join the group before. */
+function groupFields(fields: readonly CatalogueField[]): FieldGroup[] {
+  const groups: FieldGroup[] = [];
+  for (const field of fields) {
+    const title = field.section ? SECTION_TITLES[field.section] : undefined;
+    const last = groups.at(-1);
+    if (last && (title === undefined || last.title === title)) last.fields.push(field);
+    else groups.push({ title, fields: [field] });
+  }
+  return groups;
+}
+
+/** One data step (Student, Family, Health or Other Data): every catalogue field of it, by section. */
+export function RegistrationStepPage({ step, title }: { step: DataStep; title: string }) {
+  usePageTitle(title);
+  const { record, studentId, editable, role } = useRegistration();
+  const values = recordValues(record);
+  const shown = fieldsOfStep(step).filter((field) => isFieldVisible(field, values));
+  const missing = missingFields(step, values, { today: todayIso() });
+  const labelOf = new Map(shown.map((f) => [f.name, f.label]));
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="step-title">
+      <Typography variant="h1" id="step-title">
+        {title}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 0.5 }} data-testid="step-missing">
+        {missing.length === 0
+          ? 'This step is complete. Every change is saved as you go.'
+          : `Still needed: ${missing.map((name) => labelOf.get(name) ?? name).join(', ')}. Every change is saved as you go.`}
+      </Typography>
+      {groupFields(shown).map((group, index) => (
+        <Box key={`${group.title ?? 'fields'}-${index}`} component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
+          {group.title && (
+            <Typography component="legend" variant="h2" sx={{ mb: 1.5, p: 0 }}>
+              {group.title}
+            </Typography>
+          )}
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 2,
+              gridTemplateColumns: group.fields.every((f) => f.control === 'switch')
+                ? { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }
+                : { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+            }}
+          >
+            {group.fields.map((field) => (
+              <Box key={field.name} data-field={field.name} sx={{ gridColumn: field.control === 'textarea' ? '1 / -1' : undefined, minWidth: 0 }}>
+                <RegistrationField
+                  field={field}
+                  value={values[field.name] ?? null}
+                  studentId={studentId}
+                  readOnly={!editable || (role === 'student' && field.readOnlyForStudents === true)}
+                />
+              </Box>
+            ))}
+          </Box>
+        </Box>
+      ))}
+    </Paper>
+  );
+}

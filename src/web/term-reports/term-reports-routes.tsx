@@ -1,0 +1,155 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useSearchParams } from 'react-router';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
+import { useSession } from '../auth/auth.api.js';
+import { PageSpinner } from '../components/page-spinner.js';
+import { errorMessage } from '../lib/api-client.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { ReportCardDialog, type OpenReportCard } from './report-card-dialog.js';
+import { useReportCardTerms } from './term-reports.api.js';
+
+const TITLE = 'Select Term Report';
+
+/** Everything under /term-reports (SPEC §2): the list of report cards. */
+export function TermReportsRoutes() {
+  return <TermReportsPage />;
+}
+
+/**
+ * 'Select Term Report' (SPEC §2 Term Report screen): one item per term with results, posted or
+ * not. Unposted items are greyed and cannot be opened by a student; an administrator (who names
+ * the student with ?student=ID) can open them. Opening one shows the card full screen.
+ */
+export function TermReportsPage() {
+  usePageTitle(TITLE);
+  const user = useSession().data?.user ?? null;
+  const [params, setParams] = useSearchParams();
+  const isAdmin = user?.role === 'admin';
+  const studentId = isAdmin ? params.get('student') : (user?.student_id ?? null);
+  const terms = useReportCardTerms(studentId);
+  const [open, setOpen] = useState<OpenReportCard | null>(null);
+
+  if (isAdmin && !studentId) return <ChooseStudent onChoose={(id) => setParams({ student: id })} />;
+  if (terms.isPending) return <PageSpinner label="Loading term reports" />;
+
+  return (
+    <>
+      <Typography variant="h1">{TITLE}</Typography>
+      {isAdmin && (
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          Student {studentId}
+        </Typography>
+      )}
+      {terms.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(terms.error)}
+        </Alert>
+      ) : terms.data.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 3, mt: 2 }}>
+          <Typography>There are no term reports yet.</Typography>
+        </Paper>
+      ) : (
+        <Paper variant="outlined" sx={{ mt: 2 }}>
+          <List aria-label="Term reports" disablePadding>
+            {terms.data.map((term, i) => (
+              <TermReportItem
+                key={`${term.year}-${term.term}`}
+                term={term}
+                divider={i < terms.data.length - 1}
+                canOpen={term.posted === 1 || isAdmin}
+                onOpen={() => setOpen({ studentId: studentId!, year: term.year, term: term.term, title: termTitle(term.year, Number(term.term)) })}
+              />
+            ))}
+          </List>
+        </Paper>
+      )}
+      <ReportCardDialog card={open} onClose={() => setOpen(null)} />
+    </>
+  );
+}
+
+interface TermReportItemProps {
+  term: ReportCardTerm;
+  divider: boolean;
+  canOpen: boolean;
+  onOpen: () => void;
+}
+
+/** One report: title 'Form {form_level} {class_id}', headline, subtitle, and the posted text (SPEC §2). */
+function TermReportItem({ term, divider, canOpen, onOpen }: TermReportItemProps) {
+  const title = `Form ${term.form_level ?? ''} ${term.class_id ?? ''}`.replace(/\s+/g, ' ').trim();
+  const posted = term.posted === 1;
+  return (
+    <ListItem disablePadding divider={divider}>
+      <ListItemButton
+        onClick={onOpen}
+        disabled={!canOpen}
+        sx={{
+          display: 'flex',
+          flexDirection: { xs: 'column', sm: 'row' },
+          alignItems: { xs: 'flex-start', sm: 'center' },
+          gap: { xs: 0.5, sm: 2 },
+          py: 1.5,
+          // An unposted report an administrator can still open stays greyed, as the spec's list does.
+          ...(!posted ? { color: 'text.disabled' } : {}),
+        }}
+      >
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography variant="overline" component="p" sx={{ lineHeight: 1.6, color: posted ? 'primary.main' : 'inherit' }}>
+            {title}
+          </Typography>
+          <Typography component="p" sx={{ fontWeight: 600 }}>
+            End of Term Report
+          </Typography>
+          <Typography component="p" variant="body2" sx={{ color: posted ? 'text.secondary' : 'inherit' }}>
+            {termTitle(term.year, Number(term.term))}
+          </Typography>
+        </Box>
+        <Typography component="p" variant="body2" sx={{ flexShrink: 0, fontWeight: posted ? 600 : 400, color: posted ? 'success.dark' : 'inherit' }}>
+          {postedText(term)}
+        </Typography>
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+/** An administrator on /term-reports names the student whose reports to show. */
+function ChooseStudent({ onChoose }: { onChoose: (studentId: string) => void }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = StudentIdSchema.safeParse(value);
+    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
+    else onChoose(parsed.data);
+  };
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 480 }}>
+      <Typography variant="h1">{TITLE}</Typography>
+      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', mt: 2, flexWrap: 'wrap' }}>
+        <TextField
+          name="student_id"
+          label="Student ID"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          error={error !== null}
+          helperText={error ?? 'Whose term reports to show'}
+          slotProps={{ formHelperText: error !== null ? { role: 'alert' } : {} }}
+        />
+        <Button type="submit" variant="contained" sx={{ mt: 1 }}>
+          Show term reports
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
