@@ -1,0 +1,194 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+
+/**
+ * The sign-in screens in a real browser against the real server and the demo school
+ * (SPEC §2 student login and admin login, §4 authentication states).
+ */
+
+const NEW_PASSWORD = 'a-brand-new-password-7';
+
+let portal: Portal;
+let browser: Browser;
+let page: Page;
+let pageErrors: Error[];
+
+beforeAll(async () => {
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+
+beforeEach(async () => {
+  browser = await launchBrowser();
+  page = browser.page;
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error));
+});
+afterEach(async () => {
+  await browser?.close();
+  expect(pageErrors.map((error) => error.message)).toEqual([]);
+});
+
+const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const input = (name: string) => page.locator(`input[name="${name}"]`);
+const button = (name: string) => page.getByRole('button', { name, exact: true });
+
+/** Paths of the POST calls the page makes from now on. */
+function recordPosts(): string[] {
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
+  });
+  return posts;
+}
+
+async function openLoginPage(): Promise<void> {
+  await page.goto(url('/'));
+  await page.getByRole('heading', { name: 'Student sign in' }).waitFor();
+}
+
+/** New-password mode: a mismatch sends nothing; a match changes it and lands on the dashboard. */
+async function chooseNewPassword(): Promise<void> {
+  await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+  const posts = recordPosts();
+  await input('new_password').fill(NEW_PASSWORD);
+  await input('confirm_password').fill(`${NEW_PASSWORD}-typo`);
+  await button('Save new password').click();
+  await page.getByText('Passwords do not match.').waitFor();
+  expect(posts).not.toContain('/api/change-password-student');
+
+  await input('confirm_password').fill(NEW_PASSWORD);
+  await button('Save new password').click();
+  await page.waitForURL(url('/dashboard'));
+  await page.getByText('Password Changed Successfully.').waitFor();
+  expect(posts).toContain('/api/change-password-student');
+}
+
+async function expectDashboardCards(): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: /Welcome/ }).waitFor();
+  const cards = page.locator('main li');
+  expect(await cards.count()).toBe(3);
+  for (const [name, path] of [
+    ['View Term Reports', '/term-reports'],
+    ['Edit/View Registration', '/registration/student-data'],
+    ['View Attendance', '/attendance'],
+  ] as const) {
+    const link = page.getByRole('link', { name: new RegExp(name.replace('/', '\\/')) });
+    expect(await link.getAttribute('href')).toBe(path);
+  }
+}
+
+describe('student login screen', () => {
+  it('first login: SEA number and birth date, note the ID, forced change, dashboard, sign out', async () => {
+    const student = DEMO_STUDENTS.firstLogin;
+    await openLoginPage();
+    await page.getByRole('button', { name: /First time here\?/ }).click();
+    await page.getByRole('heading', { name: 'First-time sign in' }).waitFor();
+    await input('identifier').fill(student.sea_no);
+    await input('date_of_birth').fill(student.date_of_birth.replaceAll('-', ''));
+    await button('Continue').click();
+
+    const dialog = page.getByRole('dialog', { name: 'Note your Student ID' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(student.student_id);
+    await dialog.getByRole('button', { name: 'I have noted it' }).click();
+
+    await chooseNewPassword();
+    await expectDashboardCards();
+
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await page.waitForURL(url('/'), { timeout: 10_000 });
+    await page.getByRole('heading', { name: 'Student sign in' }).waitFor();
+    // Signed out for real: the dashboard sends a visitor back to the login screen.
+    await page.goto(url('/dashboard'));
+    await page.waitForURL(url('/'));
+  });
+
+  it('password reset: find the ID, the password field asks for the birth date, forced change', async () => {
+    const student = DEMO_STUDENTS.passwordReset;
+    await openLoginPage();
+    expect(await input('password').getAttribute('placeholder')).toBe('Enter password');
+
+    await page.getByRole('button', { name: 'Forgot your Student ID?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Find your Student ID' });
+    await dialog.locator('input[name="first_name"]').fill(student.first_name);
+    await dialog.locator('input[name="last_name"]').fill(student.last_name);
+    await dialog.locator('input[name="date_of_birth"]').fill(student.date_of_birth);
+    await dialog.getByRole('button', { name: 'Find my ID' }).click();
+    await dialog.getByText(student.student_id).waitFor();
+    await dialog.getByRole('button', { name: 'Use this ID' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await input('student_id').inputValue()).toBe(student.student_id);
+
+    await expect.poll(() => input('password').getAttribute('placeholder')).toBe('Enter date of birth');
+    await page.getByText('yyyymmdd', { exact: true }).waitFor();
+
+    await input('password').fill(student.date_of_birth.replaceAll('-', ''));
+    await button('Sign in').click();
+    await chooseNewPassword();
+    await expectDashboardCards();
+  });
+
+  it('a wrong password shows the red alert and stays on the login screen', async () => {
+    const student = DEMO_STUDENTS.registered;
+    await openLoginPage();
+    await input('student_id').fill(student.student_id);
+    await input('password').fill('not-the-password');
+    await button('Sign in').click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Student ID or password is incorrect.' });
+    await alert.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('fits a 375px phone screen without sideways scrolling', async () => {
+    await browser.close();
+    browser = await launchBrowser({ width: 375, height: 812 });
+    page = browser.page;
+    await openLoginPage();
+    await page.screenshot({ path: screenshotPath('login-375.png'), fullPage: true });
+
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    const form = await page.getByRole('form', { name: 'Student sign in' }).boundingBox();
+    expect(form).not.toBeNull();
+    expect(form!.x).toBeGreaterThanOrEqual(0);
+    expect(form!.x + form!.width).toBeLessThanOrEqual(375);
+  });
+});
+
+describe('admin login screen', () => {
+  it("blank username shows 'Username field empty' without a call; then signs in to the admin area", async () => {
+    await page.goto(url('/admin'));
+    await page.getByRole('heading', { name: 'Administrator sign in' }).waitFor();
+    const posts = recordPosts();
+    await button('Sign in').click();
+    await page.getByRole('alert').filter({ hasText: 'Username field empty' }).waitFor();
+    expect(posts).toEqual([]);
+
+    await input('username').fill(DEMO_ADMIN.username);
+    await input('password').fill(DEMO_ADMIN.password);
+    await button('Sign in').click();
+    await page.waitForURL(url('/admin/dashboard'));
+    await page.getByRole('navigation', { name: 'Admin menu' }).waitFor();
+  });
+});
+
+describe('accessibility', () => {
+  it.each(['/', '/admin'])('axe finds no serious or critical violation on %s', async (path) => {
+    await page.goto(url(path));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const severe = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+    expect(severe).toEqual([]);
+  });
+});

@@ -1,0 +1,181 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DOCUMENT_MESSAGES } from '../../src/shared/documents.schemas.js';
+import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../../src/server/documents/test-files.js';
+import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+
+/**
+ * The Documents and Complete steps (issue #4) in a real browser against the real server and the
+ * demo school: upload with a progress bar, preview, remove, the spec's messages, agree to the
+ * terms, and the registration form in its frame; and the same at a phone's width.
+ */
+
+const student = DEMO_STUDENTS.inProgress;
+
+let portal: Portal;
+let browser: Browser;
+let page: Page;
+let pageErrors: Error[];
+
+beforeAll(async () => {
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+
+beforeEach(async () => {
+  browser = await launchBrowser();
+  page = browser.page;
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error));
+});
+afterEach(async () => {
+  await browser?.close();
+  expect(pageErrors.map((error) => error.message)).toEqual([]);
+});
+
+const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const input = (name: string) => page.locator(`input[name="${name}"]`);
+const button = (name: string) => page.getByRole('button', { name, exact: true });
+const slot = (type: string) => page.getByTestId(`slot-${type}`);
+
+async function signIn(): Promise<void> {
+  await page.goto(url('/'));
+  await input('student_id').fill(student.student_id);
+  await input('password').fill(student.password);
+  await button('Sign in').click();
+  await page.waitForURL(url('/dashboard'));
+}
+
+async function openDocuments(): Promise<void> {
+  await page.goto(url('/registration/documents'));
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await slot('birth_certificate').waitFor();
+}
+
+async function choose(type: string, name: string, mimeType: string, buffer: Buffer): Promise<void> {
+  await input(`file-${type}`).setInputFiles({ name, mimeType, buffer });
+  await slot(type).getByTestId('chosen-file').filter({ hasText: name }).waitFor();
+}
+
+const storedTypes = async () =>
+  (await portal.database.db.selectFrom('documents').select('file_type').where('student_id', '=', student.student_id).execute()).map((row) => row.file_type).sort();
+
+describe('documents step', () => {
+  it('uploads with a progress bar, previews, refuses an impostor, removes, and keeps the spec’s messages', async () => {
+    await signIn();
+    await openDocuments();
+
+    // Upload pressed with nothing chosen.
+    await slot('sea_slip').getByRole('button', { name: 'Upload' }).click();
+    await slot('sea_slip').getByRole('alert').filter({ hasText: DOCUMENT_MESSAGES.selectFile }).waitFor();
+
+    // A slow connection, so the progress bar is there to see.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
+    await choose('birth_certificate', 'birth certificate.pdf', 'application/pdf', await pdfOfSize(600 * 1024));
+    await slot('birth_certificate').getByRole('button', { name: 'Upload' }).click();
+    const bar = slot('birth_certificate').getByRole('progressbar', { name: 'Uploading Birth Certificate' });
+    await bar.waitFor();
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(0);
+    await slot('birth_certificate').getByTestId('file-name').filter({ hasText: 'birth certificate.pdf' }).waitFor({ timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(await bar.count()).toBe(0);
+
+    // The PDF opens in a dialog, in a frame.
+    await slot('birth_certificate').getByRole('button', { name: 'View Birth Certificate: birth certificate.pdf' }).click();
+    const pdfDialog = page.getByRole('dialog', { name: /Birth Certificate: birth certificate\.pdf/ });
+    await pdfDialog.waitFor();
+    expect(await pdfDialog.locator('iframe').getAttribute('src')).toMatch(/^\/api\/documents\/[\w-]{22}$/);
+    await pdfDialog.getByRole('button', { name: 'Close' }).last().click();
+    await pdfDialog.waitFor({ state: 'hidden' });
+
+    // A picture: the thumbnail shows the image, and the dialog too.
+    await choose('picture', 'face.png', 'image/png', ONE_PIXEL_PNG);
+    await slot('picture').getByRole('button', { name: 'Upload' }).click();
+    await slot('picture').getByTestId('file-name').filter({ hasText: 'face.png' }).waitFor();
+    await slot('picture').getByRole('button', { name: 'View Picture: face.png' }).click();
+    const imageDialog = page.getByRole('dialog', { name: /Picture: face\.png/ });
+    const image = imageDialog.getByRole('img', { name: 'Picture: face.png' });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+    await page.keyboard.press('Escape');
+    await imageDialog.waitFor({ state: 'hidden' });
+
+    // An HTML page named .png is refused with the spec's message.
+    await choose('passport', 'passport.png', 'image/png', HTML_PAGE);
+    await slot('passport').getByRole('button', { name: 'Upload' }).click();
+    await slot('passport').getByRole('alert').filter({ hasText: DOCUMENT_MESSAGES.uploadFailed }).waitFor();
+    expect(await storedTypes()).toEqual(['birth_certificate', 'picture']);
+
+    // Resubmit replaces; Remove empties the slot.
+    await slot('birth_certificate').getByRole('button', { name: 'Resubmit' }).click();
+    await choose('birth_certificate', 'second scan.pdf', 'application/pdf', await tinyPdf('Second scan'));
+    await slot('birth_certificate').getByRole('button', { name: 'Upload' }).click();
+    await slot('birth_certificate').getByTestId('file-name').filter({ hasText: 'second scan.pdf' }).waitFor();
+    await slot('picture').getByRole('button', { name: 'Remove' }).click();
+    await slot('picture').getByTestId('chosen-file').filter({ hasText: 'No file chosen' }).waitFor();
+    expect(await storedTypes()).toEqual(['birth_certificate']);
+    await page.screenshot({ path: screenshotPath('documents-1280.png'), fullPage: true });
+  });
+
+  it('fits a 375px phone screen and uploads from it', async () => {
+    await browser.close();
+    browser = await launchBrowser({ width: 375, height: 812 });
+    page = browser.page;
+    page.on('pageerror', (error) => pageErrors.push(error));
+    await signIn();
+    await openDocuments();
+    expect(await input('file-picture').getAttribute('accept')).toBe('image/*');
+    await choose('picture', 'camera.png', 'image/png', ONE_PIXEL_PNG);
+    await slot('picture').getByRole('button', { name: 'Upload' }).click();
+    await slot('picture').getByTestId('file-name').filter({ hasText: 'camera.png' }).waitFor();
+    await page.screenshot({ path: screenshotPath('documents-375.png'), fullPage: true });
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  });
+
+  it('axe finds no serious or critical violation on the Documents step', async () => {
+    await signIn();
+    await openDocuments();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const severe = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+    expect(severe).toEqual([]);
+  });
+});
+
+describe('complete step', () => {
+  it('agrees to the terms and shows the registration form in the frame', async () => {
+    await signIn();
+    await page.goto(url('/registration/complete'));
+    await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
+    await page.getByTestId('agreed-on').filter({ hasText: 'Not agreed yet.' }).waitFor();
+
+    const frame = page.locator('iframe[title="Registration form"]');
+    const before = await frame.getAttribute('src');
+    expect(before).toMatch(new RegExp(`^/api/registration-form/${student.student_id}\\?v=`));
+
+    await page.getByLabel('I Agree to the Terms and Conditions').check();
+    await page.getByTestId('agreed-on').filter({ hasText: /Agreed on \d{4}-\d{2}-\d{2}\./ }).waitFor();
+    const row = await portal.database.db.selectFrom('students').select(['agree_terms_conditions', 'agree_terms_date']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
+    expect(row.agree_terms_conditions).toBe(1);
+    expect(row.agree_terms_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    // The frame reloads with the new record and serves the PDF.
+    await expect.poll(() => frame.getAttribute('src')).not.toBe(before);
+    const src = (await frame.getAttribute('src'))!;
+    const served = await page.evaluate(async (path) => {
+      const response = await fetch(path);
+      return { status: response.status, type: response.headers.get('content-type'), head: new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5)) };
+    }, src);
+    expect(served).toEqual({ status: 200, type: 'application/pdf', head: '%PDF-' });
+    await page.getByRole('button', { name: 'Print' }).waitFor();
+    await page.screenshot({ path: screenshotPath('complete-1280.png'), fullPage: true });
+  });
+});

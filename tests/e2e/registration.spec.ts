@@ -1,0 +1,334 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import {
+  FIELD_MESSAGES,
+  fieldsOfStep,
+  isFieldVisible,
+  type RegistrationField,
+} from '../../src/shared/registration.fields.js';
+import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
+import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+
+/**
+ * The registration steps in a real browser (SPEC §2 registration screens, §4 save indicator and
+ * editing window, §5 rules): a student who has only their identity on file fills the four data
+ * steps field by field on a desktop and on a phone, reloads, finds every value kept and the
+ * progress flags on; a broken rule shows its message and sends nothing; a closed registration
+ * shows read-only fields and says why.
+ */
+
+const STEPS = [
+  { step: 'student', path: 'student-data', title: 'Student Data' },
+  { step: 'family', path: 'family-data', title: 'Family Data' },
+  { step: 'health', path: 'health-data', title: 'Health Data' },
+  { step: 'other', path: 'other-data', title: 'Other Data' },
+] as const;
+
+let portal: Portal;
+let browser: Browser;
+let page: Page;
+let pageErrors: Error[];
+
+beforeAll(async () => {
+  portal = await startPortal();
+});
+afterAll(async () => {
+  await portal?.stop();
+});
+afterEach(async () => {
+  await browser?.close();
+  expect(pageErrors.map((error) => error.message)).toEqual([]);
+});
+
+async function openBrowser(width: number): Promise<void> {
+  browser = await launchBrowser({ width, height: 900 });
+  page = browser.page;
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error));
+}
+
+const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const fieldBox = (name: string) => page.locator(`[data-field="${name}"]`);
+
+/** Students of the demo school who signed in before but have only their identity on file. */
+async function freshStudents(): Promise<string[]> {
+  const rows = await portal.database.db
+    .selectFrom('students')
+    .innerJoin('users', 'users.student_id', 'students.id')
+    .select('students.id')
+    .where('students.home_address', 'is', null)
+    .where('users.first_login', '=', 0)
+    .where('users.password_reset', '=', 0)
+    .where('users.password_hash', 'is not', null)
+    .orderBy('students.id')
+    .limit(4)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+async function setWindow(open: 0 | 1, deadline: string | null): Promise<void> {
+  const db = portal.database.db;
+  await db.deleteFrom('registration_periods').execute();
+  const at = new Date().toISOString();
+  await db.insertInto('registration_periods').values({ form_level: null, open, deadline, created_at: at, updated_at: at }).execute();
+}
+
+async function signInStudent(studentId: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto(url('/'));
+  await page.locator('input[name="student_id"]').fill(studentId);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(url('/dashboard'));
+}
+
+async function openStep(path: string, title: string): Promise<void> {
+  await page.goto(url(`/registration/${path}`));
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+}
+
+/** The header's flag of a step: '1' when done (SPEC §3 progress flags). */
+function headerFlag(path: string): Promise<string | null> {
+  return page.getByRole('navigation', { name: 'Registration progress' }).locator(`[data-step="${path}"]`).getAttribute('data-done');
+}
+
+/** A valid value for a field, by its catalogue rules; `choice` picks among a select's options. */
+function valueFor(field: RegistrationField, choice: number): string {
+  switch (field.control) {
+    case 'phone':
+      return `6${String(2000000 + field.name.length * 7919 + choice).slice(-6)}`;
+    case 'email':
+      return `e2e.${choice}@example.tt`;
+    case 'number':
+      return field.format === 'year' ? '1999' : String(2 + choice);
+    case 'date':
+      return field.allowFuture ? '2028-06-30' : '2012-03-04';
+    case 'textarea':
+      return choice === 0 ? 'None' : `Noted ${choice}`;
+    default:
+      return `${field.label.replace(/[^A-Za-z ]/g, '')} ${choice}`.slice(0, field.maxLength ?? 20).trim();
+  }
+}
+
+/** Chooses a select's option with the keyboard: focus, open with Enter, move to it, Enter. */
+async function chooseOption(box: Locator, option: string | null): Promise<string> {
+  const combobox = box.getByRole('combobox');
+  await combobox.focus();
+  await page.keyboard.press('Enter');
+  const listbox = page.getByRole('listbox');
+  await listbox.waitFor();
+  const target = option === null ? listbox.getByRole('option').filter({ hasText: /\S/ }).filter({ hasNotText: 'Not given' }).first() : listbox.getByRole('option', { name: option, exact: true });
+  const label = (await target.textContent()) ?? '';
+  await target.focus();
+  await page.keyboard.press('Enter');
+  await listbox.waitFor({ state: 'detached' });
+  return label;
+}
+
+/** Types a date into the picker's sections and leaves the field with the keyboard. */
+async function typeDate(box: Locator, iso: string): Promise<void> {
+  await box.locator('[role="spinbutton"]').first().click();
+  await page.keyboard.type(iso.replaceAll('-', ''));
+  await page.keyboard.press('Tab'); // the calendar button
+  await page.keyboard.press('Tab'); // out of the field: the save starts
+}
+
+interface Filled {
+  /** Text-like values typed, to read back after the reload. */
+  typed: Map<string, string>;
+}
+
+/**
+ * Fills a step's required fields that are shown and empty (plus the given switches and selects),
+ * each saved on its own; waits until every indicator shows the check.
+ */
+async function fillStep(
+  step: (typeof STEPS)[number]['step'],
+  record: Record<string, unknown>,
+  choices: { switches?: string[]; selects?: Record<string, string> },
+  filled: Filled,
+): Promise<void> {
+  const values: Record<string, string | number | null> = { ...(record as Record<string, string | number | null>) };
+  for (const field of fieldsOfStep(step)) {
+    if (!isFieldVisible(field, values)) continue;
+    const box = fieldBox(field.name);
+    if (field.control === 'switch') {
+      if (!choices.switches?.includes(field.name)) continue;
+      // Keyboard only: focus the switch and press Space.
+      await box.getByRole('switch').focus();
+      await page.keyboard.press('Space');
+      values[field.name] = 1;
+    } else if (field.control === 'select') {
+      const wanted = choices.selects?.[field.name];
+      if (wanted === undefined && (!field.required || (values[field.name] ?? '') !== '')) continue;
+      await chooseOption(box, wanted ?? null);
+      values[field.name] = wanted ?? 'chosen';
+    } else {
+      if (!field.required || (values[field.name] ?? '') !== '') continue;
+      const value = valueFor(field, filled.typed.size);
+      if (field.control === 'date') {
+        await typeDate(box, value);
+      } else {
+        const input = box.locator(field.control === 'textarea' ? `textarea[name="${field.name}"]` : `input[name="${field.name}"]`);
+        await input.click();
+        await page.keyboard.type(value);
+        await page.keyboard.press('Tab');
+      }
+      filled.typed.set(field.name, value);
+      values[field.name] = value;
+    }
+    await expect.poll(() => box.locator('[data-save-state]').getAttribute('data-save-state'), { timeout: 10_000 }).toBe('saved');
+  }
+}
+
+async function readBack(filled: Filled, step: (typeof STEPS)[number]['step']): Promise<void> {
+  for (const field of fieldsOfStep(step)) {
+    const expected = filled.typed.get(field.name);
+    if (expected === undefined) continue;
+    const box = fieldBox(field.name);
+    if (field.control === 'date') {
+      const shown = await box.locator(`input[name="${field.name}"]`).inputValue();
+      expect(shown, field.name).toBe(expected);
+    } else {
+      const input = box.locator(field.control === 'textarea' ? `textarea[name="${field.name}"]` : `input[name="${field.name}"]`);
+      expect(await input.inputValue(), field.name).toBe(expected);
+    }
+  }
+}
+
+async function fillEveryStep(studentId: string, width: number, plan: Record<string, { switches?: string[]; selects?: Record<string, string> }>) {
+  await openBrowser(width);
+  await signInStudent(studentId);
+  const filled: Filled = { typed: new Map() };
+  for (const { step, path, title } of STEPS) {
+    await openStep(path, title);
+    // Only the identity is on file: no data step is done yet.
+    expect(await headerFlag(path)).toBe('0');
+    const row = await portal.database.db.selectFrom('students').selectAll().where('id', '=', studentId).executeTakeFirstOrThrow();
+    await fillStep(step, row, plan[step] ?? {}, filled);
+    await expect.poll(() => headerFlag(path), { timeout: 10_000 }).toBe('1');
+    await page.getByTestId('step-missing').getByText('This step is complete.').waitFor();
+  }
+  await page.screenshot({ path: screenshotPath(`registration-filled-${width}.png`), fullPage: true });
+
+  // Nothing typed is lost on reload, and the flags come from the server.
+  for (const { step, path, title } of STEPS) {
+    await page.reload();
+    await openStep(path, title);
+    await readBack(filled, step);
+    expect(await headerFlag(path)).toBe('1');
+  }
+  const progress = await portal.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', studentId).executeTakeFirstOrThrow();
+  expect([progress.student_data, progress.family_data, progress.health_data, progress.other_data]).toEqual([1, 1, 1, 1]);
+}
+
+describe('filling the registration record', () => {
+  let students: string[];
+  beforeEach(async () => {
+    await setWindow(1, null);
+    students ??= await freshStudents();
+  });
+
+  it('on a desktop: every step field by field, with the permit dates and both parents; kept after reload', async () => {
+    await fillEveryStep(students[0]!, 1280, {
+      student: { switches: ['immigration_permit'] },
+      family: { selects: { living_status: 'Both Parents' } },
+      health: { switches: ['asthma', 'polio'] },
+      other: { switches: ['internet_access'], selects: { device_type: 'Laptop' } },
+    });
+    // The side menu (wide screens) shows every step done but Documents and Complete.
+    const menu = page.getByRole('navigation', { name: 'Registration steps' });
+    await menu.getByRole('link', { name: /Other Data/ }).waitFor();
+    expect(await page.locator('.MuiBottomNavigation-root').count()).toBe(0);
+  }, 240_000);
+
+  it('on a phone (375 px): with a guardian, a sibling and a parent who attended; kept after reload', async () => {
+    await fillEveryStep(students[1]!, 375, {
+      family: { selects: { living_status: 'Guardian' } },
+      other: { switches: ['sibling_attending', 'parent_attended'], selects: { device_type: 'Phone' } },
+    });
+    // Narrow screens: bottom navigation, no side menu; the page does not scroll sideways.
+    await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Family Data: done/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Family Data' }).waitFor();
+    expect(await page.locator('[data-field="mother_name"]').count()).toBe(0);
+    expect(await page.locator('[data-field="guardian_name"]').count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  }, 240_000);
+});
+
+describe('rules and the editing window', () => {
+  beforeEach(async () => {
+    await setWindow(1, null);
+    await openBrowser(1280);
+  });
+
+  it('shows a broken rule before saving and sends nothing', async () => {
+    const { inProgress } = DEMO_STUDENTS;
+    await signInStudent(inProgress.student_id, inProgress.password);
+    await openStep('student-data', 'Student Data');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/student') posts.push(request.postData() ?? '');
+    });
+    const phone = fieldBox('phone_home').locator('input[name="phone_home"]');
+    await phone.fill('62212');
+    await phone.press('Tab');
+    await fieldBox('phone_home').getByRole('alert').getByText(FIELD_MESSAGES.phoneLength).waitFor();
+    const email = fieldBox('email').locator('input[name="email"]');
+    await email.fill('not-an-email');
+    await email.press('Tab');
+    await fieldBox('email').getByRole('alert').getByText(FIELD_MESSAGES.email).waitFor();
+    const first = fieldBox('first_name').locator('input[name="first_name"]');
+    await first.fill('');
+    await first.press('Tab');
+    await fieldBox('first_name').getByRole('alert').getByText(FIELD_MESSAGES.required).waitFor();
+    expect(posts).toEqual([]);
+
+    // Fixing the value saves it, with the indicator's check.
+    await phone.fill('6221234');
+    await phone.press('Tab');
+    await expect.poll(() => fieldBox('phone_home').locator('[data-save-state]').getAttribute('data-save-state')).toBe('saved');
+    expect(posts).toEqual([JSON.stringify({ id: inProgress.student_id, phone_home: '6221234' })]);
+    // The fixed prefix is shown, not stored.
+    await fieldBox('phone_home').getByText('(868)').waitFor();
+  });
+
+  it('makes every field read-only with a banner when registration is closed or past its deadline', async () => {
+    const { inProgress } = DEMO_STUDENTS;
+    await setWindow(0, null);
+    await signInStudent(inProgress.student_id, inProgress.password);
+    await openStep('student-data', 'Student Data');
+    await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
+    expect(await page.locator('input[name="first_name"]').getAttribute('readonly')).not.toBeNull();
+    expect(await fieldBox('immigration_permit').getByRole('switch').isDisabled()).toBe(true);
+    expect(await fieldBox('sex').getByRole('combobox').getAttribute('aria-disabled')).toBe('true');
+
+    await setWindow(1, '2020-01-31');
+    await page.reload();
+    await openStep('family-data', 'Family Data');
+    await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.deadlinePassed('2020-01-31')).waitFor();
+    expect(await page.locator('input[name="emergency_contact"]').getAttribute('readonly')).not.toBeNull();
+  });
+
+  it('an administrator closes registration from the admin area, and the student sees it', async () => {
+    await page.goto(url('/admin'));
+    await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
+    await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(url('/admin/dashboard'));
+    await page.getByRole('button', { name: 'Registration Settings' }).click();
+    await page.getByRole('heading', { name: 'Registration Settings' }).waitFor();
+    await page.getByRole('switch', { name: 'Registration open' }).uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('row', { name: /All forms \(default\).*Closed/ }).waitFor();
+    const stored = await portal.database.db.selectFrom('registration_periods').selectAll().where('form_level', 'is', null).executeTakeFirstOrThrow();
+    expect(stored.open).toBe(0);
+
+    await browser.close();
+    await openBrowser(375);
+    const { inProgress } = DEMO_STUDENTS;
+    await signInStudent(inProgress.student_id, inProgress.password);
+    await openStep('health-data', 'Health Data');
+    await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
+  });
+});

@@ -1,0 +1,7 @@
+import { loadConfig, type Config } from '../../src/server/config.js';
+
+/** The configuration tests build the app with: quiet, embedded defaults, overridable. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests' } as NodeJS.ProcessEnv);
+  return Object.freeze({ ...base, ...overrides });
+}
