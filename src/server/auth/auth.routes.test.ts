@@ -232,6 +232,23 @@ describe('own password change', () => {
     expect((await first.get('/api/session')).json().user).toMatchObject({ student_id: target.id });
     expect((await second.get('/api/session')).json().user).toBeNull();
   });
+
+  it('throttles wrong current passwords without locking the account\'s sign-in', async () => {
+    const { db } = t.database;
+    const target = await db.selectFrom('students').select('id').where('id', 'like', '2024%').orderBy('id').limit(1).offset(6).executeTakeFirstOrThrow();
+    const session = await client().signInStudent(target.id, 'portal-demo-2026');
+    const change = (current_password: string) =>
+      session.post('/api/change-password-student', { student_id: target.id, password: 'brand-new-password', current_password });
+    for (let i = 0; i < 5; i++) expect(expectError(await change(`guess-${i}`), 400).errors?.current_password).toEqual(['Current password is incorrect.']);
+    const refused = expectError(await change('portal-demo-2026'), 429);
+    expect(refused.message).toMatch(/wait/);
+    const user = await db.selectFrom('users').select('id').where('student_id', '=', target.id).executeTakeFirstOrThrow();
+    const failures = await db.selectFrom('audit_log').select('id').where('action', '=', 'password-change-failed').where('entity_id', '=', String(user.id)).execute();
+    expect(failures).toHaveLength(5);
+    // The password is unchanged and sign-in still works: the guesses held back only the change.
+    const again = await client().post('/api/login-student', { student_id: target.id, password: 'portal-demo-2026' });
+    expect(again.statusCode).toBe(200);
+  });
 });
 
 describe('admin sign-in', () => {

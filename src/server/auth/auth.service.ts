@@ -188,6 +188,21 @@ function birthDateForms(isoDate: string | null): string[] {
 }
 
 /**
+ * The current password of an own change, checked under the same per-account and per-address
+ * attempt counts as a sign-in (a separate window, so it never locks the account's sign-in): a
+ * session left open on a shared computer must not become an unthrottled password oracle.
+ */
+async function requireCurrentPassword(db: Db, user: AuthUser, currentPassword: string | undefined, actor: Actor): Promise<void> {
+  if (!currentPassword) throw fieldError('current_password', 'Enter your current password.');
+  const reservation = await reserveAttempt(db, 'change-password', actor.ip ?? 'unknown', user.id);
+  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {
+    await writeAudit(db, { ...actor, action: 'password-change-failed', entity: 'user', entity_id: String(user.id) });
+    throw fieldError('current_password', 'Current password is incorrect.');
+  }
+  await reservation.release();
+}
+
+/**
  * Own password change, and the forced change after a reset or first login. Other sessions of the
  * account end; the caller's session continues under a new id.
  */
@@ -204,12 +219,7 @@ export async function changeStudentPassword(
   const forced = user.firstLogin || user.passwordReset;
   const newPassword = (input.reset_password ?? input.password) as string;
   const field = input.reset_password ? 'reset_password' : 'password';
-  if (!forced) {
-    if (!input.current_password) throw fieldError('current_password', 'Enter your current password.');
-    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.current_password))) {
-      throw fieldError('current_password', 'Current password is incorrect.');
-    }
-  }
+  if (!forced) await requireCurrentPassword(db, user, input.current_password, actor);
   if (birthDateForms(user.dateOfBirth).includes(newPassword)) {
     throw fieldError(field, 'Choose a password that is not your date of birth.');
   }
