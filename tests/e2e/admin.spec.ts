@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { E2E_ENGINES, launchBrowser, screenshotPath, startPortal, startPostgresPortal, type Browser, type Portal } from '../support/e2e.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { E2E_ENGINES, browserSpec, screenshotPath, signInAsAdmin, startPortal, startPostgresPortal } from '../support/e2e.js';
 
 /**
  * The admin area (issue #7) in a real browser against the real server and the demo school:
@@ -13,43 +13,27 @@ import { E2E_ENGINES, launchBrowser, screenshotPath, startPortal, startPostgresP
  * server is reachable (issue #7: "Both engines").
  */
 
-let portal: Portal;
-let browser: Browser;
-let page: Page;
-let pageErrors: Error[];
-
 const ENGINES = E2E_ENGINES;
 
-beforeEach(async () => {
-  // Tall enough that the admin menu (every screen listed) does not scroll the page: a scroll
-  // while the date picker's popper settles moves the year under the pointer and the click misses.
-  browser = await launchBrowser({ width: 1280, height: 1000 });
-  page = browser.page;
-  pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error));
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
+// Tall enough that the admin menu (every screen listed) does not scroll the page: a scroll
+// while the date picker's popper settles moves the year under the pointer and the click misses.
+const spec = browserSpec({ width: 1280, height: 1000 });
+let page: Page;
+beforeEach(() => {
+  page = spec.page;
 });
 
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
-const input = (name: string) => page.locator(`input[name="${name}"]`);
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 const menu = (label: string) => page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: label });
 const gridRow = (studentId: string) => page.locator(`[role="row"][data-id="${studentId}"]`);
 
 async function signInAdmin(): Promise<void> {
-  await page.goto(url('/admin'));
-  await input('username').fill(DEMO_ADMIN.username);
-  await input('password').fill(DEMO_ADMIN.password);
-  await button('Sign in').click();
-  await page.waitForURL(url('/admin/dashboard'));
+  await signInAsAdmin(page, spec.portal.baseUrl);
   await page.getByText(/^Total Number of Students: \d+/).waitFor();
 }
 
 async function countStudents(): Promise<number> {
-  const { count } = await portal.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await spec.portal.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -58,12 +42,7 @@ async function search(text: string): Promise<void> {
 }
 
 describe.each(ENGINES)('on %s', (engine) => {
-  beforeAll(async () => {
-    portal = engine === 'postgres' ? await startPostgresPortal('admin') : await startPortal();
-  }, 120_000);
-  afterAll(async () => {
-    await portal?.stop();
-  });
+  spec.usePortal(() => (engine === 'postgres' ? startPostgresPortal('admin') : startPortal()));
 
   describe('student list', () => {
     it('shows every student, newest change first, and searches by ID, name and pin', async () => {
@@ -71,7 +50,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await page.getByText(`Total Number of Students: ${await countStudents()}`).waitFor();
       const headers = await page.getByRole('columnheader').allTextContents();
       expect(headers.map((h) => h.trim())).toEqual(['ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Actions']);
-      const newest = await portal.database.db.selectFrom('students').select('id').orderBy('updated_at', 'desc').orderBy('id').executeTakeFirstOrThrow();
+      const newest = await spec.portal.database.db.selectFrom('students').select('id').orderBy('updated_at', 'desc').orderBy('id').executeTakeFirstOrThrow();
       expect(await page.locator('[role="row"][data-id]').first().getAttribute('data-id')).toBe(newest.id);
 
       const { registered } = DEMO_STUDENTS;
@@ -80,7 +59,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await page.getByText(/· \d+ found/).waitFor();
       await search(registered.student_id);
       await page.getByText('· 1 found').waitFor();
-      const pin = await portal.database.db.selectFrom('students').select('birth_certificate_no').where('id', '=', registered.student_id).executeTakeFirstOrThrow();
+      const pin = await spec.portal.database.db.selectFrom('students').select('birth_certificate_no').where('id', '=', registered.student_id).executeTakeFirstOrThrow();
       await search(pin.birth_certificate_no!.toLowerCase());
       await page.getByText('· 1 found').waitFor();
       await gridRow(registered.student_id).waitFor();
@@ -104,7 +83,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await dialog.locator('input[name="last_name"]').press('Tab');
       await dialog.getByText('Updated Successfully.').waitFor();
       expect(posts).toEqual(['/api/student']);
-      const stored = await portal.database.db.selectFrom('students').select(['last_name', 'first_name']).where('id', '=', id).executeTakeFirstOrThrow();
+      const stored = await spec.portal.database.db.selectFrom('students').select(['last_name', 'first_name']).where('id', '=', id).executeTakeFirstOrThrow();
       expect(stored.last_name).toBe('Autosaved');
 
       await dialog.locator('input[name="first_name"]').fill('');
@@ -132,7 +111,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await page.getByRole('gridcell', { name: '6', exact: true }).click();
       await dialog.getByText('Updated Successfully.').waitFor();
       await expect
-        .poll(async () => (await portal.database.db.selectFrom('students').select('date_of_birth').where('id', '=', id).executeTakeFirstOrThrow()).date_of_birth)
+        .poll(async () => (await spec.portal.database.db.selectFrom('students').select('date_of_birth').where('id', '=', id).executeTakeFirstOrThrow()).date_of_birth)
         .toBe('2013-05-06');
       expect(await page.locator('.MuiYearCalendar-root').getByRole('radio', { name: '1949' }).count()).toBe(0);
 
@@ -165,7 +144,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await dialog.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
       await dialog.getByRole('button', { name: 'Ok' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      const user = await portal.database.db.selectFrom('users').select('password_reset').where('student_id', '=', id).executeTakeFirstOrThrow();
+      const user = await spec.portal.database.db.selectFrom('users').select('password_reset').where('student_id', '=', id).executeTakeFirstOrThrow();
       expect(user.password_reset).toBe(1);
     });
 
@@ -278,10 +257,7 @@ describe.each(ENGINES)('on %s', (engine) => {
 
   describe('on a phone', () => {
     it('opens the menu in a drawer and fits 375px without sideways scrolling', async () => {
-      await browser.close();
-      browser = await launchBrowser({ width: 375, height: 812 });
-      page = browser.page;
-      page.on('pageerror', (error) => pageErrors.push(error));
+      page = await spec.open({ width: 375, height: 812 });
       await signInAdmin();
       await page.screenshot({ path: screenshotPath(`admin-375-${engine}.png`), fullPage: true });
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));

@@ -1,13 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { StudentAttendanceSchema, type StudentAttendance } from '../../src/shared/attendance.schemas.js';
 import { attendancePercent } from '../../src/shared/attendance.stats.js';
 import { todayIso } from '../../src/shared/dates.js';
 import { hashDeviceKey } from '../../src/server/attendance/scanner-devices.service.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { findDemoAttendanceTerm } from '../../src/server/db/demo-data/demo-calendar.js';
-import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
 
 /**
  * The attendance screen (SPEC §2) and the admin's attendance screens in a real browser against
@@ -20,40 +20,18 @@ const today = todayIso();
 const term = findDemoAttendanceTerm(today)!;
 const lastCounted = today < term.end_date ? today : term.end_date;
 
-let portal: Portal;
-let browser: Browser;
+const spec = browserSpec();
+spec.usePortal();
 let page: Page;
-let pageErrors: Error[];
-
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.stop();
+beforeEach(() => {
+  page = spec.page;
 });
 
-beforeEach(async () => {
-  browser = await launchBrowser();
-  page = browser.page;
-  pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error));
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
-
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const url = spec.url;
 const input = (name: string) => page.locator(`input[name="${name}"]`);
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
-async function signInStudent(): Promise<void> {
-  await page.goto(url('/'));
-  await input('student_id').fill(student.student_id);
-  await input('password').fill(student.password);
-  await button('Sign in').click();
-  await page.waitForURL(url('/dashboard'));
-}
+const signInStudent = () => signInAsStudent(page, spec.portal.baseUrl, student);
 
 /** The attendance answer as the signed-in page gets it. */
 async function attendanceJson(): Promise<StudentAttendance> {
@@ -157,11 +135,11 @@ describe('attendance screen', () => {
     // A scanner the administrator made (made here straight in the table; the admin screen is tested below).
     const key = 'gsk_e2e-main-gate-key';
     const now = new Date().toISOString();
-    await portal.database.db
+    await spec.portal.database.db
       .insertInto('scanner_devices')
       .values({ name: 'E2E gate', key_hash: hashDeviceKey(key), created_at: now, updated_at: now })
       .execute();
-    await portal.database.db.deleteFrom('attendance_records').where('student_id', '=', student.student_id).where('date_scanned', '=', lastCounted).execute();
+    await spec.portal.database.db.deleteFrom('attendance_records').where('student_id', '=', student.student_id).where('date_scanned', '=', lastCounted).execute();
     const response = await fetch(url('/api/attendance/scans'), {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -183,10 +161,7 @@ describe('attendance screen', () => {
   });
 
   it('fits a 375px phone: no sideways scrolling, charts and table visible, the report opens', async () => {
-    await browser.close();
-    browser = await launchBrowser({ width: 375, height: 812 });
-    page = browser.page;
-    page.on('pageerror', (error) => pageErrors.push(error));
+    page = await spec.open({ width: 375, height: 812 });
     await signInStudent();
     await openAttendance();
     await page.getByRole('img', { name: /^Attendance \d+%/ }).waitFor();
@@ -217,13 +192,7 @@ describe('attendance screen', () => {
 });
 
 describe('admin attendance screens', () => {
-  async function signInAdmin(): Promise<void> {
-    await page.goto(url('/admin'));
-    await input('username').fill(DEMO_ADMIN.username);
-    await input('password').fill(DEMO_ADMIN.password);
-    await button('Sign in').click();
-    await page.waitForURL(url('/admin/dashboard'));
-  }
+  const signInAdmin = () => signInAsAdmin(page, spec.portal.baseUrl);
   const menu = (label: string) => page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: label });
 
   it('adds a scanner device, shows its key once, and revokes it', async () => {

@@ -1,8 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+import { browserSpec, screenshotPath } from '../support/e2e.js';
 
 /**
  * The sign-in screens in a real browser against the real server and the demo school
@@ -11,30 +11,14 @@ import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal }
 
 const NEW_PASSWORD = 'a-brand-new-password-7';
 
-let portal: Portal;
-let browser: Browser;
+const spec = browserSpec();
+spec.usePortal();
 let page: Page;
-let pageErrors: Error[];
-
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.stop();
+beforeEach(() => {
+  page = spec.page;
 });
 
-beforeEach(async () => {
-  browser = await launchBrowser();
-  page = browser.page;
-  pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error));
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
-
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const url = spec.url;
 const input = (name: string) => page.locator(`input[name="${name}"]`);
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
@@ -146,9 +130,7 @@ describe('student login screen', () => {
   });
 
   it('fits a 375px phone screen without sideways scrolling', async () => {
-    await browser.close();
-    browser = await launchBrowser({ width: 375, height: 812 });
-    page = browser.page;
+    page = await spec.open({ width: 375, height: 812 });
     await openLoginPage();
     await page.screenshot({ path: screenshotPath('login-375.png'), fullPage: true });
 

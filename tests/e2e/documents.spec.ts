@@ -1,10 +1,10 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '../../src/shared/documents.schemas.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../../src/server/documents/test-files.js';
-import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsStudent } from '../support/e2e.js';
 
 /**
  * The Documents and Complete steps (issue #4) in a real browser against the real server and the
@@ -14,41 +14,18 @@ import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal }
 
 const student = DEMO_STUDENTS.inProgress;
 
-let portal: Portal;
-let browser: Browser;
+const spec = browserSpec();
+spec.usePortal();
 let page: Page;
-let pageErrors: Error[];
-
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.stop();
+beforeEach(() => {
+  page = spec.page;
 });
 
-beforeEach(async () => {
-  browser = await launchBrowser();
-  page = browser.page;
-  pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error));
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
-
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const url = spec.url;
 const input = (name: string) => page.locator(`input[name="${name}"]`);
-const button = (name: string) => page.getByRole('button', { name, exact: true });
 const slot = (type: string) => page.getByTestId(`slot-${type}`);
 
-async function signIn(): Promise<void> {
-  await page.goto(url('/'));
-  await input('student_id').fill(student.student_id);
-  await input('password').fill(student.password);
-  await button('Sign in').click();
-  await page.waitForURL(url('/dashboard'));
-}
+const signIn = () => signInAsStudent(page, spec.portal.baseUrl, student);
 
 async function openDocuments(): Promise<void> {
   await page.goto(url('/registration/documents'));
@@ -62,7 +39,7 @@ async function choose(type: string, name: string, mimeType: string, buffer: Buff
 }
 
 const storedTypes = async () =>
-  (await portal.database.db.selectFrom('documents').select('file_type').where('student_id', '=', student.student_id).execute()).map((row) => row.file_type).sort();
+  (await spec.portal.database.db.selectFrom('documents').select('file_type').where('student_id', '=', student.student_id).execute()).map((row) => row.file_type).sort();
 
 describe('documents step', () => {
   it('uploads with a progress bar, previews, refuses an impostor, removes, and keeps the spec’s messages', async () => {
@@ -74,7 +51,7 @@ describe('documents step', () => {
     await slot('sea_slip').getByRole('alert').filter({ hasText: DOCUMENT_MESSAGES.selectFile }).waitFor();
 
     // A slow connection, so the progress bar is there to see.
-    const cdp = await browser.context.newCDPSession(page);
+    const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
     await choose('birth_certificate', 'birth certificate.pdf', 'application/pdf', await pdfOfSize(600 * 1024));
@@ -124,10 +101,7 @@ describe('documents step', () => {
   });
 
   it('fits a 375px phone screen and uploads from it', async () => {
-    await browser.close();
-    browser = await launchBrowser({ width: 375, height: 812 });
-    page = browser.page;
-    page.on('pageerror', (error) => pageErrors.push(error));
+    page = await spec.open({ width: 375, height: 812 });
     await signIn();
     await openDocuments();
     expect(await input('file-picture').getAttribute('accept')).toBe('image/*');
@@ -163,7 +137,7 @@ describe('complete step', () => {
 
     await page.getByLabel('I Agree to the Terms and Conditions').check();
     await page.getByTestId('agreed-on').filter({ hasText: /Agreed on \d{4}-\d{2}-\d{2}\./ }).waitFor();
-    const row = await portal.database.db.selectFrom('students').select(['agree_terms_conditions', 'agree_terms_date']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
+    const row = await spec.portal.database.db.selectFrom('students').select(['agree_terms_conditions', 'agree_terms_date']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
     expect(row.agree_terms_conditions).toBe(1);
     expect(row.agree_terms_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/server/db/database.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { launchBrowser, startPortal, type Browser, type Portal } from '../support/e2e.js';
+import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, signInAsAdmin } from '../support/e2e.js';
 
 /**
  * The Privacy screen (issue #8) in a real browser: the audit log shows an administrator's read
@@ -11,36 +11,14 @@ import { launchBrowser, startPortal, type Browser, type Portal } from '../suppor
  * the ID; at phone width too, without accessibility violations.
  */
 
-let portal: Portal;
-let browser: Browser;
+const spec = browserSpec(null);
+spec.usePortal();
 let page: Page;
-let pageErrors: Error[];
-
-beforeAll(async () => {
-  portal = await startPortal();
-}, 120_000);
-afterAll(async () => {
-  await portal?.stop();
-});
-beforeEach(async () => {
-  pageErrors = [];
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
-
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const url = spec.url;
 
 async function open(width: number): Promise<void> {
-  browser = await launchBrowser({ width });
-  page = browser.page;
-  page.on('pageerror', (error) => pageErrors.push(error));
-  await page.goto(url('/admin'));
-  await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
-  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(url('/admin/dashboard'));
+  page = await spec.open({ width });
+  await signInAsAdmin(page, spec.portal.baseUrl);
   await page.goto(url('/admin/dashboard?view=privacy'));
   await page.getByRole('heading', { name: 'Privacy' }).waitFor();
 }
@@ -49,7 +27,7 @@ describe('Privacy screen', () => {
   it("shows a student's history and log, offers the export, and deletes after the ID is typed", { timeout: 90_000 }, async () => {
     const { registered } = DEMO_STUDENTS;
     // A change and an administrator's read to find on the screen.
-    const db = portal.database.db;
+    const db = spec.portal.database.db;
     await db
       .insertInto('audit_log')
       .values({ actor_user_id: null, actor_label: 'student:20220001', action: 'update', entity: 'student', entity_id: registered.student_id, field: 'allergy', old_value: null, new_value: 'Peanuts', ip: null, request_id: null, created_at: nowIso(), updated_at: nowIso() })

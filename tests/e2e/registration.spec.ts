@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import {
   FIELD_MESSAGES,
   fieldsOfStep,
@@ -8,7 +8,7 @@ import {
   type RegistrationField,
 } from '../../src/shared/registration.fields.js';
 import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
-import { launchBrowser, screenshotPath, startPortal, type Browser, type Portal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
 
 /**
  * The registration steps in a real browser (SPEC §2 registration screens, §4 save indicator and
@@ -25,35 +25,20 @@ const STEPS = [
   { step: 'other', path: 'other-data', title: 'Other Data' },
 ] as const;
 
-let portal: Portal;
-let browser: Browser;
+const spec = browserSpec(null);
+spec.usePortal();
 let page: Page;
-let pageErrors: Error[];
-
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.stop();
-});
-afterEach(async () => {
-  await browser?.close();
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
 
 async function openBrowser(width: number): Promise<void> {
-  browser = await launchBrowser({ width, height: 900 });
-  page = browser.page;
-  pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error));
+  page = await spec.open({ width, height: 900 });
 }
 
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
+const url = spec.url;
 const fieldBox = (name: string) => page.locator(`[data-field="${name}"]`);
 
 /** Students of the demo school who signed in before but have only their identity on file. */
 async function freshStudents(): Promise<string[]> {
-  const rows = await portal.database.db
+  const rows = await spec.portal.database.db
     .selectFrom('students')
     .innerJoin('users', 'users.student_id', 'students.id')
     .select('students.id')
@@ -68,18 +53,14 @@ async function freshStudents(): Promise<string[]> {
 }
 
 async function setWindow(open: 0 | 1, deadline: string | null): Promise<void> {
-  const db = portal.database.db;
+  const db = spec.portal.database.db;
   await db.deleteFrom('registration_periods').execute();
   const at = new Date().toISOString();
   await db.insertInto('registration_periods').values({ form_level: null, open, deadline, created_at: at, updated_at: at }).execute();
 }
 
 async function signInStudent(studentId: string, password = DEMO_PASSWORD): Promise<void> {
-  await page.goto(url('/'));
-  await page.locator('input[name="student_id"]').fill(studentId);
-  await page.locator('input[name="password"]').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(url('/dashboard'));
+  await signInAsStudent(page, spec.portal.baseUrl, { student_id: studentId, password });
 }
 
 async function openStep(path: string, title: string): Promise<void> {
@@ -204,7 +185,7 @@ async function fillEveryStep(studentId: string, width: number, plan: Record<stri
     await openStep(path, title);
     // Only the identity is on file: no data step is done yet.
     expect(await headerFlag(path)).toBe('0');
-    const row = await portal.database.db.selectFrom('students').selectAll().where('id', '=', studentId).executeTakeFirstOrThrow();
+    const row = await spec.portal.database.db.selectFrom('students').selectAll().where('id', '=', studentId).executeTakeFirstOrThrow();
     await fillStep(step, row, plan[step] ?? {}, filled);
     await expect.poll(() => headerFlag(path), { timeout: 10_000 }).toBe('1');
     await page.getByTestId('step-missing').getByText('This step is complete.').waitFor();
@@ -218,7 +199,7 @@ async function fillEveryStep(studentId: string, width: number, plan: Record<stri
     await readBack(filled, step);
     expect(await headerFlag(path)).toBe('1');
   }
-  const progress = await portal.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', studentId).executeTakeFirstOrThrow();
+  const progress = await spec.portal.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', studentId).executeTakeFirstOrThrow();
   expect([progress.student_data, progress.family_data, progress.health_data, progress.other_data]).toEqual([1, 1, 1, 1]);
 }
 
@@ -311,20 +292,15 @@ describe('rules and the editing window', () => {
   });
 
   it('an administrator closes registration from the admin area, and the student sees it', async () => {
-    await page.goto(url('/admin'));
-    await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
-    await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(url('/admin/dashboard'));
+    await signInAsAdmin(page, spec.portal.baseUrl);
     await page.getByRole('button', { name: 'Registration Settings' }).click();
     await page.getByRole('heading', { name: 'Registration Settings' }).waitFor();
     await page.getByRole('switch', { name: 'Registration open' }).uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('row', { name: /All forms \(default\).*Closed/ }).waitFor();
-    const stored = await portal.database.db.selectFrom('registration_periods').selectAll().where('form_level', 'is', null).executeTakeFirstOrThrow();
+    const stored = await spec.portal.database.db.selectFrom('registration_periods').selectAll().where('form_level', 'is', null).executeTakeFirstOrThrow();
     expect(stored.open).toBe(0);
 
-    await browser.close();
     await openBrowser(375);
     const { inProgress } = DEMO_STUDENTS;
     await signInStudent(inProgress.student_id, inProgress.password);

@@ -1,8 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { E2E_ENGINES, launchBrowser, screenshotPath, startPortal, startPostgresPortal, type Browser, type Portal } from '../support/e2e.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { E2E_ENGINES, browserSpec, screenshotPath, signInAsAdmin, signInAsStudent, startPortal, startPostgresPortal } from '../support/e2e.js';
 
 /**
  * Term reports in a real browser against the real server and the demo school (SPEC §2 "Post
@@ -15,42 +15,13 @@ import { E2E_ENGINES, launchBrowser, screenshotPath, startPortal, startPostgresP
 const student = DEMO_STUDENTS.registered;
 const PHONE = { width: 375, height: 740 };
 
-let portal: Portal;
-let browser: Browser | undefined;
-let pageErrors: Error[] = [];
-
 const ENGINES = E2E_ENGINES;
 
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
-  expect(pageErrors.map((error) => error.message)).toEqual([]);
-});
-
-const url = (path: string) => new URL(path, portal.baseUrl).toString();
-
-async function open(size?: { width: number; height: number }): Promise<Page> {
-  browser = await launchBrowser(size);
-  pageErrors = [];
-  browser.page.on('pageerror', (error) => pageErrors.push(error));
-  return browser.page;
-}
-
-async function signInAdmin(page: Page): Promise<void> {
-  await page.goto(url('/admin'));
-  await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
-  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(url('/admin/dashboard'));
-}
-
-async function signInStudent(page: Page): Promise<void> {
-  await page.goto(url('/'));
-  await page.locator('input[name="student_id"]').fill(student.student_id);
-  await page.locator('input[name="password"]').fill(student.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(url('/dashboard'));
-}
+const spec = browserSpec(null);
+const url = spec.url;
+const open = (size?: { width: number; height: number }) => spec.open(size);
+const signInAdmin = (page: Page) => signInAsAdmin(page, spec.portal.baseUrl);
+const signInStudent = (page: Page) => signInAsStudent(page, spec.portal.baseUrl, student);
 
 async function openPostTermReports(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Post Term Reports' }).click();
@@ -71,12 +42,7 @@ async function setPosted(page: Page, year: number, term: number, post: boolean):
 const reportItems = (page: Page) => page.getByRole('list', { name: 'Term reports' }).getByRole('button');
 
 describe.each(ENGINES)('on %s', (engine) => {
-  beforeAll(async () => {
-    portal = engine === 'postgres' ? await startPostgresPortal('reports') : await startPortal();
-  }, 120_000);
-  afterAll(async () => {
-    await portal?.stop();
-  });
+  spec.usePortal(() => (engine === 'postgres' ? startPostgresPortal('reports') : startPortal()));
 
   describe('posting a term and reading the card', () => {
     it('an administrator posts 2025 Term 3 and the student opens the card on a phone', async () => {
@@ -92,7 +58,6 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await row.textContent()).toContain('not posted');
       await setPosted(admin, 2025, 3, true);
       expect(await row.textContent()).toMatch(/posted\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
-      await browser!.close();
 
       const page = await open(PHONE);
       await signInStudent(page);
@@ -133,7 +98,6 @@ describe.each(ENGINES)('on %s', (engine) => {
       await signInAdmin(admin);
       await openPostTermReports(admin);
       await setPosted(admin, 2025, 2, false);
-      await browser!.close();
 
       const page = await open(PHONE);
       await signInStudent(page);
@@ -169,7 +133,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await page.getByRole('combobox', { name: 'Academic Year' }).click();
       await page.getByRole('option', { name: '2026-2027' }).click();
 
-      const ids = await portal.database.db
+      const ids = await spec.portal.database.db
         .selectFrom('students')
         .select('id')
         .where('class_id', '=', '3B')
@@ -192,7 +156,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await page.getByText('0 with problems').waitFor();
       await page.getByRole('button', { name: 'Import 2 results' }).click();
       await page.getByText(/Imported 2 results for 2 students in 1 classes into 2026 Term 1/).waitFor();
-      const stored = await portal.database.db
+      const stored = await spec.portal.database.db
         .selectFrom('term_results')
         .select('total')
         .where('year', '=', 2026)

@@ -4,13 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { prepareDatabase } from '../../src/server/boot.js';
 import { createDatabase } from '../../src/server/db/database.js';
 import { createTestDatabase, dropWhenClosed, pgUrlFor, runPgAdmin, type TestDatabase } from './test-database.js';
 import { testConfig } from './test-config.js';
 import type { Config } from '../../src/server/config.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -102,3 +103,85 @@ export const E2E_ENGINES = (await runPgAdmin('select 1').then(
 ))
   ? (['sqlite', 'postgres'] as const)
   : (['sqlite'] as const);
+
+/** Signs in on the student login page and waits for the dashboard. */
+export async function signInAsStudent(page: Page, baseUrl: string, student: { student_id: string; password: string }): Promise<void> {
+  await page.goto(new URL('/', baseUrl).toString());
+  await page.locator('input[name="student_id"]').fill(student.student_id);
+  await page.locator('input[name="password"]').fill(student.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(new URL('/dashboard', baseUrl).toString());
+}
+
+/** Signs in on the admin login page as the demo administrator and waits for the dashboard. */
+export async function signInAsAdmin(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(new URL('/admin', baseUrl).toString());
+  await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
+  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(new URL('/admin/dashboard', baseUrl).toString());
+}
+
+type BrowserSize = { width?: number; height?: number };
+
+/** What a browser spec's tests use: the running portal and the running test's page. */
+export interface BrowserSpec {
+  readonly portal: Portal;
+  /** The page of the running test (opened before it, unless the spec opens its own). */
+  readonly page: Page;
+  url(path: string): string;
+  /** Opens this test's browser at a size of its own (closing the one open); it is closed after the test. */
+  open(size?: BrowserSize): Promise<Page>;
+  /** Starts a portal before the tests of the enclosing describe block and stops it after them. */
+  usePortal(start?: () => Promise<Portal>): void;
+}
+
+/**
+ * The hooks every browser spec needs, once: a fresh Chromium for each test (at `size`, or none
+ * when `size` is null and each test calls `open`), closed after it, and an uncaught error in the
+ * page fails the test. Call at the top of the spec file, then `usePortal()` at the top of the file
+ * or in each describe block that needs a portal of its own (one per database engine).
+ */
+export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
+  let portal: Portal | undefined;
+  let browser: Browser | undefined;
+  let pageErrors: Error[] = [];
+
+  const spec: BrowserSpec = {
+    get portal() {
+      if (!portal) throw new Error('no portal: call usePortal() in the spec');
+      return portal;
+    },
+    get page() {
+      if (!browser) throw new Error('no browser: this spec opens its own with open()');
+      return browser.page;
+    },
+    url: (path) => new URL(path, spec.portal.baseUrl).toString(),
+    async open(openSize) {
+      await browser?.close();
+      browser = await launchBrowser(openSize);
+      browser.page.on('pageerror', (error) => pageErrors.push(error));
+      return browser.page;
+    },
+    usePortal(start = () => startPortal()) {
+      beforeAll(async () => {
+        portal = await start();
+      }, 120_000);
+      afterAll(async () => {
+        await portal?.stop();
+        portal = undefined;
+      });
+    },
+  };
+
+  beforeEach(async () => {
+    pageErrors = [];
+    if (size) await spec.open(size);
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+    expect(pageErrors.map((error) => error.message)).toEqual([]);
+  });
+  return spec;
+}
