@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type ProxyOptions, type UserConfig } from 'vite';
+import { defineConfig, type Alias, type Plugin, type ProxyOptions, type UserConfig } from 'vite';
 
 /** The web client: root src/web, built into dist/web, which the Fastify server serves (DESIGN §1). */
 
@@ -26,7 +26,29 @@ const LATE_CHUNKS: ReadonlyArray<[name: string, pattern: RegExp]> = [
 ];
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
 
-type ModuleInfoLookup = (id: string) => { isEntry: boolean; importers: readonly string[] } | null;
+type ModuleInfo = { id: string; isEntry: boolean; importers: readonly string[] };
+type ModuleInfoLookup = (id: string) => ModuleInfo | null;
+
+/** "Does a chain of static imports lead to this module from a root, through passable modules?" */
+interface ImportQuestion {
+  isRoot: (info: ModuleInfo) => boolean;
+  isPassable: (id: string) => boolean;
+  /** Answers so far, by module id. */
+  memo: Map<string, boolean>;
+}
+
+/**
+ * The lazily loaded screens of the student area (SPEC §2: dashboard, registration steps, term
+ * reports, attendance, password change). The libraries they import (MUI components, zod) go to
+ * one 'student-area' chunk rather than the two dozen small ones Rollup would cut them into: each
+ * file costs a round trip, and a registration step waited for 30 of them (docs/performance.md,
+ * web). The shared rules (src/shared) keep Rollup's split: every zod schema in a chunk is built
+ * when the chunk loads, and a screen should build only its own. MUI X (date pickers, Data Grid)
+ * and what only it imports keep Rollup's split too; the admin screens share what they can.
+ */
+const STUDENT_AREA_SCREENS =
+  /[\\/]src[\\/]web[\\/](components[\\/]app-shell|dashboard[\\/]dashboard-page|auth[\\/]change-password-page|registration[\\/]registration-routes|term-reports[\\/]term-reports-routes|attendance[\\/]attendance-routes|documents[\\/]documents-step-page|registration-complete[\\/]complete-step-page)\.tsx$/;
+const MUI_X = /[\\/]node_modules[\\/]@mui[\\/]x-/;
 
 /**
  * Rollup puts a manual chunk's dependencies into that chunk unless another manual chunk already
@@ -35,11 +57,17 @@ type ModuleInfoLookup = (id: string) => { isEntry: boolean; importers: readonly 
  * first.
  */
 function createManualChunks() {
-  const loadedByEntry = new Map<string, boolean>();
+  const loadedByEntry: ImportQuestion = { isRoot: (info) => info.isEntry, isPassable: () => true, memo: new Map() };
+  const loadedByStudentArea: ImportQuestion = {
+    isRoot: (info) => STUDENT_AREA_SCREENS.test(info.id),
+    isPassable: (id) => !MUI_X.test(id),
+    memo: new Map(),
+  };
 
-  /** True when a chain of static imports leads from the entry (index.html) to `id`. */
-  function isLoadedByEntry(id: string, getModuleInfo: ModuleInfoLookup): boolean {
-    const known = loadedByEntry.get(id);
+  /** The answer to `question` for module `id`. */
+  function isImportedFrom(id: string, question: ImportQuestion, getModuleInfo: ModuleInfoLookup): boolean {
+    const { isRoot, isPassable, memo } = question;
+    const known = memo.get(id);
     if (known !== undefined) return known;
     const seen = new Set([id]);
     const queue = [id];
@@ -47,23 +75,25 @@ function createManualChunks() {
     while (!found && queue.length > 0) {
       const info = getModuleInfo(queue.shift() as string);
       if (info === null) continue;
-      if (info.isEntry) found = true;
-      for (const importer of info.importers) {
-        if (loadedByEntry.get(importer) === true) found = true;
+      if (isRoot(info)) found = true;
+      for (const importer of info.importers.filter(isPassable)) {
+        if (memo.get(importer) === true) found = true;
         if (!seen.has(importer)) {
           seen.add(importer);
           queue.push(importer);
         }
       }
     }
-    loadedByEntry.set(id, found);
+    memo.set(id, found);
     return found;
   }
 
   return function manualChunks(id: string, { getModuleInfo }: { getModuleInfo: ModuleInfoLookup }): string | undefined {
     const late = LATE_CHUNKS.find(([, pattern]) => pattern.test(id));
     if (late) return late[0];
-    if (NODE_MODULES.test(id) && isLoadedByEntry(id, getModuleInfo)) return 'vendor';
+    if (!NODE_MODULES.test(id)) return undefined;
+    if (isImportedFrom(id, loadedByEntry, getModuleInfo)) return 'vendor';
+    if (!MUI_X.test(id) && isImportedFrom(id, loadedByStudentArea, getModuleInfo)) return 'student-area';
     return undefined;
   };
 }
@@ -106,6 +136,17 @@ function serveSpaForPageLoads(req: IncomingMessage): string | undefined {
   return req.method === 'GET' && req.headers.accept?.includes('text/html') ? '/index.html' : undefined;
 }
 
+/**
+ * React Router 7's package exports name only its development build (remix-run/react-router#14102:
+ * dev warnings on, ENABLE_DEV_WARNINGS checks at run time). A production build takes the
+ * package's own production files instead; the dev server keeps the warnings.
+ */
+const reactRouterDist = fileURLToPath(new URL('./node_modules/react-router/dist/production/', import.meta.url));
+const REACT_ROUTER_PRODUCTION: Alias[] = [
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, 'index.mjs') },
+  { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
+];
+
 const proxyToApi: ProxyOptions = { target: apiServer, changeOrigin: false };
 const proxy: Record<string, ProxyOptions> = {
   '/api': proxyToApi,
@@ -114,11 +155,12 @@ const proxy: Record<string, ProxyOptions> = {
 };
 
 /** The web client's build and dev-server settings; a fresh manual-chunk memo per build. */
-function portalConfig(): UserConfig {
+function portalConfig(isProductionBuild: boolean): UserConfig {
   return {
     root: webRoot,
     base: '/',
     plugins: [react(), precompressAssets()],
+    resolve: { alias: isProductionBuild ? REACT_ROUTER_PRODUCTION : [] },
     build: {
       outDir,
       emptyOutDir: true,
@@ -144,8 +186,9 @@ function portalConfig(): UserConfig {
 export default defineConfig(({ command, mode }) => {
   // Vitest sets NODE_ENV=test, and a build run from a test would then bundle React's development
   // build. A production-mode build is always a production bundle.
-  if (command === 'build' && mode === 'production' && process.env.NODE_ENV !== 'production') {
+  const isProductionBuild = command === 'build' && mode === 'production';
+  if (isProductionBuild && process.env.NODE_ENV !== 'production') {
     process.env.NODE_ENV = 'production';
   }
-  return portalConfig();
+  return portalConfig(isProductionBuild);
 });

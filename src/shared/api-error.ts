@@ -1,24 +1,7 @@
 import { z } from 'zod';
+import { ERROR_CODES } from './api-error.codes.js';
 
-/** Stable error codes the server answers with (DESIGN §5). */
-export const ERROR_CODES = [
-  'bad_request',
-  'validation_failed',
-  'unauthenticated',
-  'forbidden',
-  'csrf_failed',
-  'password_change_required',
-  'not_found',
-  'conflict',
-  'payload_too_large',
-  'unsupported_media_type',
-  'registration_closed',
-  'too_many_requests',
-  'account_locked',
-  'invalid_credentials',
-  'internal',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export { ERROR_CODES, firstErrorMessage, type ErrorCode } from './api-error.codes.js';
 
 /** The one error body every failing call answers: `{ message, code, errors? }`. */
 export const ApiErrorSchema = z.object({
@@ -28,9 +11,3 @@ export const ApiErrorSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
-
-/** The message a screen shows: the first field error when present, else the message (SPEC §8). */
-export function firstErrorMessage(body: ApiErrorBody): string {
-  const first = body.errors ? Object.values(body.errors).find((messages) => messages.length > 0) : undefined;
-  return first?.[0] ?? body.message;
-}

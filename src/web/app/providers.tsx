@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -12,7 +12,7 @@ import { theme } from './theme.js';
  * (403 password_change_required) means the cached session is stale: ask again, and the guards
  * send the user where they belong.
  */
-function createQueryClient(): QueryClient {
+export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {
     if (isApiError(error, 'unauthenticated', 'password_change_required')) {
       void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
@@ -33,9 +33,8 @@ function createQueryClient(): QueryClient {
   return queryClient;
 }
 
-/** Query cache, MUI theme with its baseline CSS, and the app's snackbar. */
-export function Providers({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/** Query cache (made by `createQueryClient`), MUI theme with its baseline CSS, and the app's snackbar. */
+export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>

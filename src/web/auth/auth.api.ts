@@ -1,26 +1,32 @@
+import { useDeferredValue } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  AdminLoginAnswerSchema,
-  LoginAnswerSchema,
-  SessionAnswerSchema,
-  StudentIdSchema,
-  UserStatusSchema,
-  type AdminLoginInput,
-  type ChangePasswordInput,
-  type FindStudentIdInput,
-  type FirstLoginInput,
-  type SessionAnswer,
-  type SessionUser,
-  type StudentLoginInput,
+import type {
+  AdminLoginInput,
+  ChangePasswordInput,
+  FindStudentIdInput,
+  FirstLoginInput,
+  SessionAnswer,
+  SessionUser,
+  StudentLoginInput,
 } from '../../shared/auth.schemas.js';
-import { apiRequest } from '../lib/api-client.js';
+import { apiRequest, forgetEarlyAnswers, NO_CONTENT } from '../lib/api-client.js';
+import { SessionAnswerParser } from './session-answer.js';
 
-/** The sign-in calls of SPEC §7: one fetcher and one hook per call. */
+/**
+ * The sign-in calls of SPEC §7: one fetcher and one hook per call. Every page loads this module
+ * at start, so the shared zod schemas come in with `loadAuthSchemas()` when a call or a form
+ * first needs them, not with the page (docs/performance.md, web).
+ */
 
-// Answers the shared module does not define yet (see the report to the lead).
-const ChangePasswordAnswerSchema = z.object({ name: z.string() });
-const FindStudentIdAnswerSchema = z.object({ student_id: z.string() });
+/** The shared sign-in schemas (zod); the browser loads the file once and keeps it. */
+export function loadAuthSchemas() {
+  return import('../../shared/auth.schemas.js');
+}
+
+/** Starts loading the schemas ahead of a submit; a failure shows when the submit needs them. */
+export function preloadAuthSchemas(): void {
+  loadAuthSchemas().catch(() => undefined);
+}
 
 /** Queries marked background never raise the full-page loading overlay. */
 export const BACKGROUND_QUERY = { background: true } as const;
@@ -31,7 +37,7 @@ export const sessionQueryKey = ['session'] as const;
 
 /** The signed-in user, or `{ user: null }` for a visitor. */
 export function getSession(signal?: AbortSignal): Promise<SessionAnswer> {
-  return apiRequest('/api/session', { schema: SessionAnswerSchema, ...(signal ? { signal } : {}) });
+  return apiRequest('/api/session', { schema: SessionAnswerParser, ...(signal ? { signal } : {}) });
 }
 
 export const sessionQuery = queryOptions({
@@ -46,6 +52,19 @@ export function useSession() {
   return useQuery(sessionQuery);
 }
 
+/**
+ * The session as the route guards read it: `pending` until the first answer, then the user (or
+ * null). The answer arrives through the query cache, whose updates React renders synchronously;
+ * deferring it lets the screen it unlocks render as a transition, in slices that keep the page
+ * responsive, instead of one long task (Lighthouse's Total Blocking Time; docs/performance.md).
+ */
+export function useDeferredSession(): { pending: boolean; user: SessionUser | null } {
+  const session = useSession();
+  const pending = useDeferredValue(session.isPending);
+  const user = useDeferredValue(session.data?.user ?? null);
+  return { pending, user };
+}
+
 /** Fetches the session again now and resolves once the cache holds the answer. */
 export function refreshSession(queryClient: QueryClient): Promise<SessionAnswer> {
   return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
@@ -57,6 +76,7 @@ export function forgetSession(queryClient: QueryClient): void {
   // The session query stays (its observers are the guards); everything else goes.
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
   queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+  forgetEarlyAnswers();
   window.sessionStorage.clear();
 }
 
@@ -73,21 +93,29 @@ export function homePathFor(user: SessionUser): string {
 // ---- GET /api/user/{student_id} --------------------------------------------------------------
 
 /** Whether the account is new or reset, which changes what the password field expects (SPEC §2). */
-export function getUserStatus(studentId: string, signal?: AbortSignal) {
+export async function getUserStatus(studentId: string, signal?: AbortSignal) {
+  const { UserStatusSchema } = await loadAuthSchemas();
   return apiRequest(`/api/user/${encodeURIComponent(studentId)}`, {
     schema: UserStatusSchema,
     ...(signal ? { signal } : {}),
   });
 }
 
-/** The status of a typed student ID; idle until the ID is well-formed. */
+/** The status of a well-formed student ID; no call (an empty list) for one that is not. */
+async function getStatusOfTypedId(typed: string, signal: AbortSignal) {
+  const { StudentIdSchema } = await loadAuthSchemas();
+  const parsed = StudentIdSchema.safeParse(typed);
+  return parsed.success ? getUserStatus(parsed.data, signal) : [];
+}
+
+/** The status of a typed student ID; idle while the field is empty. */
 export function useUserStatus(studentId: string) {
-  const parsed = StudentIdSchema.safeParse(studentId);
-  const id = parsed.success ? parsed.data : '';
+  // The shared rule trims too; the key stays the same whatever spaces surround the ID.
+  const id = studentId.trim();
   return useQuery({
     queryKey: ['user-status', id],
-    queryFn: ({ signal }) => getUserStatus(id, signal),
-    enabled: parsed.success,
+    queryFn: ({ signal }) => getStatusOfTypedId(id, signal),
+    enabled: id !== '',
     staleTime: 60_000,
     retry: false,
     meta: BACKGROUND_QUERY,
@@ -97,7 +125,8 @@ export function useUserStatus(studentId: string) {
 // ---- sign-in and password calls -------------------------------------------------------------
 
 /** POST /api/login-student, after a fresh CSRF cookie. */
-export function loginStudent(input: StudentLoginInput) {
+export async function loginStudent(input: StudentLoginInput) {
+  const { LoginAnswerSchema } = await loadAuthSchemas();
   return apiRequest('/api/login-student', {
     method: 'POST',
     body: input,
@@ -107,17 +136,20 @@ export function loginStudent(input: StudentLoginInput) {
 }
 
 /** POST /api/first-login with the birth certificate pin or SEA number and yyyymmdd birth date. */
-export function firstLogin(input: FirstLoginInput) {
+export async function firstLogin(input: FirstLoginInput) {
+  const { LoginAnswerSchema } = await loadAuthSchemas();
   return apiRequest('/api/first-login', { method: 'POST', body: input, schema: LoginAnswerSchema, freshCsrf: true });
 }
 
 /** POST /api/admin-login. */
-export function adminLogin(input: AdminLoginInput) {
+export async function adminLogin(input: AdminLoginInput) {
+  const { AdminLoginAnswerSchema } = await loadAuthSchemas();
   return apiRequest('/api/admin-login', { method: 'POST', body: input, schema: AdminLoginAnswerSchema, freshCsrf: true });
 }
 
 /** POST /api/change-password-student: the forced change (`reset_password`) or the own one. */
-export function changePasswordStudent(input: ChangePasswordInput) {
+export async function changePasswordStudent(input: ChangePasswordInput) {
+  const { ChangePasswordAnswerSchema } = await loadAuthSchemas();
   return apiRequest('/api/change-password-student', {
     method: 'POST',
     body: input,
@@ -126,13 +158,14 @@ export function changePasswordStudent(input: ChangePasswordInput) {
 }
 
 /** POST /api/find-student-id: the one matching ID, never a list (DESIGN §6). */
-export function findStudentId(input: FindStudentIdInput) {
+export async function findStudentId(input: FindStudentIdInput) {
+  const { FindStudentIdAnswerSchema } = await loadAuthSchemas();
   return apiRequest('/api/find-student-id', { method: 'POST', body: input, schema: FindStudentIdAnswerSchema });
 }
 
 /** POST /logout (204). */
 export function logout() {
-  return apiRequest('/logout', { method: 'POST', schema: z.void() });
+  return apiRequest('/logout', { method: 'POST', schema: NO_CONTENT });
 }
 
 /** Each sign-in hook resolves only after the session cache holds the new session. */

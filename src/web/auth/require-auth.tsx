@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { homePathFor, needsPasswordChange, useSession } from './auth.api.js';
+import { homePathFor, needsPasswordChange, useDeferredSession } from './auth.api.js';
 
 /**
  * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
@@ -17,9 +17,8 @@ interface RequireAuthProps {
 
 /** Signed-in-only routes: visitors go to /, students owing a new password go to its form on /. */
 export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthProps) {
-  const session = useSession();
-  if (session.isPending) return <PageSpinner />;
-  const user = session.data?.user ?? null;
+  const { pending, user } = useDeferredSession();
+  if (pending) return <PageSpinner />;
   if (user === null) return <Navigate to="/" replace />;
   if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to="/" replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;
@@ -31,10 +30,9 @@ export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthPr
  * must change the password stays on / where the New-password form is.
  */
 export function RequireVisitor() {
-  const session = useSession();
+  const { pending, user } = useDeferredSession();
   const { pathname } = useLocation();
-  if (session.isPending) return <PageSpinner />;
-  const user = session.data?.user ?? null;
+  if (pending) return <PageSpinner />;
   if (user === null) return <Outlet />;
   if (needsPasswordChange(user)) return pathname === '/' ? <Outlet /> : <Navigate to="/" replace />;
   return <Navigate to={homePathFor(user)} replace />;

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
-import { StudentLoginSchema, type LoginAnswer } from '../../shared/auth.schemas.js';
+import type { LoginAnswer } from '../../shared/auth.schemas.js';
+import { OutlinedField } from '../components/outlined-field.js';
 import { PasswordField } from '../components/password-field.js';
-import { errorMessage } from '../lib/api-client.js';
+import { errorMessage, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
-import { useLoginStudent, useUserStatus } from './auth.api.js';
+import { loadAuthSchemas, preloadAuthSchemas, useLoginStudent, useUserStatus } from './auth.api.js';
 import { ErrorAlert } from './error-alert.js';
 
 const STATUS_LOOKUP_DELAY_MS = 300;
@@ -22,23 +22,34 @@ interface StudentIdLoginFormProps {
 export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }: StudentIdLoginFormProps) {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [rulesMissing, setRulesMissing] = useState(false);
   const [lookupId, flushLookupId] = useDebouncedValue(studentId, STATUS_LOOKUP_DELAY_MS);
   const status = useUserStatus(lookupId);
   const login = useLoginStudent();
   const expectsBirthDate = status.data?.[0]?.password_reset === 1;
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = StudentLoginSchema.safeParse({ student_id: studentId, password });
+    const schemas = await loadAuthSchemas().catch(() => null);
+    setRulesMissing(schemas === null);
+    if (schemas === null) return;
+    const parsed = schemas.StudentLoginSchema.safeParse({ student_id: studentId, password });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
     login.mutate(parsed.data, { onSuccess: onSignedIn });
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Student sign in">
-      <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
-      <TextField
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      // The shared rules are not part of the page's load; they come as soon as someone starts typing.
+      onFocus={preloadAuthSchemas}
+      aria-label="Student sign in"
+    >
+      <ErrorAlert message={rulesMissing ? UNREACHABLE_MESSAGE : login.isError ? errorMessage(login.error) : null} />
+      <OutlinedField
         label="Student ID"
         name="student_id"
         autoComplete="username"
@@ -58,7 +69,7 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
         onChange={(event) => setPassword(event.target.value)}
         error={Boolean(fieldErrors['password'])}
         helperText={fieldErrors['password'] ?? (expectsBirthDate ? 'yyyymmdd' : undefined)}
-        slotProps={{ inputLabel: { shrink: true } }}
+        shrinkLabel
         required
       />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 2 }}>

@@ -1,14 +1,19 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Field name → the message to show under that field. */
 export type FieldErrors = Partial<Record<string, string>>;
 
-/** The first message of each field of a failed shared-schema parse, for the form's helper texts. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const { fieldErrors } = z.flattenError(error);
+/**
+ * The first message of each field of a failed shared-schema parse, for the form's helper texts
+ * (what `z.flattenError` gives, read from the issues so the sign-in forms need no zod to load).
+ */
+export function fieldErrorsOf(error: Pick<z.ZodError, 'issues'>): FieldErrors {
   const result: FieldErrors = {};
-  for (const [field, messages] of Object.entries(fieldErrors) as Array<[string, string[] | undefined]>) {
-    if (messages?.[0] !== undefined) result[field] = messages[0];
+  for (const issue of error.issues) {
+    const [key] = issue.path;
+    if (key === undefined || typeof key === 'symbol') continue;
+    const field = String(key);
+    if (result[field] === undefined) result[field] = issue.message;
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -7,8 +7,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { format as formatDate, isValid, parseISO } from 'date-fns';
 import { todayIso } from '../../shared/dates.js';
 import {
   checkFieldValue,
@@ -19,8 +17,13 @@ import {
 } from '../../shared/registration.fields.js';
 import { SAVE_INDICATOR_DELAY_MS } from '../../shared/school.constants.js';
 import { isApiError } from '../lib/api-client.js';
+import { lazyNamed } from '../lib/lazy-named.js';
 import { registrationStatusKey, useLookupOptions, useSaveField } from './registration.api.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
+
+// The date pickers and date-fns (about 60 kB) come after the step is on screen: until then a
+// date field shows its stored value in a plain field of the same size (docs/performance.md, web).
+const DateField = lazyNamed(() => import('./date-field.js'), 'DateField');
 
 interface RegistrationFieldProps {
   field: CatalogueField;
@@ -152,25 +155,27 @@ export function RegistrationField({ field, value, studentId, readOnly }: Registr
       );
     case 'date':
       return (
-        <DateField
-          field={field}
-          // The stored value: the picker keeps its own partial entry while the user types.
-          value={asText(value)}
-          readOnly={readOnly}
-          indicator={indicator}
-          message={message}
-          onDraft={(next) => {
-            setDraft(next);
-            if (state !== 'saving') setState('idle');
-          }}
-          onCommit={(next) => {
-            focused.current = false;
-            void commit(next);
-          }}
-          onFocus={() => {
-            focused.current = true;
-          }}
-        />
+        <Suspense fallback={<DateFieldPlaceholder label={field.label} value={asText(value)} required={field.required} />}>
+          <DateField
+            field={field}
+            // The stored value: the picker keeps its own partial entry while the user types.
+            value={asText(value)}
+            readOnly={readOnly}
+            indicator={indicator}
+            message={message}
+            onDraft={(next) => {
+              setDraft(next);
+              if (state !== 'saving') setState('idle');
+            }}
+            onCommit={(next) => {
+              focused.current = false;
+              void commit(next);
+            }}
+            onFocus={() => {
+              focused.current = true;
+            }}
+          />
+        </Suspense>
       );
     default: {
       const isPhone = field.control === 'phone';
@@ -303,83 +308,20 @@ function SelectField({ field, value, readOnly, indicator, common, helperProps, o
   );
 }
 
-interface DateFieldProps {
-  field: CatalogueField;
-  value: string;
-  readOnly: boolean;
-  indicator: React.ReactNode;
-  message: string | null;
-  onDraft: (value: string) => void;
-  onCommit: (value: string) => void;
-  onFocus: () => void;
-}
-
-/** 'yyyy-MM-dd' ↔ Date for the picker; an incomplete entry stays as its invalid Date. */
-function toDate(value: string): Date | null {
-  if (value === '') return null;
-  const parsed = parseISO(value);
-  return isValid(parsed) ? parsed : null;
-}
-
-function DateField({ field, value, readOnly, indicator, message, onDraft, onCommit, onFocus }: DateFieldProps) {
-  const [picked, setPicked] = useState<Date | null>(toDate(value));
-  // The latest entry, for the blur handler (the picker may call it before re-rendering).
-  const latest = useRef<Date | null>(picked);
-  const open = useRef(false);
-  const wrapper = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    setPicked(toDate(value));
-    latest.current = toDate(value);
-  }, [value]);
-  const asIso = (date: Date | null): string => (date === null ? '' : isValid(date) ? formatDate(date, 'yyyy-MM-dd') : 'invalid');
+/** What a date field shows while the picker loads: the stored date, not editable yet. */
+function DateFieldPlaceholder({ label, value, required }: { label: string; value: string; required: boolean }) {
   return (
-    <Box
-      ref={wrapper}
-      sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}
-      onFocus={onFocus}
-      // Typed dates save when focus leaves the whole field (moving between the day, month and
-      // year sections is not leaving it); calendar picks save when the calendar closes.
-      onBlur={(event) => {
-        if (open.current) return;
-        if (event.relatedTarget instanceof Node && wrapper.current?.contains(event.relatedTarget)) return;
-        onCommit(asIso(latest.current));
-      }}
-    >
-      <DatePicker
-        label={field.label}
-        value={picked}
-        format="yyyy-MM-dd"
-        readOnly={readOnly}
-        disableFuture={!field.allowFuture}
+    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}>
+      <TextField
+        label={label}
+        value={value}
+        required={required}
+        margin="none"
+        helperText="yyyy-MM-dd"
         sx={{ flex: 1 }}
-        {...(field.minDate ? { minDate: parseISO(field.minDate) } : {})}
-        {...(field.name === 'date_of_birth' ? { openTo: 'year' as const } : {})}
-        onOpen={() => {
-          open.current = true;
-        }}
-        onClose={() => {
-          open.current = false;
-          onCommit(asIso(latest.current));
-        }}
-        onChange={(date) => {
-          latest.current = date;
-          setPicked(date);
-          onDraft(asIso(date));
-        }}
-        slotProps={{
-          textField: {
-            name: field.name,
-            required: field.required,
-            fullWidth: true,
-            margin: 'none',
-            error: message !== null,
-            helperText: message ?? 'yyyy-MM-dd',
-            FormHelperTextProps: message !== null ? { role: 'alert' } : {},
-          },
-        }}
+        slotProps={{ htmlInput: { readOnly: true, 'aria-busy': true } }}
       />
-      <Box sx={{ pt: 2 }}>{indicator}</Box>
+      <Box sx={{ width: 22, flexShrink: 0 }} />
     </Box>
   );
 }
-

@@ -20,9 +20,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/auth.api.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -53,93 +51,94 @@ export function RegistrationLayout() {
   const studentId = user?.student_id ?? null;
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus();
+  // The step (some forty fields) renders as a transition, in slices, when the record arrives or
+  // changes, not in one long task (Lighthouse's Total Blocking Time; docs/performance.md, web).
+  const recordData = useDeferredValue(record.data);
 
   if (!user) return null;
   if (studentId === null) {
     return <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>;
   }
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
-  if (!record.data) return null;
+  if (!recordData) return null;
 
   const role = user.role;
   const editable = role === 'admin' || status.data?.editable === true;
-  const progress = record.data.progress;
+  const progress = recordData.progress;
 
   return (
-    <LocalizationProvider dateAdapter={AdapterDateFns}>
-      <RegistrationContext.Provider value={{ studentId, record: record.data, status: status.data, editable, role }}>
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 3,
-            gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '210px minmax(0, 1fr)' },
-            alignItems: 'start',
-            pb: { xs: 9, sm: 0 },
-          }}
-        >
-          {!narrow && (
-            <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
-              <List dense>
-                {REGISTRATION_STEPS.map((step) => {
-                  const done = progress[step.flag] === 1;
-                  const selected = step.path === activePath;
-                  return (
-                    <ListItem key={step.path} disablePadding>
-                      <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
-                        <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
-                          {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
-                        </ListItemIcon>
-                        <ListItemText primary={step.label} />
-                      </ListItemButton>
-                    </ListItem>
-                  );
-                })}
-                <ListItem disablePadding>
-                  <ListItemButton component={RouterLink} to="/registration/change-password">
-                    <ListItemIcon sx={{ minWidth: 36 }}>
-                      <KeyIcon />
-                    </ListItemIcon>
-                    <ListItemText primary="Change password" />
-                  </ListItemButton>
-                </ListItem>
-              </List>
-            </Paper>
-          )}
-          <Box sx={{ minWidth: 0 }}>
-            <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
-            {!editable && status.data?.reason && (
-              <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
-                {status.data.reason}
-              </Alert>
-            )}
-            <Outlet />
-            {narrow && (
-              <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
-                Change password
-              </Button>
-            )}
-          </Box>
-        </Box>
-        {narrow && (
-          <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
-            <BottomNavigation showLabels value={activePath}>
-              {REGISTRATION_STEPS.map((step) => (
-                <BottomNavigationAction
-                  key={step.path}
-                  value={step.path}
-                  label={step.short}
-                  icon={STEP_ICONS[step.path]}
-                  component={RouterLink}
-                  to={`/registration/${step.path}`}
-                  aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
-                  aria-current={step.path === activePath ? 'page' : undefined}
-                  sx={{ minWidth: 0, px: 0.25, '& .MuiBottomNavigationAction-label': { fontSize: '0.68rem' } }}
-                />
-              ))}
-            </BottomNavigation>
+    <RegistrationContext.Provider value={{ studentId, record: recordData, status: status.data, editable, role }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '210px minmax(0, 1fr)' },
+          alignItems: 'start',
+          pb: { xs: 9, sm: 0 },
+        }}
+      >
+        {!narrow && (
+          <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
+            <List dense>
+              {REGISTRATION_STEPS.map((step) => {
+                const done = progress[step.flag] === 1;
+                const selected = step.path === activePath;
+                return (
+                  <ListItem key={step.path} disablePadding>
+                    <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
+                      <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
+                        {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
+                      </ListItemIcon>
+                      <ListItemText primary={step.label} />
+                    </ListItemButton>
+                  </ListItem>
+                );
+              })}
+              <ListItem disablePadding>
+                <ListItemButton component={RouterLink} to="/registration/change-password">
+                  <ListItemIcon sx={{ minWidth: 36 }}>
+                    <KeyIcon />
+                  </ListItemIcon>
+                  <ListItemText primary="Change password" />
+                </ListItemButton>
+              </ListItem>
+            </List>
           </Paper>
         )}
-      </RegistrationContext.Provider>
-    </LocalizationProvider>
+        <Box sx={{ minWidth: 0 }}>
+          <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
+          {!editable && status.data?.reason && (
+            <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
+              {status.data.reason}
+            </Alert>
+          )}
+          <Outlet />
+          {narrow && (
+            <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
+              Change password
+            </Button>
+          )}
+        </Box>
+      </Box>
+      {narrow && (
+        <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
+          <BottomNavigation showLabels value={activePath}>
+            {REGISTRATION_STEPS.map((step) => (
+              <BottomNavigationAction
+                key={step.path}
+                value={step.path}
+                label={step.short}
+                icon={STEP_ICONS[step.path]}
+                component={RouterLink}
+                to={`/registration/${step.path}`}
+                aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
+                aria-current={step.path === activePath ? 'page' : undefined}
+                sx={{ minWidth: 0, px: 0.25, '& .MuiBottomNavigationAction-label': { fontSize: '0.68rem' } }}
+              />
+            ))}
+          </BottomNavigation>
+        </Paper>
+      )}
+    </RegistrationContext.Provider>
   );
 }

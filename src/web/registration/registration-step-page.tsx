@@ -7,6 +7,7 @@ import { missingFields } from '../../shared/registration.progress.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { todayIso } from '../../shared/dates.js';
 import { usePageTitle } from '../lib/use-page-title.js';
+import { useRenderInSteps } from '../lib/use-render-in-steps.js';
 import { useRegistration } from './registration-context.js';
 import { RegistrationField } from './registration-field.js';
 
@@ -53,6 +54,9 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const shown = fieldsOfStep(step).filter((field) => isFieldVisible(field, values));
   const missing = missingFields(step, values, { today: todayIso() });
   const labelOf = new Map(shown.map((f) => [f.name, f.label]));
+  const groups = groupFields(shown);
+  // The heading and what is still needed first, then one section per commit (short tasks).
+  const groupsShown = useRenderInSteps(groups.length, 0);
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="step-title">
@@ -64,7 +68,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
           ? 'This step is complete. Every change is saved as you go.'
           : `Still needed: ${missing.map((name) => labelOf.get(name) ?? name).join(', ')}. Every change is saved as you go.`}
       </Typography>
-      {groupFields(shown).map((group, index) => (
+      {groups.slice(0, groupsShown).map((group, index) => (
         <Box key={`${group.title ?? 'fields'}-${index}`} component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
           {group.title && (
             <Typography component="legend" variant="h2" sx={{ mb: 1.5, p: 0 }}>

@@ -1,6 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { LOOKUPS, toLookupOptions, type LookupName } from '../../shared/lookups.schemas.js';
-import type { FieldValue } from '../../shared/registration.fields.js';
+import { REGISTRATION_FIELDS, type FieldValue } from '../../shared/registration.fields.js';
 import {
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
@@ -11,6 +11,7 @@ import {
   type StudentRecord,
 } from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
+import { REGISTRATION_STATUS_PATH, studentRecordPath } from './registration.paths.js';
 
 /** The registration calls of SPEC §7: one fetcher and one hook per call. */
 
@@ -20,15 +21,21 @@ const BACKGROUND = { background: true } as const;
 
 export const studentRecordKey = (id: string) => ['student-record', id] as const;
 
+/**
+ * The record is asked for afresh each time the registration screens open; one fetched in the last
+ * few seconds (by `prefetchRegistration`, while the screens' code loaded) counts as that.
+ */
+const RECORD_FRESH_MS = 5_000;
+
 export function studentRecordQuery(id: string) {
   return queryOptions({
     queryKey: studentRecordKey(id),
     queryFn: async ({ signal }) => {
-      const [record] = await apiRequest(`/api/student-record/${encodeURIComponent(id)}`, { schema: StudentRecordListSchema, signal });
+      const [record] = await apiRequest(studentRecordPath(id), { schema: StudentRecordListSchema, signal });
       if (!record) throw new Error('The record is empty.');
       return record;
     },
-    staleTime: 0,
+    staleTime: RECORD_FRESH_MS,
   });
 }
 
@@ -40,30 +47,48 @@ export function useStudentRecord(id: string | null) {
 
 export const registrationStatusKey = ['registration-status'] as const;
 
+const registrationStatusQuery = queryOptions({
+  queryKey: registrationStatusKey,
+  queryFn: ({ signal }) => apiRequest(REGISTRATION_STATUS_PATH, { schema: RegistrationStatusSchema, signal }),
+  staleTime: 60_000,
+});
+
 export function useRegistrationStatus() {
-  return useQuery({
-    queryKey: registrationStatusKey,
-    queryFn: ({ signal }) => apiRequest('/api/registration-status', { schema: RegistrationStatusSchema, signal }),
-    // The window can close while the page is open: ask again now and then.
-    staleTime: 60_000,
-    refetchInterval: 5 * 60_000,
-  });
+  // The window can close while the page is open: ask again now and then.
+  return useQuery({ ...registrationStatusQuery, refetchInterval: 5 * 60_000 });
 }
 
 // ---- Lookups -----------------------------------------------------------------------------------
 
-/** A lookup as `{ value, label }` options; the server lets browsers cache them for an hour. */
-export function useLookupOptions(name: LookupName | undefined) {
-  return useQuery({
+function lookupQuery(name: LookupName | undefined) {
+  return queryOptions({
     queryKey: ['lookup', name],
     queryFn: async ({ signal }) => {
       const lookup = LOOKUPS[name!];
-      const rows = (await apiRequest(lookup.path, { schema: lookup.schema, signal })) as Record<string, unknown>[];
+      const rows = await apiRequest<Record<string, unknown>[]>(lookup.path, { schema: lookup.schema, signal });
       return toLookupOptions(name!, rows);
     },
-    enabled: name !== undefined,
     staleTime: 60 * 60_000,
   });
+}
+
+/** A lookup as `{ value, label }` options; the server lets browsers cache them for an hour. */
+export function useLookupOptions(name: LookupName | undefined) {
+  return useQuery({ ...lookupQuery(name), enabled: name !== undefined });
+}
+
+/** Every lookup a registration field takes its options or suggestions from. */
+const REGISTRATION_LOOKUPS = [...new Set(REGISTRATION_FIELDS.flatMap((field) => (field.lookup ? [field.lookup] : [])))];
+
+/**
+ * Starts the calls the registration screens make at once — the record, the window's status and
+ * the fields' lookups — so they run while the screens' code downloads instead of after it has
+ * rendered (router.tsx; docs/performance.md, web).
+ */
+export function prefetchRegistration(queryClient: QueryClient, studentId: string): void {
+  void queryClient.prefetchQuery(studentRecordQuery(studentId));
+  void queryClient.prefetchQuery(registrationStatusQuery);
+  for (const name of REGISTRATION_LOOKUPS) void queryClient.prefetchQuery(lookupQuery(name));
 }
 
 // ---- POST /api/student -------------------------------------------------------------------------
