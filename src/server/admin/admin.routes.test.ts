@@ -193,6 +193,13 @@ describe('Registration Data.xlsx', () => {
     expect(cell('I Agree to the Terms and Conditions')).toBe('Yes');
     expect(cell('Registration Submitted')).toBe('Yes');
     expect(cell('Last Updated')).toBeInstanceOf(Date);
+    // Cells share their column's style object (xlsx-writer.ts): every row keeps the date formats.
+    const columnOf = (header: string) => headers.indexOf(header) + 1;
+    sheet.eachRow((row, rowNumber) => {
+      if (rowNumber === 1) return;
+      expect(row.getCell(columnOf('Date of Birth')).numFmt).toBe('yyyy-mm-dd');
+      expect(row.getCell(columnOf('Last Updated')).numFmt).toBe('yyyy-mm-dd hh:mm');
+    });
 
     const evil = rowOf(victim.id);
     expect(evil('Allergies')).toBe(`'=HYPERLINK("http://evil.example","click")`);

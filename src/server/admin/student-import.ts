@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import {
   IMPORT_MAX_ROWS,
   listName,
@@ -16,7 +15,7 @@ import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
 // The upload reader of the term-results import (bounded unzip, CSV dialects, formulas never
 // evaluated); one reader for every import of the portal.
-import { readSpreadsheet, type Cell, type SheetRow } from '../term-reports/spreadsheet-file.js';
+import { loadExcelJs, readSpreadsheet, type Cell, type SheetRow } from '../term-reports/spreadsheet-file.js';
 import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
@@ -399,7 +398,8 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
 
 /** The downloadable template: the headings, and a second sheet saying what each column takes. */
 export async function buildImportTemplate(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJs();
+  const workbook = new Workbook();
   workbook.creator = 'School Portal';
   const fields = TEMPLATE_FIELDS.map((name) => findField(name)!);
   const students = workbook.addWorksheet('Students', { views: [{ state: 'frozen', ySplit: 1 }] });

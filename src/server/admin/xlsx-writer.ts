@@ -1,6 +1,7 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { PassThrough, type Writable } from 'node:stream';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { loadExcelJs } from '../term-reports/spreadsheet-file.js';
 import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
 
 /**
@@ -24,6 +25,13 @@ const DATE_FORMAT = 'yyyy-mm-dd';
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/** A column's cell style: the number format of dates, none for the rest. */
+function columnStyle(kind: ColumnKind): Partial<ExcelJS.Style> {
+  if (kind === 'date') return { numFmt: DATE_FORMAT };
+  if (kind === 'datetime') return { numFmt: DATE_TIME_FORMAT };
+  return {};
+}
+
 /** One cell's value: dates as real dates, whole numbers as numbers, every text inert. */
 function cellValue(kind: ColumnKind, raw: string | number | null | undefined): ExcelJS.CellValue {
   if (raw === null || raw === undefined || raw === '') return null;
@@ -45,17 +53,19 @@ function cellValue(kind: ColumnKind, raw: string | number | null | undefined): E
  * rows of each page as they come. Resolves with the number of data rows once the zip is finished.
  */
 export async function writeWorkbook<R>(
-  out: NodeJS.WritableStream,
+  out: Writable,
   sheetName: string,
   columns: readonly SheetColumn<R>[],
   pages: AsyncIterable<readonly R[]>,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as unknown as import('node:stream').Stream, useStyles: true, useSharedStrings: false });
+  const { stream } = await loadExcelJs();
+  const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'School Portal';
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  sheet.columns = columns.map((column) => ({
+  const styles = columns.map((column) => columnStyle(column.kind));
+  sheet.columns = columns.map((column, i) => ({
     width: column.width ?? Math.min(40, Math.max(10, column.header.length + 2)),
-    ...(column.kind === 'date' ? { style: { numFmt: DATE_FORMAT } } : column.kind === 'datetime' ? { style: { numFmt: DATE_TIME_FORMAT } } : {}),
+    ...(column.kind === 'date' || column.kind === 'datetime' ? { style: styles[i] } : {}),
   }));
   const header = sheet.addRow(columns.map((column) => column.header));
   header.font = { bold: true };
@@ -64,14 +74,71 @@ export async function writeWorkbook<R>(
   let count = 0;
   for await (const page of pages) {
     for (const row of page) {
-      sheet.addRow(columns.map((column) => cellValue(column.kind, column.value(row)))).commit();
+      const added = sheet.addRow(columns.map((column) => cellValue(column.kind, column.value(row))));
+      shareColumnStyles(added, styles);
+      added.commit();
       count++;
     }
+    await waitForZip(zipQueueOf(sheet), out);
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: columns.length } };
   sheet.commit();
   await workbook.commit();
   return count;
+}
+
+/**
+ * Gives every cell of a data row its column's one style object. exceljs copies the column's
+ * style into a new object for each cell, and its style registry recognises only objects it has
+ * seen: each new object is rendered to XML to be looked up, 30 % of the export's CPU and half of
+ * what it allocates (docs/performance.md). A shared object is looked up once. The sheet is the
+ * same: a cell's style id depends only on its number format, which is the column's.
+ */
+function shareColumnStyles(row: ExcelJS.Row, styles: readonly Partial<ExcelJS.Style>[]): void {
+  for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i]!;
+}
+
+/** The stream a worksheet's XML waits in before the zip compresses it (readable-stream 2). */
+interface ZipQueue {
+  _writableState: { length: number };
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * exceljs's streaming writer has no backpressure (exceljs issues #464 and #734): a committed row
+ * is pushed towards the zip at once, so a sheet written in one go queues whole in front of the
+ * compressor (5.6 MB of XML for 2,000 students), lives long enough to reach V8's old generation
+ * and is freed only by the next full GC: the server grew by that much with every export
+ * (docs/performance.md). The queue is the stream exceljs pipes the sheet into, found as #464
+ * finds it; should a later exceljs have none, pages only yield to the event loop.
+ */
+function zipQueueOf(sheet: ExcelJS.Worksheet): ZipQueue | undefined {
+  const pipes = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes;
+  const queue = pipes?.[0] as Partial<ZipQueue> | undefined;
+  return typeof queue?._writableState?.length === 'number' && typeof queue.once === 'function' && typeof queue.removeListener === 'function'
+    ? (queue as ZipQueue)
+    : undefined;
+}
+
+/**
+ * Between pages: lets other requests run (a page is a few ms of CPU; the whole sheet would hold
+ * the event loop for the whole export), then waits until the compressor has taken the page's
+ * XML, so no page outlives the next (measured: a queue of even 256 kB still left 2 MB an export
+ * to the next full GC), or until the download is gone (the client left: nothing will drain).
+ */
+async function waitForZip(queue: ZipQueue | undefined, out: Writable): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (!queue || queue._writableState.length === 0 || out.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      for (const event of ['drain', 'close', 'error'] as const) queue.removeListener(event, settle);
+      out.removeListener('close', settle);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error'] as const) queue.once(event, settle);
+    out.once('close', settle);
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ClockTimeSchema, IMPORT_COLUMNS, IsoDateSchema, type ImportResult, type ImportRowError } from '../../shared/attendance.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { todayIso } from '../../shared/dates.js';
@@ -6,6 +6,8 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+// The one loader of exceljs (it loads with the first spreadsheet, not at start).
+import { loadExcelJs } from '../term-reports/spreadsheet-file.js';
 import { screenScans, storeScans, type IncomingScan } from './scans.service.js';
 
 /**
@@ -96,7 +98,8 @@ function cellText(value: ExcelJS.CellValue, column: 'student' | 'date' | 'time')
 /** The rows of the file as text cells, the header first. */
 export async function readImportRows(bytes: Buffer, format: ImportFormat): Promise<string[][]> {
   if (format === 'csv') return parseCsv(bytes.toString('utf8'));
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJs();
+  const workbook = new Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

@@ -6,26 +6,45 @@ import type { TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.j
  * pdfmake on the server with the Roboto TTFs it ships, embedded in every document (DESIGN §2:
  * documents described as data). Features build a TDocumentDefinitions from the pieces in
  * pieces.ts and hand it here; nothing is written to disk.
+ *
+ * pdfmake and its fonts load with the first document, not when the server starts: 27 MB that a
+ * process which never prints does not hold (docs/performance.md).
  */
 
-const require = createRequire(import.meta.url);
-type PrinterClass = new (fonts: TFontDictionary) => {
+type Printer = {
   createPdfKitDocument(doc: TDocumentDefinitions): NodeJS.ReadableStream & { end(): void };
 };
-const PdfPrinter = require('pdfmake') as PrinterClass;
-const vfs = require('pdfmake/build/vfs_fonts.js') as Record<string, string>;
+type PrinterClass = new (fonts: TFontDictionary) => Printer;
 
-const font = (file: string) => Buffer.from(vfs[file] ?? '', 'base64');
-const FONTS: TFontDictionary = {
-  Roboto: {
-    normal: font('Roboto-Regular.ttf'),
-    bold: font('Roboto-Medium.ttf'),
-    italics: font('Roboto-Italic.ttf'),
-    bolditalics: font('Roboto-MediumItalic.ttf'),
-  },
-} as unknown as TFontDictionary;
+let pdfmake: { PdfPrinter: PrinterClass; fonts: TFontDictionary } | undefined;
 
-const printer = new PdfPrinter(FONTS);
+/** pdfmake and the Roboto TTFs it ships (its virtual file system), loaded on first use. */
+function loadPdfmake(): { PdfPrinter: PrinterClass; fonts: TFontDictionary } {
+  if (!pdfmake) {
+    const require = createRequire(import.meta.url);
+    const vfs = require('pdfmake/build/vfs_fonts.js') as Record<string, string>;
+    const face = (file: string) => Buffer.from(vfs[file] ?? '', 'base64');
+    const roboto = {
+      normal: face('Roboto-Regular.ttf'),
+      bold: face('Roboto-Medium.ttf'),
+      italics: face('Roboto-Italic.ttf'),
+      bolditalics: face('Roboto-MediumItalic.ttf'),
+    };
+    pdfmake = { PdfPrinter: require('pdfmake') as PrinterClass, fonts: { Roboto: roboto } as unknown as TFontDictionary };
+  }
+  return pdfmake;
+}
+
+/**
+ * A printer for one document. pdfmake's printer keeps the last document it made (its pdfkit
+ * document and every laid-out line) until it makes the next: 50 MB after the all-classes report.
+ * A printer per document lets each go with its reply; making one costs nothing (the fonts are
+ * loaded once).
+ */
+function newPrinter(): Printer {
+  const { PdfPrinter, fonts } = loadPdfmake();
+  return new PdfPrinter(fonts);
+}
 
 /** Page sizes in PDF points (1/72 in). Legal is the spec's registration form paper (SPEC §9). */
 export const PAGE_SIZES = {
@@ -36,7 +55,7 @@ export const PAGE_SIZES = {
 /** Renders a document definition to PDF bytes. */
 export function renderPdf(doc: TDocumentDefinitions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const pdf = printer.createPdfKitDocument({ ...doc, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } });
+    const pdf = newPrinter().createPdfKitDocument({ ...doc, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));

@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { AppError } from '../http/errors.js';
 
 /**
@@ -30,6 +30,19 @@ export interface ReadLimits {
 }
 
 const EMPTY: Cell = { kind: 'empty' };
+
+let excelJs: Promise<typeof ExcelJS> | undefined;
+
+/**
+ * exceljs, loaded when a spreadsheet is first read or written rather than when the server starts
+ * (31 MB that a process which never imports or exports does not hold; docs/performance.md). The
+ * one place that loads it: the readers here and in the other imports, the templates and the
+ * streaming writer of the exports.
+ */
+export function loadExcelJs(): Promise<typeof ExcelJS> {
+  excelJs ??= import('exceljs').then((module) => module.default);
+  return excelJs;
+}
 
 function tooManyRows(maxRows: number): AppError {
   return new AppError(
@@ -136,7 +149,8 @@ function textCell(text: string): Cell {
 
 async function readXlsx(bytes: Buffer, limits: ReadLimits): Promise<SheetRow[]> {
   checkZipExpansion(bytes, limits.maxInflatedBytes);
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJs();
+  const workbook = new Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.js';
 import { TERM_RESULT_COLUMNS } from '../../shared/term-reports.schemas.js';
+import { loadExcelJs } from './spreadsheet-file.js';
 import * as repo from './term-reports.repository.js';
 
 /**
@@ -34,7 +34,8 @@ export async function buildTemplate(db: Db, format: 'xlsx' | 'csv'): Promise<Tem
     repo.listGradeKey(db),
     repo.listAssessmentWeights(db),
   ]);
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJs();
+  const workbook = new Workbook();
   workbook.creator = 'School Portal';
   const sheet = workbook.addWorksheet('Term Results', {
     views: [{ state: 'frozen', ySplit: 1 }],
