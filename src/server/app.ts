@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -17,6 +16,7 @@ import type { Db } from './db/database.js';
 import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { securityHeadersPlugin } from './http/security-headers.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './security/input-guard.js';
 import { adminRoutes } from './admin/admin.routes.js';
@@ -70,27 +70,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI's emotion writes <style> tags at run time; scripts stay strictly 'self'.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        // PDFs are shown in frames of our own pages only.
-        frameAncestors: ["'self'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.trustProxy ? { maxAge: 15552000 } : false,
-  });
+  await app.register(securityHeadersPlugin, { hsts: config.trustProxy });
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, PostgresAdapter, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  PostgresAdapter,
+  CompiledQuery,
+  type Compilable,
+  type DialectAdapter,
+  type QueryResult,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -43,6 +54,8 @@ export function createDatabase(options: DatabaseOptions): Db {
 
 /** Distinct SQL texts kept compiled; dynamic ones (IN lists of varying length) fall out first. */
 const STATEMENT_CACHE_SIZE = 500;
+/** Statements that change the schema: compiled statements (and their column lists) are dropped first. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
 /**
  * Kysely asks better-sqlite3 to prepare every query anew, and compiling a statement costs about
@@ -52,7 +65,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * single connection, and SQLite re-prepares a statement itself after a schema change.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -60,13 +73,218 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       if (statement) {
         cache.delete(sql);
       } else {
-        statement = sqlite.prepare(sql);
+        if (SCHEMA_CHANGE.test(sql)) cache.clear();
+        const compiled = sqlite.prepare(sql);
+        statement = compiled.reader ? withFastRows(compiled) : compiled;
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, statement);
       return statement;
     },
   };
+}
+
+type RowConstructor = (values: readonly unknown[]) => Record<string, unknown>;
+
+/**
+ * A function making the object better-sqlite3 makes of a row, from the row's values in column
+ * order: one object literal, which V8 creates in one step with a fixed shape, where better-sqlite3
+ * adds the properties one by one — for the 98 columns of a student row that was half the cost of
+ * reading it (docs/performance.md). The names are written as JSON strings, so no column name can
+ * break out of the literal; a repeated name keeps its last value, as with better-sqlite3.
+ */
+function rowConstructorFor(names: readonly string[]): RowConstructor {
+  const properties = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  return new Function('values', `return { ${properties.join(', ')} };`) as RowConstructor;
+}
+
+/**
+ * A reading statement answering rows as objects built by a row constructor from its values
+ * (better-sqlite3's raw mode). Should the column count change under it (another process changed
+ * the schema; in this process a schema change empties the cache), the constructor is rebuilt.
+ */
+function withFastRows(statement: SQLite.Statement): SqliteStatement {
+  statement.raw(true);
+  let names: string[] = [];
+  let toRow: RowConstructor = rowConstructorFor(names);
+  const rowOf = (values: readonly unknown[]) => {
+    if (values.length !== names.length) {
+      names = statement.columns().map((column) => column.name);
+      toRow = rowConstructorFor(names);
+    }
+    return toRow(values);
+  };
+  return {
+    reader: true,
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map((values) => rowOf(values)),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rowOf(values);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries compiled once
+
+/** Stands for the value at `path` in a prepared query's values (see `preparedQuery`). */
+class QueryParameter {
+  constructor(readonly path: readonly string[]) {}
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+/**
+ * The values with every leaf replaced by a stand-in naming its path. Undefined properties are
+ * left out, as Kysely leaves them out of inserts and updates.
+ */
+function standInsFor(value: unknown, path: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => standInsFor(item, [...path, String(i)]));
+  if (!isPlainObject(value)) return new QueryParameter(path);
+  const standIn: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) standIn[key] = standInsFor(value[key], [...path, key]);
+  return standIn;
+}
+
+function valueAt(values: unknown, path: readonly string[]): unknown {
+  let at = values;
+  for (const key of path) at = (at as Record<string, unknown>)[key];
+  return at;
+}
+
+/** A compiled query and, for each of its parameters, the path of its value (null: a constant). */
+interface PreparedShape<Row> {
+  query: CompiledQuery<Row>;
+  paths: (readonly string[] | null)[];
+}
+
+/** Distinct shapes kept compiled per query and engine (column sets of a partial update, row counts). */
+const SHAPES_PER_QUERY = 200;
+
+/**
+ * A query built and compiled by Kysely once per engine (and shape of its values), then run with
+ * new values. Building and compiling a Kysely query costs several times what SQLite takes to
+ * answer a small indexed one (docs/performance.md), and the hot paths run the same few queries
+ * over and over. `values` holds the query's parameters (primitives) in plain objects and arrays;
+ * `build` is called once with stand-ins in their places, so it must use them only as values, never
+ * to decide the query's shape, and each stand-in is replaced by the value at its path when the
+ * query runs. When the keys or lengths of `values` vary (a partial update, a list of rows),
+ * `shapeOf` must answer a different key for each shape; by default there is one. Works on the
+ * database, a transaction or a connection (they share the adapter).
+ */
+export function preparedQuery<Values, Row>(
+  build: (db: Db, values: Values) => Compilable<Row>,
+  shapeOf: (values: Values) => string = () => '',
+): (db: Db, values: Values) => Promise<QueryResult<Row>> {
+  const shapesByEngine = new WeakMap<DialectAdapter, Map<string, PreparedShape<Row>>>();
+  const prepare = (db: Db, values: Values): PreparedShape<Row> => {
+    const query = build(db, standInsFor(values) as Values).compile();
+    const paths = query.parameters.map((parameter) => (parameter instanceof QueryParameter ? parameter.path : null));
+    return { query, paths };
+  };
+  return (db, values) => {
+    const adapter = db.getExecutor().adapter;
+    let shapes = shapesByEngine.get(adapter);
+    if (!shapes) shapesByEngine.set(adapter, (shapes = new Map()));
+    const shape = shapeOf(values);
+    let prepared = shapes.get(shape);
+    if (!prepared) {
+      prepared = prepare(db, values);
+      if (shapes.size >= SHAPES_PER_QUERY) shapes.clear();
+      shapes.set(shape, prepared);
+    }
+    const { query, paths } = prepared;
+    const parameters = new Array<unknown>(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i];
+      parameters[i] = path ? valueAt(values, path) : query.parameters[i];
+    }
+    return db.executeQuery<Row>({ ...query, parameters });
+  };
+}
+
+/** The shape key of a record of optional values: its defined keys (for `preparedQuery`). */
+export function definedKeysOf(values: Record<string, unknown>): string {
+  let keys = '';
+  for (const key in values) if (values[key] !== undefined) keys += `${key},`;
+  return keys;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Group commit
+
+interface GroupedWork {
+  work: (trx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const waitingByDatabase = new WeakMap<Db, GroupedWork[]>();
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const SAVEPOINT = CompiledQuery.raw('savepoint grouped_work');
+const RELEASE = CompiledQuery.raw('release grouped_work');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to grouped_work');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+/**
+ * Runs `work` in a transaction and settles only after that transaction has committed (or failed).
+ * On SQLite, the works that arrive in the same turn of the event loop share one transaction, each
+ * in a savepoint of its own (group commit): a work that throws is rolled back alone and fails
+ * alone, the others commit together and are answered after the shared commit. A commit is the
+ * largest single cost of a small write on SQLite (the WAL pages it writes), and SQLite runs one
+ * writer at a time anyway. `begin immediate` takes the write lock first, so a second process on
+ * the same file waits (busy_timeout) instead of failing midway. On PostgreSQL, where the pool runs
+ * transactions side by side and rows are locked one by one, each work keeps a transaction of its own.
+ */
+export function inGroupedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute(work);
+  return new Promise<T>((resolve, reject) => {
+    let waiting = waitingByDatabase.get(db);
+    if (!waiting) {
+      const group: GroupedWork[] = (waiting = []);
+      waitingByDatabase.set(db, group);
+      setImmediate(() => {
+        waitingByDatabase.delete(db);
+        void commitGroup(db, group);
+      });
+    }
+    waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+async function commitGroup(db: Db, group: readonly GroupedWork[]): Promise<void> {
+  const outcomes: (() => void)[] = [];
+  try {
+    await db.connection().execute(async (connection) => {
+      await connection.executeQuery(BEGIN_IMMEDIATE);
+      try {
+        for (const { work, resolve, reject } of group) {
+          await connection.executeQuery(SAVEPOINT);
+          try {
+            const value = await work(connection);
+            await connection.executeQuery(RELEASE);
+            outcomes.push(() => resolve(value));
+          } catch (error) {
+            // Undo this work alone. Should even that fail, SQLite has ended the transaction
+            // itself (disk full, I/O error): the throw fails the whole group, none of it answered as saved.
+            await connection.executeQuery(ROLLBACK_TO);
+            await connection.executeQuery(RELEASE);
+            outcomes.push(() => reject(error));
+          }
+        }
+        await connection.executeQuery(COMMIT);
+      } catch (error) {
+        await connection.executeQuery(ROLLBACK).catch(() => undefined);
+        throw error;
+      }
+    });
+  } catch (error) {
+    for (const { reject } of group) reject(error);
+    return;
+  }
+  for (const settle of outcomes) settle();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the adapter is read

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, forbidden, unauthenticated } from './errors.js';
 
@@ -45,11 +45,10 @@ export function requireUser(request: FastifyRequest) {
   return request.user;
 }
 
-function enforce(request: FastifyRequest, access: Access): void {
+function enforce(request: FastifyRequest, access: Access, config: FastifyContextConfig): void {
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
   if (!user) throw unauthenticated();
-  const config = request.routeOptions.config;
   if ((user.passwordReset || user.firstLogin) && user.role === 'student' && !config.allowDuringPasswordChange) {
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');
   }
@@ -71,13 +70,15 @@ export const accessPlugin = fp(
       routes.push(route);
     });
     app.addHook('onRequest', async (request) => {
-      const access = request.routeOptions.config?.access;
+      // Fastify builds routeOptions anew on every read: read it once.
+      const config = request.routeOptions.config;
+      const access = config?.access;
       // A route without a declaration is refused rather than left open (and fails the test).
       if (!access) {
         if (request.is404) return;
         throw forbidden('This route declares no access rule.');
       }
-      enforce(request, access);
+      enforce(request, access, config);
     });
   },
   { name: 'access', dependencies: ['sessions'] },

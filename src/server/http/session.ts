@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CompiledQuery, InferResult } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import { preparedQuery, type Db } from '../db/database.js';
 
 /**
  * Server-side sessions on our own `sessions` table (DESIGN §2): an opaque random id in an
@@ -53,9 +52,13 @@ function isSecure(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/** The session lookup: sessions ⋈ users ⋈ students by the hashed id, one indexed read. */
-function sessionLookup(db: Db, idHash: string) {
-  return db
+/**
+ * The session lookup: sessions ⋈ users ⋈ students by the hashed id, one indexed read. Every
+ * signed-in request runs it, so it is compiled once (building and compiling the Kysely query
+ * cost several times what SQLite takes to answer it; docs/performance.md).
+ */
+const findSessionRow = preparedQuery((db: Db, { idHash }: { idHash: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('students', 'students.id', 'users.student_id')
@@ -72,23 +75,11 @@ function sessionLookup(db: Db, idHash: string) {
       'students.first_name',
       'students.last_name',
     ])
-    .where('sessions.id_hash', '=', idHash);
-}
+    .where('sessions.id_hash', '=', idHash),
+);
 
-type SessionRow = InferResult<ReturnType<typeof sessionLookup>>[number];
-type CompiledSessionLookup = CompiledQuery<SessionRow>;
-
-/**
- * The lookup compiled once per database: every signed-in request runs it, and building and
- * compiling Kysely's query cost several times what SQLite takes to answer it
- * (docs/performance.md). Only the parameter changes.
- */
-function compileSessionLookup(db: Db): CompiledSessionLookup {
-  return sessionLookup(db, '').compile();
-}
-
-async function loadSessionUser(db: Db, lookup: CompiledSessionLookup, idHash: string, config: Config, now: number) {
-  const { rows } = await db.executeQuery<SessionRow>({ ...lookup, parameters: [idHash] });
+async function loadSessionUser(db: Db, idHash: string, config: Config, now: number) {
+  const { rows } = await findSessionRow(db, { idHash });
   const row = rows[0];
   if (!row) return { user: null, touch: false };
   const lastSeen = Date.parse(row.last_seen_at);
@@ -115,7 +106,6 @@ async function loadSessionUser(db: Db, lookup: CompiledSessionLookup, idHash: st
 export const sessionPlugin = fp(
   async (app: FastifyInstance, options: { db: Db; config: Config }) => {
     const { db, config } = options;
-    const lookup = compileSessionLookup(db);
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
 
@@ -169,7 +159,7 @@ export const sessionPlugin = fp(
       if (!token || token.length > 100) return;
       const idHash = hashToken(token);
       const now = Date.now();
-      const { user, touch } = await loadSessionUser(db, lookup, idHash, config, now);
+      const { user, touch } = await loadSessionUser(db, idHash, config, now);
       if (!user) return;
       request.user = user;
       request.sessionIdHash = idHash;

@@ -1,5 +1,5 @@
 import type { LookupName } from '../../shared/lookups.schemas.js';
-import type { Db } from '../db/database.js';
+import { preparedQuery, type Db } from '../db/database.js';
 
 /** The lookup lists of SPEC §3, each in the order a select shows them. */
 
@@ -14,25 +14,23 @@ export const listFormClasses = (db: Db) =>
 export const listPrimarySchools = (db: Db) =>
   db.selectFrom('primary_schools').select(['id', 'name', 'district']).orderBy('name').execute();
 
+/** One compiled query per lookup, by the column a record stores: registration saves check selects with them. */
+const FIND_VALUE: Record<LookupName, (db: Db, values: { value: string }) => Promise<{ rows: unknown[] }>> = {
+  towns: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('towns').select('id').where('town_name', '=', value)),
+  regionalCorporations: preparedQuery((db: Db, { value }: { value: string }) =>
+    db.selectFrom('regional_corporations').select('id').where('title', '=', value),
+  ),
+  religions: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('religions').select('code').where('code', '=', value)),
+  ethnicGroups: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('ethnic_groups').select('id').where('id', '=', value)),
+  houses: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('houses').select('id').where('id', '=', value)),
+  formClasses: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('form_classes').select('id').where('id', '=', value)),
+  primarySchools: preparedQuery((db: Db, { value }: { value: string }) =>
+    db.selectFrom('primary_schools').select('id').where('name', '=', value),
+  ),
+};
+
 /** Whether `value` is a row of the lookup (by the column a record stores). */
 export async function lookupValueExists(db: Db, lookup: LookupName, value: string): Promise<boolean> {
-  const found = await (() => {
-    switch (lookup) {
-      case 'towns':
-        return db.selectFrom('towns').select('id').where('town_name', '=', value).executeTakeFirst();
-      case 'regionalCorporations':
-        return db.selectFrom('regional_corporations').select('id').where('title', '=', value).executeTakeFirst();
-      case 'religions':
-        return db.selectFrom('religions').select('code').where('code', '=', value).executeTakeFirst();
-      case 'ethnicGroups':
-        return db.selectFrom('ethnic_groups').select('id').where('id', '=', value).executeTakeFirst();
-      case 'houses':
-        return db.selectFrom('houses').select('id').where('id', '=', value).executeTakeFirst();
-      case 'formClasses':
-        return db.selectFrom('form_classes').select('id').where('id', '=', value).executeTakeFirst();
-      case 'primarySchools':
-        return db.selectFrom('primary_schools').select('id').where('name', '=', value).executeTakeFirst();
-    }
-  })();
-  return found !== undefined;
+  const { rows } = await FIND_VALUE[lookup](db, { value });
+  return rows.length > 0;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../shared/registration.schemas.js';
 import type { Db } from '../db/database.js';
 import { requireUser } from '../http/access.js';
+import { compiledSerializerCompiler } from '../http/compiled-serializer.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from './registration.service.js';
@@ -37,6 +38,8 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
         params: z.object({ userID: StudentIdSchema }),
         response: { 200: StudentRecordListSchema, ...errorResponses },
       },
+      // The 100-field answer, read on every registration screen: written by a compiled serializer.
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');

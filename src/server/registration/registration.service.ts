@@ -15,7 +15,7 @@ import {
   type StudentRecord,
 } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
-import { nowIso, type Db } from '../db/database.js';
+import { inGroupedTransaction, nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
@@ -23,8 +23,15 @@ import * as repo from './registration.repository.js';
 
 /** The school's day: deadlines and "no future dates" follow Trinidad's calendar, not the browser's. */
 export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
+/**
+ * Every read and save asks for it: formatted once a minute (Trinidad's offset is whole hours, so
+ * a day always starts on a minute boundary).
+ */
+let todayOfMinute = { minute: Number.NaN, day: '' };
 export function schoolToday(now: Date = new Date()): string {
-  return todayIso(now, SCHOOL_TIME_ZONE);
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== todayOfMinute.minute) todayOfMinute = { minute, day: todayIso(now, SCHOOL_TIME_ZONE) };
+  return todayOfMinute.day;
 }
 
 /** The caller of a registration call, as the access layer knows it. */
@@ -65,11 +72,14 @@ export async function getStudentRecord(db: Db, id: string, now = new Date()): Pr
 // ---------------------------------------------------------------------------------------------
 // The registration window (SPEC §4)
 
+/** No window row at all: registration is closed. */
+const CLOSED: Pick<RegistrationPeriod, 'open' | 'deadline'> = { open: 0, deadline: null };
+
 /** The window that applies to a form level: its own row, else the default, else closed. */
 export async function periodFor(db: Db, formLevel: number | null): Promise<Pick<RegistrationPeriod, 'open' | 'deadline'>> {
   const own = formLevel === null ? undefined : await repo.findPeriod(db, formLevel);
   const period = own ?? (await repo.findPeriod(db, null));
-  return period ?? { open: 0, deadline: null };
+  return period ?? CLOSED;
 }
 
 /**
@@ -85,10 +95,12 @@ export function statusOf(period: Pick<RegistrationPeriod, 'open' | 'deadline'>, 
   return { ...base, editable: true };
 }
 
-/** The window of a student's form level (or the default window for null). */
+/** The window of a student's form level (or the default window for null or an unknown student). */
 export async function getRegistrationStatus(db: Db, studentId: string | null, now = new Date()): Promise<RegistrationStatus> {
-  const formLevel = studentId === null ? null : await repo.findFormLevelOfStudent(db, studentId);
-  return statusOf(await periodFor(db, formLevel), schoolToday(now), formLevel);
+  // Every save asks this: the form level and both windows come in one read.
+  const window = studentId === null ? undefined : await repo.findWindowOfStudent(db, studentId);
+  if (window) return statusOf(window.period ?? CLOSED, schoolToday(now), window.formLevel);
+  return statusOf(await periodFor(db, null), schoolToday(now), null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,7 +171,8 @@ export async function saveStudentFields(db: Db, caller: Caller, body: unknown, n
     if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
   }
 
-  return db.transaction().execute(async (trx) => {
+  // Saves arriving together share one commit (group commit); each still answers only after it.
+  return inGroupedTransaction(db, async (trx) => {
     const row = await repo.findStudentRow(trx, id, { lock: true });
     if (!row) throw notFound('No student has this ID.');
     const old = row as unknown as Record<string, FieldValue>;
