@@ -231,6 +231,8 @@ describe('filling the registration record', () => {
     // Narrow screens: bottom navigation, no side menu; the page does not scroll sideways.
     await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Family Data: done/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Family Data' }).waitFor();
+    // The step renders its sections one after another: wait for the guardian's before counting.
+    await page.locator('[data-field="guardian_name"]').waitFor();
     expect(await page.locator('[data-field="mother_name"]').count()).toBe(0);
     expect(await page.locator('[data-field="guardian_name"]').count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
