@@ -164,6 +164,8 @@ function portalConfig(isProductionBuild: boolean): UserConfig {
     build: {
       outDir,
       emptyOutDir: true,
+      // .vite/manifest.json: the server names a route's files in its index.html (src/server/web-preloads.ts).
+      manifest: true,
       target: 'es2022',
       // The server's CSP allows no data: scripts or images; every asset stays a file.
       assetsInlineLimit: 0,

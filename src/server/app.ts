@@ -17,6 +17,7 @@ import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
+import { indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './security/input-guard.js';
 import { adminRoutes } from './admin/admin.routes.js';
@@ -122,12 +123,14 @@ function loadIndexHtml(indexFile: string, schoolName: string): string {
 
 /**
  * Serves the built SPA: hashed assets with long cache lifetimes (precompressed .br/.gz when the
- * build wrote them), and index.html for every client route (history fallback). Anything else that
+ * build wrote them), and index.html for every client route (history fallback), naming the files
+ * of the route's screens for preloading (web-preloads.ts). Anything else that
  * matches no route answers the JSON 404.
  */
 async function registerWebClient(app: FastifyInstance, webRoot: string, schoolName: string): Promise<void> {
   const indexFile = path.join(webRoot, 'index.html');
   const indexHtml = fs.existsSync(indexFile) ? loadIndexHtml(indexFile, schoolName) : undefined;
+  const indexHtmlFor = indexHtml ? indexHtmlWithPreloads(indexHtml, readBuildManifest(webRoot)) : undefined;
   if (indexHtml) {
     await app.register(async (web) => {
       await web.register(publicRoutes);
@@ -146,8 +149,8 @@ async function registerWebClient(app: FastifyInstance, webRoot: string, schoolNa
   const isClientRoute = (url: string) => !/^\/(api|sanctum)(\/|$)/.test(url) && !path.extname(url);
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    if (indexHtmlFor && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtmlFor(url));
     }
     return reply.status(404).send({ message: `No such route: ${request.method} ${url}`, code: 'not_found' });
   });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import {
   FIELD_MESSAGES,
@@ -8,6 +8,8 @@ import {
   type RegistrationField,
 } from '../../src/shared/registration.fields.js';
 import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
+import { SCREEN_MODULES } from '../../src/shared/screen-modules.js';
+import { manifestKeyOf, readBuildManifest } from '../../src/server/web-preloads.js';
 import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
 
 /**
@@ -308,5 +310,25 @@ describe('rules and the editing window', () => {
     await signInStudent(inProgress.student_id, inProgress.password);
     await openStep('health-data', 'Health Data');
     await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
+  });
+});
+
+describe('the page the server answers for a registration step', () => {
+  it("names every screen module of the build and preloads the step's files, which exist", async () => {
+    const manifest = readBuildManifest(inject('webRoot'));
+    expect(manifest).toBeDefined();
+    for (const { modules } of SCREEN_MODULES) {
+      for (const module of modules) expect(manifestKeyOf(manifest!, module), module).toBeDefined();
+    }
+    const html = await (await fetch(url('/registration/student-data'))).text();
+    const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]!);
+    expect(preloads.some((file) => /\/assets\/registration-routes-[\w-]+\.js$/.test(file))).toBe(true);
+    for (const file of preloads) {
+      const response = await fetch(url(file));
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/javascript/);
+    }
+    const login = await (await fetch(url('/'))).text();
+    expect(login).not.toContain('registration-routes');
   });
 });
