@@ -14,7 +14,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { useChangePasswordStudent, useSession } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
 import { ErrorAlert } from './error-alert.js';
-import { checkNewPassword } from './new-password-form.js';
+import { checkNewPassword, NewPasswordFields } from './new-password-form.js';
 
 const AFTER_CHANGE_PATH = '/registration/student-data';
 
@@ -71,25 +71,12 @@ export function ChangePasswordPage() {
           helperText={fieldErrors['current_password']}
           required
         />
-        <PasswordField
-          label="New password"
-          name="new_password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={Boolean(fieldErrors['password'])}
-          helperText={fieldErrors['password']}
-          required
-        />
-        <PasswordField
-          label="Confirm password"
-          name="confirm_password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={(event) => setConfirmation(event.target.value)}
-          error={Boolean(fieldErrors['confirmation'])}
-          helperText={fieldErrors['confirmation']}
-          required
+        <NewPasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPassword={setPassword}
+          onConfirmation={setConfirmation}
+          errors={fieldErrors}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
           <Button component={RouterLink} to={AFTER_CHANGE_PATH}>

@@ -19,6 +19,43 @@ export function checkNewPassword(password: string, confirmation: string): FieldE
   return errors;
 }
 
+interface NewPasswordFieldsProps {
+  password: string;
+  confirmation: string;
+  onPassword: (value: string) => void;
+  onConfirmation: (value: string) => void;
+  /** Messages under 'password' and 'confirmation' (checkNewPassword). */
+  errors: FieldErrors;
+}
+
+/** The new password and its confirmation, as the forced and the voluntary change both ask them. */
+export function NewPasswordFields({ password, confirmation, onPassword, onConfirmation, errors }: NewPasswordFieldsProps) {
+  return (
+    <>
+      <PasswordField
+        label="New password"
+        name="new_password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => onPassword(event.target.value)}
+        error={Boolean(errors['password'])}
+        helperText={errors['password']}
+        required
+      />
+      <PasswordField
+        label="Confirm password"
+        name="confirm_password"
+        autoComplete="new-password"
+        value={confirmation}
+        onChange={(event) => onConfirmation(event.target.value)}
+        error={Boolean(errors['confirmation'])}
+        helperText={errors['confirmation']}
+        required
+      />
+    </>
+  );
+}
+
 /** New-password mode: the forced change after a first login or an office reset (SPEC §4). */
 export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChanged: () => void }) {
   const [password, setPassword] = useState('');
@@ -48,25 +85,12 @@ export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChan
         least {PASSWORD_MIN_LENGTH} characters.
       </Typography>
       <ErrorAlert message={formError ?? (change.isError ? errorMessage(change.error) : null)} />
-      <PasswordField
-        label="New password"
-        name="new_password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={Boolean(fieldErrors['password'])}
-        helperText={fieldErrors['password']}
-        required
-      />
-      <PasswordField
-        label="Confirm password"
-        name="confirm_password"
-        autoComplete="new-password"
-        value={confirmation}
-        onChange={(event) => setConfirmation(event.target.value)}
-        error={Boolean(fieldErrors['confirmation'])}
-        helperText={fieldErrors['confirmation']}
-        required
+      <NewPasswordFields
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+        errors={fieldErrors}
       />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={change.isPending} sx={{ mt: 2 }}>
         Save new password
