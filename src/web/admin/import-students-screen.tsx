@@ -1,6 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,9 +13,9 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { IMPORT_TEMPLATE_FILE_NAME, IMPORT_TEMPLATE_URL, type StudentImportResult, type StudentImportRow } from '../../shared/admin.schemas.js';
 import { findField } from '../../shared/registration.fields.js';
-import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useImportStudents } from './admin.api.js';
+import { ImportFileControls, useCheckThenImport } from './spreadsheet-import.js';
 
 const ACTION_LABELS: Record<StudentImportRow['action'], string> = {
   create: 'New student',
@@ -41,44 +39,12 @@ const fieldLabel = (name: string) => (name === 'id' ? 'Student ID' : (findField(
  */
 export default function ImportStudentsScreen() {
   usePageTitle('Import Students');
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [missingFile, setMissingFile] = useState(false);
-  const [preview, setPreview] = useState<StudentImportResult | null>(null);
-  const [done, setDone] = useState<StudentImportResult | null>(null);
   const upload = useImportStudents();
-
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    setFile(event.target.files?.[0] ?? null);
-    setMissingFile(false);
-    setPreview(null);
-    setDone(null);
-    upload.reset();
-  };
-
-  const check = () => {
-    if (!file) {
-      setMissingFile(true);
-      return;
-    }
-    setDone(null);
-    upload.mutate({ file, dryRun: true }, { onSuccess: setPreview });
-  };
-
-  const commit = () => {
-    if (!file) return;
-    upload.mutate(
-      { file, dryRun: false },
-      {
-        onSuccess: (result) => {
-          setDone(result);
-          setPreview(null);
-          setFile(null);
-          if (input.current) input.current.value = '';
-        },
-      },
-    );
-  };
+  const importer = useCheckThenImport<StudentImportResult>(
+    (file, dryRun, onSuccess) => upload.mutate({ file, dryRun }, { onSuccess }),
+    upload.reset,
+  );
+  const { preview, done } = importer;
 
   const canImport = preview !== null && preview.summary.errors === 0 && preview.summary.created + preview.summary.updated > 0;
 
@@ -91,40 +57,19 @@ export default function ImportStudentsScreen() {
         leave stored values as they are. Nothing is imported while any row has a problem.
       </Typography>
 
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mt: 3 }}>
-        <Button href={IMPORT_TEMPLATE_URL} download={IMPORT_TEMPLATE_FILE_NAME} startIcon={<FileDownloadIcon aria-hidden />}>
-          Download template
-        </Button>
-        <Button component="label" variant="outlined" startIcon={<UploadFileIcon aria-hidden />}>
-          Choose file
-          <input ref={input} hidden type="file" name="file" accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" onChange={choose} aria-label="Student file (XLSX or CSV)" />
-        </Button>
-        <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{file ? file.name : 'No file chosen'}</Typography>
-      </Box>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mt: 2 }}>
-        <Button variant="contained" onClick={check} disabled={upload.isPending}>
-          Check file
-        </Button>
-        <Button variant="contained" color="secondary" onClick={commit} disabled={!canImport || upload.isPending}>
-          {importLabel(canImport && preview ? preview.summary.created + preview.summary.updated : 0)}
-        </Button>
-      </Box>
-
-      {missingFile && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          Please select a file!
-        </Alert>
-      )}
-      {upload.isError && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {errorMessage(upload.error)}
-        </Alert>
-      )}
-      {done && (
-        <Alert severity="success" role="status" sx={{ mt: 2 }}>
-          Import complete: {done.summary.created} created, {done.summary.updated} updated, {done.summary.unchanged} unchanged.
-        </Alert>
-      )}
+      <ImportFileControls
+        importer={importer}
+        fileLabel="Student file (XLSX or CSV)"
+        templates={
+          <Button href={IMPORT_TEMPLATE_URL} download={IMPORT_TEMPLATE_FILE_NAME} startIcon={<FileDownloadIcon aria-hidden />}>
+            Download template
+          </Button>
+        }
+        importLabel={importLabel(canImport && preview ? preview.summary.created + preview.summary.updated : 0)}
+        canImport={canImport}
+        request={upload}
+        doneMessage={done && `Import complete: ${done.summary.created} created, ${done.summary.updated} updated, ${done.summary.unchanged} unchanged.`}
+      />
       {preview && <ImportPreview result={preview} />}
     </Paper>
   );

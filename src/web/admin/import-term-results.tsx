@@ -1,6 +1,5 @@
-import { Fragment, useRef, useState, type ChangeEvent } from 'react';
+import { Fragment, useState } from 'react';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,9 +17,9 @@ import Typography from '@mui/material/Typography';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey } from '../../shared/term-reports.grading.js';
 import { TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
-import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { TEMPLATE_URLS, useGradingSettings, useImportTermResults } from '../term-reports/term-reports.api.js';
+import { ImportFileControls, useCheckThenImport } from './spreadsheet-import.js';
 
 /** Rows shown in the preview besides every row with a problem. */
 const PREVIEW_ROWS = 200;
@@ -43,43 +42,14 @@ export function ImportTermResults() {
   const thisYear = currentAcademicYear();
   const [year, setYear] = useState(thisYear);
   const [term, setTerm] = useState<TermNumber>(1);
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [missingFile, setMissingFile] = useState(false);
-  const [preview, setPreview] = useState<ImportReport | null>(null);
-  const [done, setDone] = useState<ImportReport | null>(null);
   const upload = useImportTermResults();
   const grading = useGradingSettings();
-
-  const reset = () => {
-    setPreview(null);
-    setDone(null);
-    upload.reset();
-  };
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    setFile(event.target.files?.[0] ?? null);
-    setMissingFile(false);
-    reset();
-  };
-  const check = () => {
-    if (!file) return setMissingFile(true);
-    setDone(null);
-    upload.mutate({ file, year, term, dryRun: true }, { onSuccess: setPreview });
-  };
-  const commit = () => {
-    if (!file) return;
-    upload.mutate(
-      { file, year, term, dryRun: false },
-      {
-        onSuccess: (report) => {
-          setDone(report);
-          setPreview(null);
-          setFile(null);
-          if (input.current) input.current.value = '';
-        },
-      },
-    );
-  };
+  const importer = useCheckThenImport<ImportReport>(
+    (file, dryRun, onSuccess) => upload.mutate({ file, year, term, dryRun }, { onSuccess }),
+    upload.reset,
+  );
+  const { preview, done } = importer;
+  const reset = importer.clearResults;
   const canImport = preview !== null && preview.error_count === 0 && preview.file_errors.length === 0 && preview.rows.length > 0;
 
   return (
@@ -132,52 +102,31 @@ export function ImportTermResults() {
         </TextField>
       </Box>
 
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mt: 2 }}>
-        <Button href={TEMPLATE_URLS.xlsx} startIcon={<FileDownloadIcon aria-hidden />}>
-          Download template
-        </Button>
-        <Button href={TEMPLATE_URLS.csv} startIcon={<FileDownloadIcon aria-hidden />}>
-          CSV template
-        </Button>
-        <Button component="label" variant="outlined" startIcon={<UploadFileIcon aria-hidden />}>
-          Choose file
-          <input
-            ref={input}
-            hidden
-            type="file"
-            name="file"
-            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            onChange={choose}
-            aria-label="Results file (XLSX or CSV)"
-          />
-        </Button>
-        <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{file ? file.name : 'No file chosen'}</Typography>
-      </Box>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mt: 2 }}>
-        <Button variant="contained" onClick={check} disabled={upload.isPending}>
-          Check file
-        </Button>
-        <Button variant="contained" color="secondary" onClick={commit} disabled={!canImport || upload.isPending}>
-          {canImport ? `Import ${preview.rows.length} results` : 'Import results'}
-        </Button>
-      </Box>
-
-      {missingFile && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          Please select a file!
-        </Alert>
-      )}
-      {upload.isError && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {errorMessage(upload.error)}
-        </Alert>
-      )}
-      {done && (
-        <Alert severity="success" role="status" sx={{ mt: 2 }}>
-          Imported {done.rows.length} results for {done.summary.students} students in {done.summary.classes} classes into {done.year} Term {done.term}.
-          Post the term from Post Term Reports when it is ready for students.
-        </Alert>
-      )}
+      <ImportFileControls
+        importer={importer}
+        fileLabel="Results file (XLSX or CSV)"
+        templates={
+          <>
+            <Button href={TEMPLATE_URLS.xlsx} startIcon={<FileDownloadIcon aria-hidden />}>
+              Download template
+            </Button>
+            <Button href={TEMPLATE_URLS.csv} startIcon={<FileDownloadIcon aria-hidden />}>
+              CSV template
+            </Button>
+          </>
+        }
+        importLabel={canImport ? `Import ${preview.rows.length} results` : 'Import results'}
+        canImport={canImport}
+        request={upload}
+        doneMessage={
+          done && (
+            <>
+              Imported {done.rows.length} results for {done.summary.students} students in {done.summary.classes} classes into {done.year} Term{' '}
+              {done.term}. Post the term from Post Term Reports when it is ready for students.
+            </>
+          )
+        }
+      />
       {preview && <ImportPreview report={preview} />}
 
       {grading.data && (
