@@ -195,6 +195,25 @@ describe('admin attendance screens', () => {
   const signInAdmin = () => signInAsAdmin(page, spec.portal.baseUrl);
   const menu = (label: string) => page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: label });
 
+  it("asks which student on the attendance and term report screens, refusing a malformed ID", async () => {
+    await signInAdmin();
+    for (const [path, title, submit] of [
+      ['/attendance', 'Student Attendance Records', 'Show attendance'],
+      ['/term-reports', 'Select Term Report', 'Show term reports'],
+    ] as const) {
+      await page.goto(url(path));
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await button(submit).click();
+      await page.getByRole('alert').filter({ hasText: 'Student ID is required.' }).waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      await input('student_id').fill(student.student_id);
+      await button(submit).click();
+      await page.waitForURL((address) => address.searchParams.get('student') === student.student_id);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      expect(await input('student_id').count()).toBe(0);
+    }
+  });
+
   it('adds a scanner device, shows its key once, and revokes it', async () => {
     await signInAdmin();
     await menu('Scanner Devices').click();

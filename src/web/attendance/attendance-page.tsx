@@ -1,7 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
@@ -9,7 +8,6 @@ import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
 import { summarizeAttendance } from '../../shared/attendance.stats.js';
-import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { useSession } from '../auth/auth.api.js';
 import { PageSpinner } from '../components/page-spinner.js';
@@ -19,6 +17,7 @@ import { AttendanceCharts } from './attendance-charts.js';
 import { AttendanceReport } from './attendance-report-dialog.js';
 import { AttendanceTable } from './attendance-table.js';
 import { useStudentAttendance, type TermChoice } from './attendance.api.js';
+import { ChooseStudent } from '../components/choose-student.js';
 
 const TITLE = 'Student Attendance Records';
 
@@ -41,7 +40,7 @@ export function AttendancePage() {
   const attendance = useStudentAttendance(studentId, term);
 
   if (isAdmin && !studentId) {
-    return <ChooseStudent onChoose={(id) => setParams({ student: id })} />;
+    return <ChooseStudent title={TITLE} purpose="Whose attendance to show" submitLabel="Show attendance" onChoose={(id) => setParams({ student: id })} />;
   }
   if (attendance.isPending) return <PageSpinner label="Loading attendance" />;
   if (attendance.isError) {
@@ -122,36 +121,5 @@ function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; 
       <AttendanceCharts summary={summary} />
       <AttendanceTable records={data.attendance_records} />
     </Box>
-  );
-}
-
-/** For an administrator who opened /attendance without naming a student. */
-function ChooseStudent({ onChoose }: { onChoose: (studentId: string) => void }) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = StudentIdSchema.safeParse(value);
-    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
-    else onChoose(parsed.data);
-  };
-  return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 480 }}>
-      <Typography variant="h1">{TITLE}</Typography>
-      <Box component="form" noValidate onSubmit={submit}>
-        <TextField
-          name="student_id"
-          label="Student ID"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          error={error !== null}
-          helperText={error ?? "Whose attendance to show"}
-          slotProps={{ formHelperText: error !== null ? { role: 'alert' } : {} }}
-        />
-        <Button type="submit" variant="contained">
-          Show attendance
-        </Button>
-      </Box>
-    </Paper>
   );
 }

@@ -1,15 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
-import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
 import { useSession } from '../auth/auth.api.js';
 import { PageSpinner } from '../components/page-spinner.js';
@@ -17,6 +14,7 @@ import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { ReportCardDialog, type OpenReportCard } from './report-card-dialog.js';
 import { useReportCardTerms } from './term-reports.api.js';
+import { ChooseStudent } from '../components/choose-student.js';
 
 const TITLE = 'Select Term Report';
 
@@ -39,7 +37,7 @@ export function TermReportsPage() {
   const terms = useReportCardTerms(studentId);
   const [open, setOpen] = useState<OpenReportCard | null>(null);
 
-  if (isAdmin && !studentId) return <ChooseStudent onChoose={(id) => setParams({ student: id })} />;
+  if (isAdmin && !studentId) return <ChooseStudent title={TITLE} purpose="Whose term reports to show" submitLabel="Show term reports" onChoose={(id) => setParams({ student: id })} />;
   if (terms.isPending) return <PageSpinner label="Loading term reports" />;
 
   return (
@@ -120,36 +118,5 @@ function TermReportItem({ term, divider, canOpen, onOpen }: TermReportItemProps)
         </Typography>
       </ListItemButton>
     </ListItem>
-  );
-}
-
-/** An administrator on /term-reports names the student whose reports to show. */
-function ChooseStudent({ onChoose }: { onChoose: (studentId: string) => void }) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = StudentIdSchema.safeParse(value);
-    if (!parsed.success) setError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
-    else onChoose(parsed.data);
-  };
-  return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 480 }}>
-      <Typography variant="h1">{TITLE}</Typography>
-      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', mt: 2, flexWrap: 'wrap' }}>
-        <TextField
-          name="student_id"
-          label="Student ID"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          error={error !== null}
-          helperText={error ?? 'Whose term reports to show'}
-          slotProps={{ formHelperText: error !== null ? { role: 'alert' } : {} }}
-        />
-        <Button type="submit" variant="contained" sx={{ mt: 1 }}>
-          Show term reports
-        </Button>
-      </Box>
-    </Paper>
   );
 }
