@@ -12,7 +12,7 @@ import { FormClassListSchema } from '../../shared/lookups.schemas.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { ReportCardTermListSchema } from '../../shared/term-reports.schemas.js';
 import { BACKGROUND_QUERY } from '../auth/auth.api.js';
-import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+import { ApiError, apiRequest, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 
 /** The admin area's calls (SPEC §7; issue #7): one fetcher and one hook per call. */
 
@@ -110,7 +110,7 @@ export async function downloadFile(url: string, fileName: string): Promise<void>
   try {
     response = await fetch(url, { credentials: 'include' });
   } catch {
-    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
+    throw new ApiError(0, { code: 'internal', message: UNREACHABLE_MESSAGE });
   }
   if (!response.ok) throw await errorOf(response);
   const blob = await response.blob();
@@ -132,36 +132,9 @@ export function useDownloadFile() {
 
 // ---- POST /api/students/import ---------------------------------------------------------------------
 
-async function postImport(file: File, dryRun: boolean): Promise<Response> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  try {
-    return await fetch(`/api/students/import?dryRun=${dryRun ? 1 : 0}`, {
-      method: 'POST',
-      body: form,
-      credentials: 'include',
-      headers: { Accept: 'application/json', 'X-XSRF-TOKEN': readCookie('XSRF-TOKEN') ?? '' },
-    });
-  } catch {
-    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
-  }
-}
-
-/** Uploads the file as multipart/form-data (apiRequest sends JSON only), with the CSRF header. */
-export async function importStudentsFile(file: File, dryRun: boolean): Promise<StudentImportResult> {
-  if (readCookie('XSRF-TOKEN') === null) await fetchCsrfCookie();
-  let response = await postImport(file, dryRun);
-  if (response.status === 403) {
-    const error = await errorOf(response.clone());
-    if (error.code === 'csrf_failed') {
-      await fetchCsrfCookie();
-      response = await postImport(file, dryRun);
-    }
-  }
-  if (!response.ok) throw await errorOf(response);
-  const parsed = StudentImportResultSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
-  return parsed.data;
+/** Checks (dry run) or imports a students file (multipart). */
+export function importStudentsFile(file: File, dryRun: boolean): Promise<StudentImportResult> {
+  return apiRequest(`/api/students/import?dryRun=${dryRun ? 1 : 0}`, { method: 'POST', body: fileForm(file), schema: StudentImportResultSchema });
 }
 
 export function useImportStudents() {

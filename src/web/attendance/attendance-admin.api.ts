@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import {
   AttendanceSettingsSchema,
   CreatedScannerDeviceSchema,
@@ -12,7 +11,7 @@ import {
   type CreateSchoolHolidayInput,
   type ImportResult,
 } from '../../shared/attendance.schemas.js';
-import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+import { apiRequest, fileForm } from '../lib/api-client.js';
 
 /** The administrator's attendance calls (issue #6): scanner devices, scan import, bell time, holidays. */
 
@@ -48,33 +47,9 @@ export function useRevokeScannerDevice() {
 
 // ---- import of scans ---------------------------------------------------------------------------------
 
-/**
- * POST /api/attendance/import as multipart/form-data (apiRequest sends JSON only). Same CSRF
- * header and error shape as every other call.
- */
-export async function importAttendanceFile(file: File, dryRun: boolean): Promise<ImportResult> {
-  if (readCookie('XSRF-TOKEN') === null) await fetchCsrfCookie();
-  const form = new FormData();
-  form.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(`/api/attendance/import?dryRun=${dryRun ? 1 : 0}`, {
-      method: 'POST',
-      body: form,
-      credentials: 'include',
-      headers: { Accept: 'application/json', 'X-XSRF-TOKEN': readCookie('XSRF-TOKEN') ?? '' },
-    });
-  } catch {
-    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
-  }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const body = ApiErrorSchema.safeParse(json);
-    throw new ApiError(response.status, body.success ? body.data : { code: 'internal', message: `The upload failed (HTTP ${response.status}).` });
-  }
-  const parsed = ImportResultSchema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
-  return parsed.data;
+/** Checks (dry run) or imports a file of gate scans (multipart). */
+export function importAttendanceFile(file: File, dryRun: boolean): Promise<ImportResult> {
+  return apiRequest(`/api/attendance/import?dryRun=${dryRun ? 1 : 0}`, { method: 'POST', body: fileForm(file), schema: ImportResultSchema });
 }
 
 export function useImportAttendance() {

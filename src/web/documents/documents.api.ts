@@ -8,7 +8,7 @@ import {
   type StoreFileAnswer,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
-import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+import { ApiError, apiRequest, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { studentRecordKey } from '../registration/registration.api.js';
 
 /** The file calls of SPEC §7: one fetcher and one hook per call. */
@@ -55,7 +55,7 @@ function sendUpload(request: UploadRequest): Promise<{ status: number; text: str
     };
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () =>
-      reject(new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' }));
+      reject(new ApiError(0, { code: 'internal', message: UNREACHABLE_MESSAGE }));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
     request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);

@@ -77,7 +77,7 @@ export const NO_CONTENT: AnswerParser<void> = {
 
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData (a file upload) is sent as multipart/form-data. */
   body?: unknown;
   /** Parses the answer; use `z.void()` or `NO_CONTENT` for a 204. */
   schema: AnswerParser<T>;
@@ -104,7 +104,7 @@ const EARLY_ANSWER_TTL_MS = 10_000;
 export function requestEarly(path: string): void {
   const known = earlyAnswers.get(path);
   if (known && Date.now() - known.askedAt < EARLY_ANSWER_TTL_MS) return;
-  const response = sendJson(path, 'GET', undefined);
+  const response = sendBody(path, 'GET', undefined);
   // A failure is the screen's to report, when it takes the answer.
   response.catch(() => undefined);
   earlyAnswers.set(path, { response, askedAt: Date.now() });
@@ -129,23 +129,25 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   if (unsafe && (options.freshCsrf || readCookie(CSRF_COOKIE) === null)) await fetchCsrfCookie();
 
   const early = method === 'GET' ? takeEarlyAnswer(path) : undefined;
-  let response = await (early ?? sendJson(path, method, options.body, options.signal));
+  let response = await (early ?? sendBody(path, method, options.body, options.signal));
   // A token rotated by the server (for example at sign-in) is refused once; the call had no
   // effect, so fetching a fresh cookie and sending it again is safe.
   if (unsafe && response.status === 403) {
     const error = await toApiError(response.clone());
     if (error.code === 'csrf_failed') {
       await fetchCsrfCookie();
-      response = await sendJson(path, method, options.body, options.signal);
+      response = await sendBody(path, method, options.body, options.signal);
     }
   }
   if (!response.ok) throw await toApiError(response);
   return parseAnswer(response, options.schema);
 }
 
-function sendJson(path: string, method: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+function sendBody(path: string, method: string, body: unknown, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const multipart = body instanceof FormData;
+  // A FormData's Content-Type (with its boundary) is the browser's to write.
+  if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (UNSAFE_METHODS.has(method)) {
     const token = readCookie(CSRF_COOKIE);
     if (token !== null) headers[CSRF_HEADER] = token;
@@ -153,7 +155,7 @@ function sendJson(path: string, method: string, body: unknown, signal?: AbortSig
   return send(path, {
     method,
     headers,
-    body: body === undefined ? null : JSON.stringify(body),
+    body: body === undefined ? null : multipart ? body : JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
 }
@@ -212,4 +214,11 @@ async function parseErrorBody(json: unknown): Promise<ApiErrorBody | null> {
 
 function unexpectedAnswer(status: number): ApiError {
   return new ApiError(status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+}
+
+/** A spreadsheet or document upload's body: the file under the field name `file`. */
+export function fileForm(file: File): FormData {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return form;
 }

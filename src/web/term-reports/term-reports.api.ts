@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import {
   GradingSettingsSchema,
   ImportReportSchema,
@@ -12,7 +11,7 @@ import {
   type ScheduleTermReportsInput,
 } from '../../shared/term-reports.schemas.js';
 import { BACKGROUND_QUERY } from '../auth/auth.api.js';
-import { ApiError, apiRequest, fetchCsrfCookie, readCookie } from '../lib/api-client.js';
+import { apiRequest, fileForm } from '../lib/api-client.js';
 
 /** The term report calls (SPEC §7; issue #5): one fetcher and one hook per call. */
 
@@ -94,43 +93,10 @@ export function useGradingSettings() {
   });
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
-  const parsed = ApiErrorSchema.safeParse(await response.json().catch(() => undefined));
-  if (parsed.success) return new ApiError(response.status, parsed.data);
-  return new ApiError(response.status, { code: response.status >= 500 ? 'internal' : 'bad_request', message: response.statusText || `The upload failed (HTTP ${response.status}).` });
-}
-
-async function sendImport(file: File, input: { year: number; term: number; dryRun: boolean }): Promise<Response> {
-  const form = new FormData();
-  form.append('file', file, file.name);
+/** Checks (dry run) or imports a term results file (multipart) into a year and term. */
+export function importTermResults(file: File, input: { year: number; term: number; dryRun: boolean }): Promise<ImportReport> {
   const query = new URLSearchParams({ year: String(input.year), term: String(input.term), dryRun: input.dryRun ? '1' : '0' });
-  try {
-    return await fetch(`/api/term-results/import?${query.toString()}`, {
-      method: 'POST',
-      body: form,
-      credentials: 'include',
-      headers: { Accept: 'application/json', 'X-XSRF-TOKEN': readCookie('XSRF-TOKEN') ?? '' },
-    });
-  } catch {
-    throw new ApiError(0, { code: 'internal', message: 'Could not reach the school portal. Check your connection and try again.' });
-  }
-}
-
-/** POST /api/term-results/import as multipart/form-data (apiRequest sends JSON only), with the CSRF header. */
-export async function importTermResults(file: File, input: { year: number; term: number; dryRun: boolean }): Promise<ImportReport> {
-  if (readCookie('XSRF-TOKEN') === null) await fetchCsrfCookie();
-  let response = await sendImport(file, input);
-  if (response.status === 403) {
-    const error = await toApiError(response.clone());
-    if (error.code === 'csrf_failed') {
-      await fetchCsrfCookie();
-      response = await sendImport(file, input);
-    }
-  }
-  if (!response.ok) throw await toApiError(response);
-  const parsed = ImportReportSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
-  return parsed.data;
+  return apiRequest(`/api/term-results/import?${query.toString()}`, { method: 'POST', body: fileForm(file), schema: ImportReportSchema });
 }
 
 export function useImportTermResults() {
