@@ -1,4 +1,4 @@
-import type { ProgressFlags } from '../../shared/registration.progress.js';
+import type { DocumentTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 
 /** All SQL of the documents feature (STYLE "A server feature"). */
@@ -58,16 +58,8 @@ export async function findDocumentBytes(db: Db, studentId: string, fileType: str
   return row ? { ...row, bytes: asBuffer(row.bytes) } : undefined;
 }
 
-export interface NewDocument {
-  public_id: string;
-  student_id: string;
-  file_type: string;
-  file_name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  bytes: Buffer;
-}
+/** A document row as the upload writes it (its id and times are the database's and the call's). */
+export type NewDocument = Omit<DocumentTable, 'id' | 'created_at' | 'updated_at'>;
 
 /** Stores the file of a slot, replacing the one there (one row per student and type). */
 export async function upsertDocument(db: Db, document: NewDocument, at: string): Promise<void> {
@@ -91,20 +83,3 @@ export async function studentExists(db: Db, studentId: string): Promise<boolean>
   return row !== undefined;
 }
 
-/** Stores the computed progress flags (one row per student). */
-export async function storeProgress(db: Db, studentId: string, flags: ProgressFlags, at: string): Promise<void> {
-  const values = {
-    student_data: flags.studentData,
-    family_data: flags.familyData,
-    health_data: flags.healthData,
-    other_data: flags.otherData,
-    documents: flags.documents,
-    submit: flags.submit,
-    terms_and_conditions: flags.termsAndConditions,
-  };
-  await db
-    .insertInto('registration_progress')
-    .values({ student_id: studentId, ...values, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.column('student_id').doUpdateSet({ ...values, updated_at: at }))
-    .execute();
-}

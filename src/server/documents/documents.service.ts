@@ -13,7 +13,6 @@ import {
   type StudentDataFile,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
-import type { ProgressFlags } from '../../shared/registration.progress.js';
 import { WINDOW_MESSAGES } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
@@ -61,17 +60,6 @@ export async function requireDocumentWrite(db: Db, caller: Caller, studentId: st
     const status = await registration.getRegistrationStatus(db, studentId, now);
     if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
   }
-}
-
-/**
- * Recomputes and stores the student's progress flags inside the caller's transaction (the record
- * and the documents it now has), and answers them. The registration feature computes the same
- * flags with the same function (`computeProgress`), so the header and this answer agree.
- */
-export async function refreshProgress(db: Db, studentId: string, now = new Date()): Promise<ProgressFlags> {
-  const record = await registration.getStudentRecord(db, studentId, now);
-  await repo.storeProgress(db, studentId, record.progress, nowIso());
-  return record.progress;
 }
 
 export interface UploadInput {
@@ -130,7 +118,7 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
       old_value: describe(before),
       new_value: describe(document),
     });
-    const progress = await refreshProgress(trx, input.studentId, now);
+    const progress = await registration.refreshProgress(trx, input.studentId, now);
     return {
       message: DOCUMENT_MESSAGES.uploaded,
       file: toUploadedFile({ ...document, updated_at: at }),
@@ -191,7 +179,7 @@ export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery,
       old_value: describe(before),
       new_value: null,
     });
-    const progress = await refreshProgress(trx, query.id, now);
+    const progress = await registration.refreshProgress(trx, query.id, now);
     return { message: DOCUMENT_MESSAGES.deleted, documents: progress.documents };
   });
 }

@@ -216,6 +216,17 @@ export async function saveStudentFields(db: Db, caller: Caller, body: unknown, n
 // ---------------------------------------------------------------------------------------------
 // Administrators: the periods
 
+/**
+ * Recomputes and stores a student's progress flags from the record as it is now (inside the
+ * caller's transaction), and answers them: for changes made outside the record, such as a
+ * document uploaded or removed.
+ */
+export async function refreshProgress(db: Db, studentId: string, now = new Date()): Promise<ProgressFlags> {
+  const record = await getStudentRecord(db, studentId, now);
+  await repo.upsertProgress(db, studentId, record.progress, nowIso());
+  return record.progress;
+}
+
 export function listRegistrationPeriods(db: Db): Promise<RegistrationPeriod[]> {
   return repo.listPeriods(db);
 }
