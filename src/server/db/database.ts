@@ -5,10 +5,13 @@ import {
   Kysely,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
   PostgresAdapter,
   CompiledQuery,
   type Compilable,
+  type DatabaseConnection,
   type DialectAdapter,
+  type Driver,
   type QueryResult,
   type SqliteDatabase,
   type SqliteStatement,
@@ -49,7 +52,102 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ClaimedSqliteDialect(withStatementCache(sqlite)) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiled statements run directly on SQLite's one connection
+
+/**
+ * SQLite's one connection (the statement-cached better-sqlite3 handle) and how many Kysely callers
+ * have asked for it and not yet given it back: a query in flight, an open transaction, a
+ * `connection()` block, including those still waiting for it.
+ */
+interface SqliteConnectionClaims {
+  database: SqliteDatabase;
+  claims: number;
+}
+
+const claimsByAdapter = new WeakMap<DialectAdapter, SqliteConnectionClaims>();
+/**
+ * Kysely instances bound to the connection while `commitGroup` holds it. (A `transaction()`'s
+ * queries keep going through Kysely, which refuses them once it has committed.)
+ */
+const holdingInstances = new WeakSet<object>();
+
+/** Kysely's SQLite driver, counting who has asked for its connection (see `runsDirectly`). */
+class ClaimedSqliteDriver extends SqliteDriver {
+  constructor(private readonly connectionClaims: SqliteConnectionClaims) {
+    super({ database: connectionClaims.database });
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    this.connectionClaims.claims++;
+    try {
+      return await super.acquireConnection();
+    } catch (error) {
+      this.connectionClaims.claims--;
+      throw error;
+    }
+  }
+  override async releaseConnection(): Promise<void> {
+    // Given back before the next waiter wakes; that waiter still counts until it gives it back.
+    this.connectionClaims.claims--;
+    await super.releaseConnection();
+  }
+}
+
+class ClaimedSqliteDialect extends SqliteDialect {
+  private readonly connectionClaims: SqliteConnectionClaims;
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.connectionClaims = { database, claims: 0 };
+  }
+  override createDriver(): Driver {
+    return new ClaimedSqliteDriver(this.connectionClaims);
+  }
+  override createAdapter(): DialectAdapter {
+    const adapter = super.createAdapter();
+    claimsByAdapter.set(adapter, this.connectionClaims);
+    return adapter;
+  }
+}
+
+/**
+ * The SQLite connection a compiled query may run on at once, synchronously, or undefined when it
+ * must go through Kysely (PostgreSQL, plugins, or the connection is someone else's now).
+ *
+ * Kysely runs each query through a chain of promises (the executor, the connection provider, the
+ * driver's mutex, the plugins): about 2–3 µs of CPU a statement, more than SQLite takes for a
+ * small indexed one, and a save runs ten (docs/performance.md). better-sqlite3 is synchronous, so
+ * a statement run directly cannot interleave with anything; it is only wrong while another caller
+ * holds the connection between statements (an open transaction). So it runs directly when nobody
+ * has claimed the connection, or when the caller is the group commit holding it; otherwise it
+ * waits its turn through Kysely as before.
+ */
+function directConnectionOf(db: Db): SqliteDatabase | undefined {
+  const executor = db.getExecutor();
+  const connection = claimsByAdapter.get(executor.adapter);
+  if (!connection || executor.plugins.length > 0) return undefined;
+  if (connection.claims === 0) return connection.database;
+  return holdingInstances.has(db) ? connection.database : undefined;
+}
+
+/** Runs a compiled query on the connection itself, answering what Kysely's SQLite driver answers. */
+function runDirectly<Row>(database: SqliteDatabase, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  try {
+    const statement = database.prepare(query.sql);
+    if (statement.reader) return Promise.resolve({ rows: statement.all(query.parameters) as Row[] });
+    const { changes, lastInsertRowid } = statement.run(query.parameters);
+    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/** Runs a compiled query: directly on SQLite's connection when that is safe, else through Kysely. */
+export function executeCompiled<Row>(db: Db, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  const direct = directConnectionOf(db);
+  return direct ? runDirectly(direct, query) : db.executeQuery(query);
 }
 
 /** Distinct SQL texts kept compiled; dynamic ones (IN lists of varying length) fall out first. */
@@ -200,7 +298,7 @@ export function preparedQuery<Values, Row>(
       const path = paths[i];
       parameters[i] = path ? valueAt(values, path) : query.parameters[i];
     }
-    return db.executeQuery<Row>({ ...query, parameters });
+    return executeCompiled<Row>(db, { ...query, parameters });
   };
 }
 
@@ -258,26 +356,30 @@ async function commitGroup(db: Db, group: readonly GroupedWork[]): Promise<void>
   const outcomes: (() => void)[] = [];
   try {
     await db.connection().execute(async (connection) => {
-      await connection.executeQuery(BEGIN_IMMEDIATE);
+      // This block holds the connection: the group's statements run on it directly.
+      holdingInstances.add(connection);
+      await executeCompiled(connection, BEGIN_IMMEDIATE);
       try {
         for (const { work, resolve, reject } of group) {
-          await connection.executeQuery(SAVEPOINT);
+          await executeCompiled(connection, SAVEPOINT);
           try {
             const value = await work(connection);
-            await connection.executeQuery(RELEASE);
+            await executeCompiled(connection, RELEASE);
             outcomes.push(() => resolve(value));
           } catch (error) {
             // Undo this work alone. Should even that fail, SQLite has ended the transaction
             // itself (disk full, I/O error): the throw fails the whole group, none of it answered as saved.
-            await connection.executeQuery(ROLLBACK_TO);
-            await connection.executeQuery(RELEASE);
+            await executeCompiled(connection, ROLLBACK_TO);
+            await executeCompiled(connection, RELEASE);
             outcomes.push(() => reject(error));
           }
         }
-        await connection.executeQuery(COMMIT);
+        await executeCompiled(connection, COMMIT);
       } catch (error) {
-        await connection.executeQuery(ROLLBACK).catch(() => undefined);
+        await executeCompiled(connection, ROLLBACK).catch(() => undefined);
         throw error;
+      } finally {
+        holdingInstances.delete(connection);
       }
     });
   } catch (error) {
