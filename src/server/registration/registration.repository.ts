@@ -1,33 +1,98 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationPeriod } from '../../shared/registration.schemas.js';
 import { definedKeysOf, isPostgres, nowIso, preparedQuery, type Db } from '../db/database.js';
-import type { RegistrationProgressTable, StudentTable } from '../db/schema.js';
+import type { Database, RegistrationProgressTable, StudentTable } from '../db/schema.js';
 
 /** All SQL of the registration feature (STYLE "A server feature"). */
 
 export type StudentRow = Selectable<StudentTable>;
 
-const selectStudentRow = preparedQuery((db: Db, { id }: { id: string }) => db.selectFrom('students').selectAll().where('id', '=', id));
-const selectStudentRowForUpdate = preparedQuery((db: Db, { id }: { id: string }) =>
-  db.selectFrom('students').selectAll().where('id', '=', id).forUpdate(),
-);
-
-/** The student's row, or undefined. Inside a PostgreSQL transaction the row is locked until commit. */
-export async function findStudentRow(db: Db, id: string, options: { lock?: boolean } = {}): Promise<StudentRow | undefined> {
-  // SQLite serialises writers itself; PostgreSQL needs the lock so two saves of the same record
-  // read each other's committed values and the audit's old values are true.
-  const query = options.lock && isPostgres(db) ? selectStudentRowForUpdate : selectStudentRow;
-  const { rows } = await query(db, { id });
-  return rows[0];
+/** The document slots a student has filled, as one text (`,` between types; types are slugs). */
+function documentTypesText(db: Db) {
+  return isPostgres(db) ? sql<string | null>`string_agg(documents.file_type, ',')` : sql<string | null>`group_concat(documents.file_type, ',')`;
 }
 
-const selectWindowOfStudent = preparedQuery((db: Db, { studentId }: { studentId: string }) =>
+/** The `document_types` column of a student read: the text of `documentTypesText`. */
+function documentTypesColumn(db: Db, eb: ExpressionBuilder<Database, 'students'>) {
+  return eb.selectFrom('documents').select(documentTypesText(db).as('types')).whereRef('documents.student_id', '=', 'students.id').as('document_types');
+}
+
+function splitDocumentTypes(text: string | null): string[] {
+  return text ? text.split(',') : [];
+}
+
+const selectStudentRow = preparedQuery((db: Db, { id }: { id: string }) =>
   db
+    .selectFrom('students')
+    .selectAll('students')
+    .select((eb) => documentTypesColumn(db, eb))
+    .where('students.id', '=', id),
+);
+
+/** The student's row and the document types they have a file in, in one read; undefined without the student. */
+export async function findStudentRow(db: Db, id: string): Promise<{ row: StudentRow; documentTypes: string[] } | undefined> {
+  const { rows } = await selectStudentRow(db, { id });
+  const found = rows[0];
+  // The row keeps the extra column (copying a 98-column row costs more than the read).
+  return found ? { row: found, documentTypes: splitDocumentTypes(found.document_types) } : undefined;
+}
+
+/** Students with the windows that may apply to each: its form level's own period and the default. */
+function studentsWithWindows(db: Db) {
+  return db
     .selectFrom('students')
     .leftJoin('form_classes', 'form_classes.id', 'students.class_id')
     .leftJoin('registration_periods as own_period', 'own_period.form_level', 'form_classes.form_level')
-    .leftJoin('registration_periods as default_period', (join) => join.on('default_period.form_level', 'is', null))
+    .leftJoin('registration_periods as default_period', (join) => join.on('default_period.form_level', 'is', null));
+}
+
+function studentForSaveQuery(db: Db, id: string) {
+  return studentsWithWindows(db)
+    .selectAll('students')
+    .select((eb) => [
+      documentTypesColumn(db, eb),
+      // The window's columns, named apart from the student's own.
+      'form_classes.form_level as window_form_level',
+      'own_period.open as window_own_open',
+      'own_period.deadline as window_own_deadline',
+      'default_period.open as window_default_open',
+      'default_period.deadline as window_default_deadline',
+    ])
+    .where('students.id', '=', id);
+}
+const selectStudentForSave = preparedQuery((db: Db, { id }: { id: string }) => studentForSaveQuery(db, id));
+const selectStudentForSaveLocked = preparedQuery((db: Db, { id }: { id: string }) => studentForSaveQuery(db, id).forUpdate('students'));
+
+/**
+ * What a save reads, in one statement: the student's row (its old values for the audit rows, the
+ * whole record for the progress flags), the document types they have a file in, and the
+ * registration window of their form level; undefined without the student. With `lock`, on
+ * PostgreSQL the row is locked until commit, so two saves of the same record read each other's
+ * committed values and the audit's old values are true (SQLite serialises writers itself).
+ */
+export async function findStudentForSave(
+  db: Db,
+  id: string,
+  options: { lock: boolean },
+): Promise<{ row: StudentRow; documentTypes: string[]; window: StudentWindow } | undefined> {
+  const query = options.lock && isPostgres(db) ? selectStudentForSaveLocked : selectStudentForSave;
+  const { rows } = await query(db, { id });
+  const found = rows[0];
+  if (!found) return undefined;
+  const window = windowOf({
+    form_level: found.window_form_level,
+    own_open: found.window_own_open,
+    own_deadline: found.window_own_deadline,
+    default_open: found.window_default_open,
+    default_deadline: found.window_default_deadline,
+  });
+  // The row keeps the extra columns (copying a 98-column row costs more than the read).
+  return { row: found, documentTypes: splitDocumentTypes(found.document_types), window };
+}
+
+const selectWindowOfStudent = preparedQuery((db: Db, { studentId }: { studentId: string }) =>
+  studentsWithWindows(db)
     .select([
       'form_classes.form_level',
       'own_period.open as own_open',
@@ -38,17 +103,23 @@ const selectWindowOfStudent = preparedQuery((db: Db, { studentId }: { studentId:
     .where('students.id', '=', studentId),
 );
 
-/**
- * The form level of the student's class (null without a class) and the window that applies to
- * it — its own row, else the default row, else none — in one read; undefined without the student.
- */
-export async function findWindowOfStudent(
-  db: Db,
-  studentId: string,
-): Promise<{ formLevel: number | null; period: Pick<RegistrationPeriod, 'open' | 'deadline'> | undefined } | undefined> {
-  const { rows } = await selectWindowOfStudent(db, { studentId });
-  const row = rows[0];
-  if (!row) return undefined;
+/** The form level of a student's class (null without a class) and the window that applies to it, if any. */
+export interface StudentWindow {
+  formLevel: number | null;
+  period: Pick<RegistrationPeriod, 'open' | 'deadline'> | undefined;
+}
+
+/** The window columns of a read: the class's form level, its own period and the default period. */
+interface WindowRow {
+  form_level: number | null;
+  own_open: number | null;
+  own_deadline: string | null;
+  default_open: number | null;
+  default_deadline: string | null;
+}
+
+/** Its own period, else the default, else none. */
+function windowOf(row: WindowRow): StudentWindow {
   const period =
     row.own_open !== null
       ? toWindow(row.own_open, row.own_deadline)
@@ -56,6 +127,16 @@ export async function findWindowOfStudent(
         ? toWindow(row.default_open, row.default_deadline)
         : undefined;
   return { formLevel: row.form_level, period };
+}
+
+/**
+ * The form level of the student's class (null without a class) and the window that applies to
+ * it — its own row, else the default row, else none — in one read; undefined without the student.
+ */
+export async function findWindowOfStudent(db: Db, studentId: string): Promise<StudentWindow | undefined> {
+  const { rows } = await selectWindowOfStudent(db, { studentId });
+  const row = rows[0];
+  return row ? windowOf(row) : undefined;
 }
 
 function toWindow(open: number, deadline: string | null): Pick<RegistrationPeriod, 'open' | 'deadline'> {
@@ -77,26 +158,35 @@ export async function updateStudentColumns(db: Db, id: string, values: Record<st
   await updateStudent(db, { id, values, updatedAt });
 }
 
-const selectDocumentTypes = preparedQuery((db: Db, { studentId }: { studentId: string }) =>
-  db.selectFrom('documents').select('file_type').where('student_id', '=', studentId),
-);
-
-/** The document types (slots) the student has a file in. */
-export async function listDocumentTypes(db: Db, studentId: string): Promise<string[]> {
-  const { rows } = await selectDocumentTypes(db, { studentId });
-  return rows.map((row) => row.file_type);
-}
-
 type ProgressColumns = Omit<Insertable<RegistrationProgressTable>, 'student_id' | 'created_at' | 'updated_at'>;
 
+const PROGRESS_COLUMNS = [
+  'student_data',
+  'family_data',
+  'health_data',
+  'other_data',
+  'documents',
+  'submit',
+  'terms_and_conditions',
+] as const satisfies readonly (keyof ProgressColumns)[];
+
+/**
+ * Inserts the row, or updates it only when a flag differs: most saves change no flag, and an
+ * update that changes nothing still writes the row's page at commit.
+ */
 const upsertProgressRow = preparedQuery((db: Db, { studentId, values, at }: { studentId: string; values: ProgressColumns; at: string }) =>
   db
     .insertInto('registration_progress')
     .values({ student_id: studentId, ...values, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.column('student_id').doUpdateSet({ ...values, updated_at: at })),
+    .onConflict((oc) =>
+      oc
+        .column('student_id')
+        .doUpdateSet({ ...values, updated_at: at })
+        .where((eb) => eb.or(PROGRESS_COLUMNS.map((column) => eb(`registration_progress.${column}`, '<>', eb.ref(`excluded.${column}`))))),
+    ),
 );
 
-/** Stores the computed flags (one row per student). */
+/** Stores the computed flags (one row per student); `updated_at` is when they last changed. */
 export async function upsertProgress(db: Db, studentId: string, flags: ProgressFlags, at: string): Promise<void> {
   const values: ProgressColumns = {
     student_data: flags.studentData,

@@ -214,12 +214,23 @@ describe('POST /api/student', () => {
     const refused = expectError(await c.post('/api/student', { id: registered.student_id, allergy: '' }), 400, 'validation_failed');
     expect(refused.errors).toEqual({ allergy: ['This field is required.'] });
 
+    const stored = () =>
+      t.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', registered.student_id).executeTakeFirstOrThrow();
     const otherStatus = before.living_status === 'Guardian' ? 'Father Only' : 'Guardian';
     const off = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, living_status: otherStatus })).json());
     expect(off.progress.familyData).toBe(0);
     expect(off.progress.studentData).toBe(1);
+    const storedOff = await stored();
+    expect(storedOff).toMatchObject({ family_data: 0, student_data: 1 });
+
+    // A save that changes no flag leaves the stored flags' row as it was (not even its updated_at).
+    const unchanged = await c.post('/api/student', { id: registered.student_id, home_address: `${before.home_address ?? ''} (changed)`.slice(0, 100) });
+    expect(unchanged.statusCode).toBe(200);
+    expect(await stored()).toEqual(storedOff);
+
     const back = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, living_status: before.living_status })).json());
     expect(back.progress.familyData).toBe(1);
+    expect(await stored()).toMatchObject({ family_data: 1, student_data: 1 });
     const [record] = StudentRecordListSchema.parse((await c.get(`/api/student-record/${registered.student_id}`)).json());
     expect(record!.progress.familyData).toBe(1);
   });

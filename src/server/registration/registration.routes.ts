@@ -58,6 +58,8 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
         body: SaveStudentBodySchema,
         response: { 200: SaveStudentAnswerSchema, ...errorResponses, 422: ApiErrorSchema },
       },
+      // The autosave of every field: written by a compiled serializer (docs/performance.md).
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => registration.saveStudentFields(db, callerOf(request), request.body),
   );

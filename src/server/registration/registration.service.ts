@@ -57,16 +57,12 @@ function toRecord(row: repo.StudentRow, progress: ProgressFlags): StudentRecord 
   return record;
 }
 
-async function progressOf(db: Db, row: repo.StudentRow, today: string): Promise<ProgressFlags> {
-  const documentTypes = await repo.listDocumentTypes(db, row.id);
-  return computeProgress(row as unknown as Record<string, FieldValue>, documentTypes, { today });
-}
-
 /** The registration record with its progress flags (computed now, so never stale). */
 export async function getStudentRecord(db: Db, id: string, now = new Date()): Promise<StudentRecord> {
-  const row = await repo.findStudentRow(db, id);
-  if (!row) throw notFound('No student has this ID.');
-  return toRecord(row, await progressOf(db, row, schoolToday(now)));
+  const found = await repo.findStudentRow(db, id);
+  if (!found) throw notFound('No student has this ID.');
+  const progress = computeProgress(found.row as unknown as Record<string, FieldValue>, found.documentTypes, { today: schoolToday(now) });
+  return toRecord(found.row, progress);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,8 +95,12 @@ export function statusOf(period: Pick<RegistrationPeriod, 'open' | 'deadline'>, 
 export async function getRegistrationStatus(db: Db, studentId: string | null, now = new Date()): Promise<RegistrationStatus> {
   // Every save asks this: the form level and both windows come in one read.
   const window = studentId === null ? undefined : await repo.findWindowOfStudent(db, studentId);
-  if (window) return statusOf(window.period ?? CLOSED, schoolToday(now), window.formLevel);
+  if (window) return statusOfWindow(window, schoolToday(now));
   return statusOf(await periodFor(db, null), schoolToday(now), null);
+}
+
+function statusOfWindow(window: repo.StudentWindow, today: string): RegistrationStatus {
+  return statusOf(window.period ?? CLOSED, today, window.formLevel);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,15 +166,17 @@ export async function saveStudentFields(db: Db, caller: Caller, body: unknown, n
   }
   if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
 
-  if (caller.role === 'student') {
-    const status = await getRegistrationStatus(db, id, now);
-    if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
-  }
-
   // Saves arriving together share one commit (group commit); each still answers only after it.
   return inGroupedTransaction(db, async (trx) => {
-    const row = await repo.findStudentRow(trx, id, { lock: true });
-    if (!row) throw notFound('No student has this ID.');
+    // The row, its document slots and the registration window in one read.
+    const found = await repo.findStudentForSave(trx, id, { lock: true });
+    if (!found) throw notFound('No student has this ID.');
+    const { row, documentTypes, window } = found;
+    if (caller.role === 'student') {
+      // Refused before anything is written (the work's savepoint is rolled back, empty).
+      const status = statusOfWindow(window, today);
+      if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
+    }
     const old = row as unknown as Record<string, FieldValue>;
 
     // The date the terms were agreed follows the agreement switch (server-managed).
@@ -201,8 +203,10 @@ export async function saveStudentFields(db: Db, caller: Caller, body: unknown, n
         })),
       );
     }
-    const after = { ...old, ...changes } as Record<string, FieldValue>;
-    const progress = computeProgress(after, await repo.listDocumentTypes(trx, id), { today });
+    // The row read for this save is its own: the record after the save is that row with the
+    // changes written onto it (the audit rows above hold the old values already).
+    const after = Object.assign(old, changes);
+    const progress = computeProgress(after, documentTypes, { today });
     await repo.upsertProgress(trx, id, progress, updatedAt);
     return {
       id,
