@@ -23,6 +23,9 @@ const LATE_CHUNKS: ReadonlyArray<[name: string, pattern: RegExp]> = [
   ['charts', /[\\/]node_modules[\\/](chart\.js|react-chartjs-2|@kurkle)[\\/]/],
   ['pdfjs', /[\\/]node_modules[\\/]pdfjs-dist[\\/]/],
   ['date-fns', /[\\/]node_modules[\\/]date-fns[\\/]/],
+  // zod parses answers and checks forms, but no first screen needs it: the login page's answers
+  // and a registration step's record and status are checked without it (docs/performance.md, web).
+  ['zod', /[\\/]node_modules[\\/]zod[\\/]/],
 ];
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
 
@@ -39,15 +42,19 @@ interface ImportQuestion {
 
 /**
  * The lazily loaded screens of the student area (SPEC §2: dashboard, registration steps, term
- * reports, attendance, password change). The libraries they import (MUI components, zod) go to
- * one 'student-area' chunk rather than the two dozen small ones Rollup would cut them into: each
- * file costs a round trip, and a registration step waited for 30 of them (docs/performance.md,
- * web). The shared rules (src/shared) keep Rollup's split: every zod schema in a chunk is built
- * when the chunk loads, and a screen should build only its own. MUI X (date pickers, Data Grid)
- * and what only it imports keep Rollup's split too; the admin screens share what they can.
+ * reports, attendance, password change). The libraries they import (MUI components) go to two
+ * chunks rather than the two dozen small ones Rollup would cut them into: each file costs a round
+ * trip, and a registration step waited for 30 of them (docs/performance.md, web):
+ * - 'student-frame': what the signed-in frame and a registration step's first screen import (its
+ *   fields, their menus and their checks load after that screen);
+ * - 'student-area': what the other screens and the registration fields import besides.
+ * The shared rules (src/shared) keep Rollup's split: every zod schema in a chunk is built when the
+ * chunk loads, and a screen should build only its own. MUI X (date pickers, Data Grid) and what
+ * only it imports keep Rollup's split too; the admin screens share what they can.
  */
+const STUDENT_FRAME_SCREENS = /[\\/]src[\\/]web[\\/](components[\\/]app-shell|registration[\\/]registration-routes)\.tsx$/;
 const STUDENT_AREA_SCREENS =
-  /[\\/]src[\\/]web[\\/](components[\\/]app-shell|dashboard[\\/]dashboard-page|auth[\\/]change-password-page|registration[\\/]registration-routes|term-reports[\\/]term-reports-routes|attendance[\\/]attendance-routes|documents[\\/]documents-step-page|registration-complete[\\/]complete-step-page)\.tsx$/;
+  /[\\/]src[\\/]web[\\/](dashboard[\\/]dashboard-page|auth[\\/]change-password-page|registration[\\/]registration-field|term-reports[\\/]term-reports-routes|attendance[\\/]attendance-routes|documents[\\/]documents-step-page|registration-complete[\\/]complete-step-page)\.tsx$/;
 const MUI_X = /[\\/]node_modules[\\/]@mui[\\/]x-/;
 
 /**
@@ -58,11 +65,13 @@ const MUI_X = /[\\/]node_modules[\\/]@mui[\\/]x-/;
  */
 function createManualChunks() {
   const loadedByEntry: ImportQuestion = { isRoot: (info) => info.isEntry, isPassable: () => true, memo: new Map() };
-  const loadedByStudentArea: ImportQuestion = {
-    isRoot: (info) => STUDENT_AREA_SCREENS.test(info.id),
+  const studentScreens = (screens: RegExp): ImportQuestion => ({
+    isRoot: (info) => screens.test(info.id),
     isPassable: (id) => !MUI_X.test(id),
     memo: new Map(),
-  };
+  });
+  const loadedByStudentFrame = studentScreens(STUDENT_FRAME_SCREENS);
+  const loadedByStudentArea = studentScreens(STUDENT_AREA_SCREENS);
 
   /** The answer to `question` for module `id`. */
   function isImportedFrom(id: string, question: ImportQuestion, getModuleInfo: ModuleInfoLookup): boolean {
@@ -93,7 +102,9 @@ function createManualChunks() {
     if (late) return late[0];
     if (!NODE_MODULES.test(id)) return undefined;
     if (isImportedFrom(id, loadedByEntry, getModuleInfo)) return 'vendor';
-    if (!MUI_X.test(id) && isImportedFrom(id, loadedByStudentArea, getModuleInfo)) return 'student-area';
+    if (MUI_X.test(id)) return undefined;
+    if (isImportedFrom(id, loadedByStudentFrame, getModuleInfo)) return 'student-frame';
+    if (isImportedFrom(id, loadedByStudentArea, getModuleInfo)) return 'student-area';
     return undefined;
   };
 }

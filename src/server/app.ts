@@ -17,7 +17,7 @@ import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
-import { indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
+import { escapeHtml, indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './security/input-guard.js';
 import { adminRoutes } from './admin/admin.routes.js';
@@ -114,7 +114,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
 
 /** The app shell with the school's name written in, read once at start. */
 function loadIndexHtml(indexFile: string, schoolName: string): string {
-  const escaped = schoolName.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escaped = escapeHtml(schoolName);
   return fs
     .readFileSync(indexFile, 'utf8')
     .replace(/(<meta name="application-name" content=")[^"]*(")/, `$1${escaped}$2`)
@@ -124,7 +124,8 @@ function loadIndexHtml(indexFile: string, schoolName: string): string {
 /**
  * Serves the built SPA: hashed assets with long cache lifetimes (precompressed .br/.gz when the
  * build wrote them), and index.html for every client route (history fallback), naming the files
- * of the route's screens for preloading (web-preloads.ts). Anything else that
+ * of the route's screens and a signed-in student's first calls for preloading (web-preloads.ts;
+ * `request.user` is set by the session hook, which runs before this handler). Anything else that
  * matches no route answers the JSON 404.
  */
 async function registerWebClient(app: FastifyInstance, webRoot: string, schoolName: string): Promise<void> {
@@ -150,7 +151,12 @@ async function registerWebClient(app: FastifyInstance, webRoot: string, schoolNa
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (indexHtmlFor && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtmlFor(url));
+      // The page names the signed-in student's own calls (web-preloads.ts): never a shared cache's.
+      return reply
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'cookie')
+        .type('text/html; charset=utf-8')
+        .send(indexHtmlFor(url, request.user));
     }
     return reply.status(404).send({ message: `No such route: ${request.method} ${url}`, code: 'not_found' });
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { screenModulesFor } from '../shared/screen-modules.js';
+import { screenModulesFor, type ScreenModules } from '../shared/screen-modules.js';
+import type { SessionUser } from './http/session.js';
 
 /** One chunk of Vite's build manifest (`build.manifest`): its file and the chunks it imports statically. */
 interface ManifestChunk {
@@ -63,13 +64,48 @@ export function preloadFilesFor(manifest: BuildManifest, modules: readonly strin
     .sort();
 }
 
+/** Who a page is for, as the session hook found them; null for a visitor. */
+export type PageViewer = Pick<SessionUser, 'role' | 'studentId' | 'firstLogin' | 'passwordReset'> | null;
+
 /**
- * index.html for a client path: the page as built, plus `<link rel="modulepreload">` for the
- * files of the path's screens (src/shared/screen-modules.ts). One answer per prefix, made once.
+ * The calls the path's screens make at once that this page may ask for itself: only for a signed-in
+ * student, only with their own id, and not while a password change is pending (the client then
+ * shows nothing but the change, so the answers would go unused).
  */
-export function indexHtmlWithPreloads(indexHtml: string, manifest: BuildManifest | undefined): (urlPath: string) => string {
+export function ownCallsFor(screens: ScreenModules | undefined, viewer: PageViewer): readonly string[] {
+  if (!screens?.studentCalls || viewer?.role !== 'student' || !viewer.studentId) return [];
+  if (viewer.firstLogin || viewer.passwordReset) return [];
+  return screens.studentCalls(viewer.studentId);
+}
+
+/** Text as it may stand in HTML, in an element or an attribute (the school's name, a preloaded URL). */
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * `<link rel="preload" as="fetch">` of calls, written as index.html writes the session's: the same
+ * mode and credentials as the web client's fetch (api-client.ts), so the browser hands the answer
+ * to it. They go last in the head, after the scripts: over HTTP/1.1 the browser has six
+ * connections to the server, and the scripts (the most bytes) should take the first of them.
+ */
+function withCallPreloads(html: string, calls: readonly string[]): string {
+  if (calls.length === 0) return html;
+  const links = calls.map((call) => `<link rel="preload" href="${escapeHtml(call)}" as="fetch" crossorigin="use-credentials" />`);
+  return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+}
+
+/**
+ * index.html for a client path and the user asking: the page as built, plus
+ * `<link rel="modulepreload">` for the files of the path's screens (src/shared/screen-modules.ts;
+ * one page per prefix, made once) and, for a signed-in student, `<link rel="preload" as="fetch">`
+ * of the screens' first calls for their own record (docs/performance.md, web). The answer then
+ * depends on the session cookie: app.ts sends it as private and varying by cookie.
+ */
+export function indexHtmlWithPreloads(
+  indexHtml: string,
+  manifest: BuildManifest | undefined,
+): (urlPath: string, viewer: PageViewer) => string {
   const byPrefix = new Map<string, string>();
-  return (urlPath) => {
+  return (urlPath, viewer) => {
     const screens = manifest ? screenModulesFor(urlPath) : undefined;
     if (!manifest || !screens) return indexHtml;
     let html = byPrefix.get(screens.prefix);
@@ -80,6 +116,6 @@ export function indexHtmlWithPreloads(indexHtml: string, manifest: BuildManifest
       html = links ? indexHtml.replace('</head>', `  ${links}\n  </head>`) : indexHtml;
       byPrefix.set(screens.prefix, html);
     }
-    return html;
+    return withCallPreloads(html, ownCallsFor(screens, viewer));
   };
 }

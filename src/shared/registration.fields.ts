@@ -28,6 +28,7 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 /** The fixed country-area prefix shown before every 7-digit phone number (SPEC §5); not stored. */
 export const PHONE_PREFIX = '(868)';
 export const PHONE_DIGITS = 7;
+const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
 
 // ---------------------------------------------------------------------------------------------
 // Messages (the spec's words where it gives them)
@@ -241,9 +242,14 @@ export function findField(name: string): RegistrationField | undefined {
   return FIELDS_BY_NAME.get(name);
 }
 
+/** Every progress computation asks for each step's fields: filtered once. */
+const FIELDS_BY_STEP = new Map<RegistrationStep, readonly RegistrationField[]>();
+
 /** The fields of one step, in screen order. */
-export function fieldsOfStep(step: RegistrationStep): RegistrationField[] {
-  return REGISTRATION_FIELDS.filter((f) => f.step === step);
+export function fieldsOfStep(step: RegistrationStep): readonly RegistrationField[] {
+  let fields = FIELDS_BY_STEP.get(step);
+  if (!fields) FIELDS_BY_STEP.set(step, (fields = Object.freeze(REGISTRATION_FIELDS.filter((f) => f.step === step))));
+  return fields;
 }
 
 /** Fields a client may send in `POST /api/student` (all but the server-managed ones). */
@@ -301,6 +307,25 @@ export interface CheckOptions {
   today?: string;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const utcDateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Whether a date (yyyy-MM-dd) or a year (yyyy) lies after today: `options.today`, or the school's
+ * day by the caller's clock. Every time zone's date is within a day of the UTC date, so a date
+ * outside that window is answered without the school's time zone: building the first
+ * `Intl.DateTimeFormat` costs a browser 15–25 ms (ICU's data), which a registration step would
+ * otherwise spend on its first screen for dates of birth that are years old (docs/performance.md, web).
+ */
+export function isAfterToday(dateOrYear: string, options: CheckOptions = {}): boolean {
+  const length = dateOrYear.length;
+  if (options.today !== undefined) return dateOrYear > options.today.slice(0, length);
+  const now = Date.now();
+  if (dateOrYear < utcDateOf(now - DAY_MS).slice(0, length)) return false;
+  if (dateOrYear > utcDateOf(now + DAY_MS).slice(0, length)) return true;
+  return dateOrYear > todayIso(new Date(now)).slice(0, length);
+}
+
 /**
  * Checks one raw value against its field's rules and answers the value to store: strings
  * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of SPEC §5
@@ -326,7 +351,7 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
   switch (field.control) {
     case 'phone':
       if (field.numbersMessage && !/^\d+$/.test(text)) messages.push(FIELD_MESSAGES.onlyNumbers);
-      if (!new RegExp(`^\\d{${PHONE_DIGITS}}$`).test(text)) messages.push(FIELD_MESSAGES.phoneLength);
+      if (!PHONE_PATTERN.test(text)) messages.push(FIELD_MESSAGES.phoneLength);
       break;
     case 'email':
       if (!EMAIL_PATTERN.test(text)) messages.push(FIELD_MESSAGES.email);
@@ -335,7 +360,7 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
       if (!/^\d+$/.test(text)) messages.push(field.format === 'year' ? FIELD_MESSAGES.year : FIELD_MESSAGES.onlyNumbers);
       else if (field.format === 'year') {
         if (text.length !== 4) messages.push(FIELD_MESSAGES.year);
-        else if (text > (options.today ?? todayIso()).slice(0, 4)) messages.push(FIELD_MESSAGES.futureYear);
+        else if (isAfterToday(text, options)) messages.push(FIELD_MESSAGES.futureYear);
       }
       break;
     case 'date': {
@@ -343,7 +368,7 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
         messages.push(FIELD_MESSAGES.date);
         break;
       }
-      if (!field.allowFuture && text > (options.today ?? todayIso())) messages.push(FIELD_MESSAGES.futureDate);
+      if (!field.allowFuture && isAfterToday(text, options)) messages.push(FIELD_MESSAGES.futureDate);
       if (field.minDate && text < field.minDate) messages.push(FIELD_MESSAGES.beforeMinDate(field.minDate));
       break;
     }

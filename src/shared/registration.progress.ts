@@ -5,7 +5,7 @@ import {
   type CheckOptions,
   type RecordValues,
 } from './registration.fields.js';
-import { requiredDocumentTypes } from './documents.schemas.js';
+import { requiredDocumentTypes } from './documents.slots.js';
 
 /**
  * The registration progress flags (SPEC §3), computed from the record by the server and by the
@@ -33,7 +33,7 @@ export interface ProgressFlags {
 
 /**
  * The document slots every finished registration has (SPEC §3 document types). `computeProgress`
- * asks `requiredDocumentTypes(record)` (documents.schemas.ts), which adds passport and student
+ * asks `requiredDocumentTypes(record)` (documents.slots.ts), which adds passport and student
  * permit for non-nationals, unless a caller passes its own list.
  */
 export const DEFAULT_REQUIRED_DOCUMENT_TYPES: readonly string[] = ['birth_certificate', 'immunization_card', 'sea_slip', 'picture'];
@@ -66,7 +66,7 @@ export function computeProgress(
   options: ProgressOptions = {},
 ): ProgressFlags {
   const uploaded = new Set(uploadedDocumentTypes);
-  // The slots a record needs follow the record (passport and permit for non-nationals): documents.schemas.ts.
+  // The slots a record needs follow the record (passport and permit for non-nationals): documents.slots.ts.
   const required = options.requiredDocumentTypes ?? requiredDocumentTypes(record);
   const agreed = Number(record.agree_terms_conditions) === 1;
   return {

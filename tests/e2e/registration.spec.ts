@@ -331,4 +331,25 @@ describe('the page the server answers for a registration step', () => {
     const login = await (await fetch(url('/'))).text();
     expect(login).not.toContain('registration-routes');
   });
+
+  it("asks for the student's record and the window's status once: the page's preload is the client's answer", async () => {
+    await openBrowser(375);
+    const { registered } = DEMO_STUDENTS;
+    await signInStudent(registered.student_id, registered.password);
+    const asked: string[] = [];
+    const consoleMessages: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/')) asked.push(path);
+    });
+    page.on('console', (message) => consoleMessages.push(message.text()));
+    await openStep('student-data', 'Student Data');
+    // The fields come after the first screen; the last of them shows once the lookups are in.
+    await fieldBox('ethnic_group_code').waitFor();
+    const record = `/api/student-record/${registered.student_id}`;
+    expect(asked.filter((path) => path === record)).toEqual([record]);
+    expect(asked.filter((path) => path === '/api/registration-status')).toEqual(['/api/registration-status']);
+    // Chromium warns about a preload the page did not use (a fetch that did not match it).
+    expect(consoleMessages.filter((text) => /preload/i.test(text))).toEqual([]);
+  });
 });

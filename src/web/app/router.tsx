@@ -6,7 +6,7 @@ import { StudentLoginPage } from '../auth/student-login-page.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { RouteErrorPage } from '../components/route-error-page.js';
 import { requestEarly } from '../lib/api-client.js';
-import { REGISTRATION_STATUS_PATH, studentRecordPath } from '../registration/registration.paths.js';
+import { registrationCallsOf } from '../../shared/registration.paths.js';
 import { RootLayout } from './root-layout.js';
 
 /** The frame of the signed-in screens, fetched with the first of them. */
@@ -16,13 +16,14 @@ const lazyAppShell = async () => ({ Component: (await import('../components/app-
  * The registration screens' calls, started as soon as the route matches so they run while the
  * screens' code downloads: the record and the window's status at once (`requestEarly`; their
  * schemas come with that code), the lookups when the registration API module is in. The loader
- * answers at once; the screens read the same answers.
+ * answers at once; the screens read the same answers. The page the server answered for a
+ * registration path has usually asked for the first two already (`<link rel="preload">`, same
+ * URLs): the browser then hands that answer to this fetch.
  */
 async function prefetchRegistrationFor(queryClient: QueryClient): Promise<void> {
   const { user } = await queryClient.ensureQueryData(sessionQuery);
   if (!user?.student_id) return;
-  requestEarly(studentRecordPath(user.student_id));
-  requestEarly(REGISTRATION_STATUS_PATH);
+  for (const path of registrationCallsOf(user.student_id)) requestEarly(path);
   const { prefetchRegistration } = await import('../registration/registration.api.js');
   prefetchRegistration(queryClient, user.student_id);
 }

@@ -37,8 +37,11 @@ export function DateField({ field, value, readOnly, indicator, message, onDraft,
   const open = useRef(false);
   const wrapper = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    setPicked(toDate(value));
-    latest.current = toDate(value);
+    const stored = toDate(value);
+    // The same day as shown (always so on mount) keeps the picker as it is: each render of a
+    // picker costs a selection sync with the page (docs/performance.md, web).
+    setPicked((shown) => (shown?.getTime() === stored?.getTime() ? shown : stored));
+    latest.current = stored;
   }, [value]);
   const asIso = (date: Date | null): string => (date === null ? '' : isValid(date) ? formatDate(date, 'yyyy-MM-dd') : 'invalid');
   return (

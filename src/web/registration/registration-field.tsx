@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useRef, useState } from 'react';
+import { memo, Suspense, useEffect, useId, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -7,7 +7,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
-import { todayIso } from '../../shared/dates.js';
 import {
   checkFieldValue,
   FIELD_MESSAGES,
@@ -48,8 +47,11 @@ const asText = (value: FieldValue): string => (value === null ? '' : String(valu
  * One field of the registration record, drawn from its catalogue entry: it checks the input with
  * the same rules as the server and shows the message before any save; a valid change is saved on
  * blur (text) or on change (select, switch, date) with its own indicator (SPEC §2, §4, §5).
+ * Memoised: its props are the catalogue entry and plain values, so a step that shows one more
+ * section, or a save of another field, does not render (and commit: MUI's layout effects, the
+ * date picker's selection sync) every field already shown again (docs/performance.md, web).
  */
-export function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
+export const RegistrationField = memo(function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
   const save = useSaveField(studentId);
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<string>(asText(value));
@@ -66,7 +68,7 @@ export function RegistrationField({ field, value, studentId, readOnly }: Registr
   }, [value]);
 
   async function commit(raw: unknown): Promise<void> {
-    const check = checkFieldValue(field, raw, { today: todayIso() });
+    const check = checkFieldValue(field, raw);
     if (!check.ok) {
       setMessage(check.messages[0] ?? null);
       return;
@@ -100,7 +102,7 @@ export function RegistrationField({ field, value, studentId, readOnly }: Registr
   /** Rules broken while typing show at once; 'required' waits for the blur. */
   function onType(next: string): void {
     setDraft(next);
-    const check = checkFieldValue(field, next, { today: todayIso() });
+    const check = checkFieldValue(field, next);
     setMessage(!check.ok && check.messages[0] !== FIELD_MESSAGES.required ? (check.messages[0] ?? null) : null);
     if (state !== 'saving') setState('idle');
   }
@@ -212,7 +214,7 @@ export function RegistrationField({ field, value, studentId, readOnly }: Registr
       );
     }
   }
-}
+});
 
 /** Free-text fields with a lookup (previous school) suggest its values without limiting to them. */
 function LookupSuggestions({ id, field }: { id: string; field: CatalogueField }) {

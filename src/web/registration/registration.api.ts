@@ -1,19 +1,28 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { LOOKUPS, toLookupOptions, type LookupName } from '../../shared/lookups.schemas.js';
-import { REGISTRATION_FIELDS, type FieldValue } from '../../shared/registration.fields.js';
-import {
-  RegistrationPeriodListSchema,
-  RegistrationStatusSchema,
-  SaveStudentAnswerSchema,
-  StudentRecordListSchema,
-  type SaveRegistrationPeriodInput,
-  type SaveStudentAnswer,
-  type StudentRecord,
-} from '../../shared/registration.schemas.js';
+import type { LookupName } from '../../shared/lookups.schemas.js';
+import { RegistrationStatusParser, StudentRecordListParser, type StudentRecord } from '../../shared/registration.answers.js';
+import type { FieldValue } from '../../shared/registration.fields.js';
+import { REGISTRATION_STATUS_PATH, studentRecordPath } from '../../shared/registration.paths.js';
+import type { SaveRegistrationPeriodInput, SaveStudentAnswer } from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
-import { REGISTRATION_STATUS_PATH, studentRecordPath } from './registration.paths.js';
 
-/** The registration calls of SPEC §7: one fetcher and one hook per call. */
+/**
+ * The registration calls of SPEC §7: one fetcher and one hook per call. A step's first screen
+ * needs only the record and the window's status, which are checked without zod
+ * (registration.answers.ts); every other answer is parsed with its zod schema, loaded with the
+ * first call that needs it (`loadRegistrationSchemas`, `loadLookupSchemas`), after that screen is
+ * up (docs/performance.md, web).
+ */
+
+/** The shared registration schemas (zod); the browser loads the file once and keeps it. */
+export function loadRegistrationSchemas() {
+  return import('../../shared/registration.schemas.js');
+}
+
+/** The lookups' paths and answer schemas (zod). */
+function loadLookupSchemas() {
+  return import('../../shared/lookups.schemas.js');
+}
 
 const BACKGROUND = { background: true } as const;
 
@@ -31,7 +40,7 @@ export function studentRecordQuery(id: string) {
   return queryOptions({
     queryKey: studentRecordKey(id),
     queryFn: async ({ signal }) => {
-      const [record] = await apiRequest(studentRecordPath(id), { schema: StudentRecordListSchema, signal });
+      const [record] = await apiRequest(studentRecordPath(id), { schema: StudentRecordListParser, signal });
       if (!record) throw new Error('The record is empty.');
       return record;
     },
@@ -49,7 +58,7 @@ export const registrationStatusKey = ['registration-status'] as const;
 
 const registrationStatusQuery = queryOptions({
   queryKey: registrationStatusKey,
-  queryFn: ({ signal }) => apiRequest(REGISTRATION_STATUS_PATH, { schema: RegistrationStatusSchema, signal }),
+  queryFn: ({ signal }) => apiRequest(REGISTRATION_STATUS_PATH, { schema: RegistrationStatusParser, signal }),
   staleTime: 60_000,
 });
 
@@ -60,10 +69,11 @@ export function useRegistrationStatus() {
 
 // ---- Lookups -----------------------------------------------------------------------------------
 
-function lookupQuery(name: LookupName | undefined) {
+export function lookupQuery(name: LookupName | undefined) {
   return queryOptions({
     queryKey: ['lookup', name],
     queryFn: async ({ signal }) => {
+      const { LOOKUPS, toLookupOptions } = await loadLookupSchemas();
       const lookup = LOOKUPS[name!];
       const rows = await apiRequest<Record<string, unknown>[]>(lookup.path, { schema: lookup.schema, signal });
       return toLookupOptions(name!, rows);
@@ -77,23 +87,20 @@ export function useLookupOptions(name: LookupName | undefined) {
   return useQuery({ ...lookupQuery(name), enabled: name !== undefined });
 }
 
-/** Every lookup a registration field takes its options or suggestions from. */
-const REGISTRATION_LOOKUPS = [...new Set(REGISTRATION_FIELDS.flatMap((field) => (field.lookup ? [field.lookup] : [])))];
-
 /**
- * Starts the calls the registration screens make at once — the record, the window's status and
- * the fields' lookups — so they run while the screens' code downloads instead of after it has
- * rendered (router.tsx; docs/performance.md, web).
+ * Starts the calls a registration step's first screen needs — the record and the window's status
+ * — so they run while the screens' code downloads instead of after it has rendered (router.tsx;
+ * docs/performance.md, web). The fields' lookups follow that screen (registration-step-page.tsx).
  */
 export function prefetchRegistration(queryClient: QueryClient, studentId: string): void {
   void queryClient.prefetchQuery(studentRecordQuery(studentId));
   void queryClient.prefetchQuery(registrationStatusQuery);
-  for (const name of REGISTRATION_LOOKUPS) void queryClient.prefetchQuery(lookupQuery(name));
 }
 
 // ---- POST /api/student -------------------------------------------------------------------------
 
-export function saveStudentFields(id: string, fields: Record<string, FieldValue>): Promise<SaveStudentAnswer> {
+export async function saveStudentFields(id: string, fields: Record<string, FieldValue>): Promise<SaveStudentAnswer> {
+  const { SaveStudentAnswerSchema } = await loadRegistrationSchemas();
   return apiRequest('/api/student', { method: 'POST', body: { id, ...fields }, schema: SaveStudentAnswerSchema });
 }
 
@@ -122,15 +129,20 @@ export const registrationPeriodsKey = ['registration-periods'] as const;
 export function useRegistrationPeriods() {
   return useQuery({
     queryKey: registrationPeriodsKey,
-    queryFn: ({ signal }) => apiRequest('/api/registration-periods', { schema: RegistrationPeriodListSchema, signal }),
+    queryFn: async ({ signal }) => {
+      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
+      return apiRequest('/api/registration-periods', { schema: RegistrationPeriodListSchema, signal });
+    },
   });
 }
 
 export function useSaveRegistrationPeriod() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SaveRegistrationPeriodInput) =>
-      apiRequest('/api/registration-periods', { method: 'PUT', body: input, schema: RegistrationPeriodListSchema }),
+    mutationFn: async (input: SaveRegistrationPeriodInput) => {
+      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
+      return apiRequest('/api/registration-periods', { method: 'PUT', body: input, schema: RegistrationPeriodListSchema });
+    },
     onSuccess: (periods) => {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
@@ -141,8 +153,10 @@ export function useSaveRegistrationPeriod() {
 export function useRemoveRegistrationPeriod() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (formLevel: number) =>
-      apiRequest(`/api/registration-periods/${formLevel}`, { method: 'DELETE', schema: RegistrationPeriodListSchema }),
+    mutationFn: async (formLevel: number) => {
+      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
+      return apiRequest(`/api/registration-periods/${formLevel}`, { method: 'DELETE', schema: RegistrationPeriodListSchema });
+    },
     onSuccess: (periods) => {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
