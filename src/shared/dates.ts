@@ -5,9 +5,25 @@ export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** True for a real calendar date written yyyy-MM-dd (rejects 2024-02-30). */
 export function isIsoDate(value: string): boolean {
   if (!ISO_DATE_PATTERN.test(value)) return false;
-  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  // Read from the digits, without splitting or a Date: every progress computation checks each
+  // date of a record (docs/performance.md).
+  const y = digitsAt(value, 0, 4);
+  const m = digitsAt(value, 5, 2);
+  const d = digitsAt(value, 8, 2);
+  // Years 0000–0099 stay refused, as when this was read through Date.UTC (which maps them to 19xx).
+  return y >= 100 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+function digitsAt(value: string, start: number, length: number): number {
+  let n = 0;
+  for (let i = start; i < start + length; i++) n = n * 10 + (value.charCodeAt(i) - 48);
+  return n;
+}
+
+/** Days in a month of the proleptic Gregorian calendar (month 1–12). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** 'yyyy-MM-dd' → 'yyyymmdd', the form a reset password takes (SPEC §2, DESIGN §6). */

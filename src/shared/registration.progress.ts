@@ -3,6 +3,7 @@ import {
   fieldsOfStep,
   isFieldVisible,
   type CheckOptions,
+  type RegistrationField,
   type RecordValues,
 } from './registration.fields.js';
 import { requiredDocumentTypes } from './documents.slots.js';
@@ -44,18 +45,26 @@ export interface ProgressOptions extends CheckOptions {
 
 const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
+/** The required fields of each data step, in screen order: every save walks them, so listed once. */
+const REQUIRED_BY_STEP = new Map<DataStep, readonly RegistrationField[]>(
+  DATA_STEPS.map((step) => [step, fieldsOfStep(step).filter((field) => field.required)]),
+);
+
+/** Whether a required field, shown for this record, still needs a valid value. */
+function isMissing(field: RegistrationField, record: RecordValues, options: CheckOptions): boolean {
+  return isFieldVisible(field, record) && !checkFieldValue(field, record[field.name] ?? null, options).ok;
+}
+
 /** True when every required, shown field of a data step holds a value that keeps its rules. */
 export function isStepComplete(step: DataStep, record: RecordValues, options: CheckOptions = {}): boolean {
-  return fieldsOfStep(step).every((field) => {
-    if (!field.required || !isFieldVisible(field, record)) return true;
-    return checkFieldValue(field, record[field.name] ?? null, options).ok;
-  });
+  for (const field of REQUIRED_BY_STEP.get(step)!) if (isMissing(field, record, options)) return false;
+  return true;
 }
 
 /** The required fields of a step that still need a valid value (for hints on the screens). */
 export function missingFields(step: DataStep, record: RecordValues, options: CheckOptions = {}): string[] {
-  return fieldsOfStep(step)
-    .filter((field) => field.required && isFieldVisible(field, record) && !checkFieldValue(field, record[field.name] ?? null, options).ok)
+  return REQUIRED_BY_STEP.get(step)!
+    .filter((field) => isMissing(field, record, options))
     .map((field) => field.name);
 }
 

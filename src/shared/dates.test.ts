@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { fromCompactDate, isIsoDate } from './dates.js';
+
+/** What isIsoDate answered when it read the date through Date.UTC: the reference it is held to. */
+function throughDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+describe('isIsoDate', () => {
+  it('answers as a calendar does for every day number 00–32 of every month 00–13, over leap and common years', () => {
+    const years = [0, 4, 99, 100, 400, 1000, 1899, 1900, 1999, 2000, 2023, 2024, 2025, 2100, 2400, 9999];
+    let checked = 0;
+    for (const year of years) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const value = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          expect(isIsoDate(value), value).toBe(throughDate(value));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(years.length * 14 * 33);
+  });
+
+  it('knows the leap days and the month ends', () => {
+    expect(isIsoDate('2024-02-29')).toBe(true);
+    expect(isIsoDate('2023-02-29')).toBe(false);
+    expect(isIsoDate('1900-02-29')).toBe(false);
+    expect(isIsoDate('2000-02-29')).toBe(true);
+    expect(isIsoDate('2026-04-31')).toBe(false);
+    expect(isIsoDate('2026-12-31')).toBe(true);
+  });
+
+  it('refuses anything not written yyyy-MM-dd', () => {
+    for (const value of ['', '2026-1-05', '2026/01/05', '20260105', ' 2026-01-05', '2026-01-05 ', '2026-01-05T00:00', '２０２６-01-05', 'abcd-ef-gh']) {
+      expect(isIsoDate(value), JSON.stringify(value)).toBe(false);
+    }
+  });
+
+  it('reads the compact form of a reset password back only for real dates', () => {
+    expect(fromCompactDate('20240229')).toBe('2024-02-29');
+    expect(fromCompactDate('20230229')).toBeNull();
+  });
+});
