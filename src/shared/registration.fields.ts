@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { isIsoDate, todayIso } from './dates.js';
 import type { LookupName } from './lookups.schemas.js';
 
@@ -391,50 +390,53 @@ export function fieldMessage(field: RegistrationField, raw: unknown, options?: C
 }
 
 // ---------------------------------------------------------------------------------------------
-// zod schemas built from the catalogue
-
-function inputSchemaOf(field: RegistrationField) {
-  // The union's own message is the catalogue's, so a wrong type reads like any other rule.
-  if (field.control === 'switch') return z.union([z.literal(0), z.literal(1), z.boolean()], { error: FIELD_MESSAGES.flag });
-  if (field.control === 'number') return z.union([z.string(), z.number(), z.null()], { error: FIELD_MESSAGES.text });
-  return z.union([z.string(), z.null()], { error: FIELD_MESSAGES.text });
-}
+// A partial save
 
 /**
- * The zod schema of one field's value: accepts what a client sends and outputs what is stored
- * (see `checkFieldValue`); its issues carry the spec's messages.
+ * One field's raw value as a save takes it: `checkFieldValue`, which also reads a switch's '0' and
+ * '1' as the screens hold them, except that a client sends a switch as 0, 1 or a boolean.
  */
-export function buildFieldSchema(field: RegistrationField, options?: CheckOptions) {
-  return inputSchemaOf(field).transform((raw, ctx): FieldValue => {
-    const check = checkFieldValue(field, raw, options);
-    if (check.ok) return check.value;
-    for (const message of check.messages) ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  });
+export function checkSavedValue(field: RegistrationField, raw: unknown, options?: CheckOptions): FieldCheck {
+  if (field.control === 'switch' && typeof raw === 'string') return { ok: false, messages: [FIELD_MESSAGES.flag] };
+  return checkFieldValue(field, raw, options);
 }
 
 const STUDENT_ID_RE = /^[A-Za-z0-9-]{1,20}$/;
+const WRITABLE_BY_NAME: ReadonlyMap<string, RegistrationField> = new Map(WRITABLE_FIELDS.map((field) => [field.name, field]));
+const CATALOGUE_ORDER: ReadonlyMap<string, number> = new Map(REGISTRATION_FIELDS.map((field, i) => [field.name, i]));
+
+export type PartialSaveCheck =
+  | { ok: true; id: string; changes: Record<string, FieldValue> }
+  | { ok: false; errors: Record<string, string[]> };
 
 /**
- * The body of a partial save (`POST /api/student`): the student's `id` plus any catalogue
- * fields, each optional and checked by its rules; an unknown field is refused by name (every
- * problem is reported at once, so `errors` names each field). Read-only-for-students and
- * ownership are the service's business (schemas stay pure).
+ * The body of a partial save (`POST /api/student`): the student's `id` plus any catalogue fields,
+ * each checked by its rules (`checkSavedValue`) and answered as stored; an unknown field is
+ * refused by name. Every problem is reported at once, `id` first, then the fields in catalogue
+ * order, then unknown names as sent. Read-only-for-students and ownership are the service's
+ * business. Only the fields sent are looked at: a save usually sends one of the ~90.
  */
-export function buildPartialSaveSchema(options?: CheckOptions) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const field of WRITABLE_FIELDS) shape[field.name] = buildFieldSchema(field, options).optional();
-  return z
-    .looseObject({
-      id: z.string().trim().regex(STUDENT_ID_RE, 'Student ID has only letters, digits and dashes.'),
-      ...shape,
-    })
-    .superRefine(
-      (body, ctx) => {
-        for (const key of Object.keys(body)) {
-          if (key !== 'id' && !Object.hasOwn(shape, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Unknown field.' });
-        }
-      },
-      { when: () => true },
-    );
+export function checkPartialSave(body: Readonly<Record<string, unknown>>, options?: CheckOptions): PartialSaveCheck {
+  // No prototype: a field named 'valueOf' or 'constructor' must not find Object.prototype's (issue #8).
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  const changes: Record<string, FieldValue> = {};
+  const id = typeof body.id === 'string' ? body.id.trim() : '';
+  if (!STUDENT_ID_RE.test(id)) errors.id = ['Student ID has only letters, digits and dashes.'];
+  const problems: [name: string, messages: string[]][] = [];
+  for (const name of Object.keys(body)) {
+    if (name === 'id') continue;
+    const raw = body[name];
+    const field = WRITABLE_BY_NAME.get(name);
+    if (!field) problems.push([name, ['Unknown field.']]);
+    else if (raw !== undefined) {
+      const check = checkSavedValue(field, raw, options);
+      if (check.ok) changes[name] = check.value;
+      else problems.push([name, check.messages]);
+    }
+  }
+  if (problems.length === 0 && !errors.id) return { ok: true, id, changes };
+  const order = (name: string) => CATALOGUE_ORDER.get(name) ?? Number.MAX_SAFE_INTEGER;
+  problems.sort((a, b) => order(a[0]) - order(b[0]));
+  for (const [name, messages] of problems) errors[name] = messages;
+  return { ok: false, errors };
 }

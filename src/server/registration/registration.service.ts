@@ -1,6 +1,6 @@
 import { todayIso } from '../../shared/dates.js';
 import {
-  buildPartialSaveSchema,
+  checkPartialSave,
   findField,
   REGISTRATION_FIELDS,
   type FieldValue,
@@ -106,28 +106,6 @@ function statusOfWindow(window: repo.StudentWindow, today: string): Registration
 // ---------------------------------------------------------------------------------------------
 // Saving fields (POST /api/student)
 
-/** One parsed save schema per (day): the no-future rules depend on the server's day. */
-const schemaCache = new Map<string, ReturnType<typeof buildPartialSaveSchema>>();
-function saveSchemaFor(today: string) {
-  let schema = schemaCache.get(today);
-  if (!schema) {
-    schemaCache.clear();
-    schema = buildPartialSaveSchema({ today });
-    schemaCache.set(today, schema);
-  }
-  return schema;
-}
-
-function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
-  // No prototype: a field named 'valueOf' or 'constructor' must not find Object.prototype's (issue #8).
-  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const issue of issues) {
-    const key = issue.path.map(String).join('.') || 'body';
-    (errors[key] ??= []).push(issue.message);
-  }
-  return errors;
-}
-
 const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 /**
@@ -138,14 +116,10 @@ const asText = (value: FieldValue | undefined): string | null => (value === null
  */
 export async function saveStudentFields(db: Db, caller: Caller, body: unknown, now = new Date()): Promise<SaveStudentAnswer> {
   const today = schoolToday(now);
-  const parsed = saveSchemaFor(today).safeParse(body);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error.issues);
-    throw badRequest(Object.values(errors)[0]?.[0] ?? 'Some fields need attention.', errors);
-  }
-  const { id, ...fields } = parsed.data as { id: string } & Record<string, FieldValue | undefined>;
-  const changes: Record<string, FieldValue> = {};
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) changes[name] = value;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the fields to save as an object.');
+  const checked = checkPartialSave(body as Record<string, unknown>, { today });
+  if (!checked.ok) throw badRequest(Object.values(checked.errors)[0]?.[0] ?? 'Some fields need attention.', checked.errors);
+  const { id, changes } = checked;
 
   if (caller.role === 'student') {
     if (caller.studentId !== id) throw forbidden('You can only change your own record.');
