@@ -1,7 +1,7 @@
 // What the audit log's (entity, entity_id) index costs a save: two portals started alike, the
 // index dropped from the second one's database, 50 signed-in students saving flat out against
 // each in turn (autocannon, interleaved, medians), with each server's CPU per save. Used for
-// docs/performance.md ("Budgets not met: autosave"); the index stays (docs/decisions.md D29).
+// docs/performance.md (autosave); the index was dropped after it (migration 0002, D31).
 // Usage: node bench/lib/ab-audit-index.mjs
 
 import { createRequire } from 'node:module';
@@ -26,8 +26,9 @@ await runBench('ab-audit-index', 'none', async () => {
   ensureBuilt();
   const withIndex = await startPortal();
   const withoutIndex = await startPortal();
-  const database = new SQLite(withoutIndex.dbFile);
-  database.exec('drop index audit_entity_idx');
+  // Migration 0002 dropped the index; the first portal gets it back as it was.
+  const database = new SQLite(withIndex.dbFile);
+  database.exec('create index if not exists audit_entity_idx on audit_log (entity, entity_id)');
   database.close();
 
   const loadOf = async (portal) => {

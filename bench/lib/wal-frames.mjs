@@ -2,8 +2,8 @@
 // save (registration.service saveStudentFields, grouped as the server groups them) on a copy of
 // the bench's seeded school, 50 students each changing their home address, in groups of GROUP
 // saves a commit. Warmed first so each student has a season's audit rows. Then the same on a copy
-// without the audit log's (entity, entity_id) index. Used for docs/performance.md ("Budgets not
-// met: autosave"); the index stays (docs/decisions.md D29).
+// without the audit log's (entity, entity_id) index. Used for docs/performance.md (autosave); the
+// index was dropped after it (migration 0002, docs/decisions.md D31).
 // Usage: node bench/lib/wal-frames.mjs   (GROUP=20 WARM_GROUPS=2000 MEASURED_GROUPS=50)
 
 import fs from 'node:fs';
@@ -34,7 +34,8 @@ async function framesPerSave(template, { dropAuditIndex }) {
   const db = createDatabase({ sqliteFile: dbFile });
   try {
     await sql`pragma wal_autocheckpoint = 0`.execute(db);
-    if (dropAuditIndex) await sql`drop index audit_entity_idx`.execute(db);
+    // Migration 0002 dropped the index; the first run puts it back as it was.
+    if (!dropAuditIndex) await sql`create index if not exists audit_entity_idx on audit_log (entity, entity_id)`.execute(db);
     let n = 0;
     const group = () =>
       Promise.all(

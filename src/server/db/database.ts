@@ -52,7 +52,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new ClaimedSqliteDialect(withStatementCache(sqlite)) });
+  return new Kysely<Database>({ dialect: new ClaimedSqliteDialect(withStatementCache(sqlite), file) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +66,10 @@ export function createDatabase(options: DatabaseOptions): Db {
 interface SqliteConnectionClaims {
   database: SqliteDatabase;
   claims: number;
+  /** The file it was opened on (':memory:' for a throwaway one). */
+  file: string;
+  /** Run when the database is destroyed, before the connection closes (see `sqliteFileOf`). */
+  closers: (() => Promise<void> | void)[];
 }
 
 const claimsByAdapter = new WeakMap<DialectAdapter, SqliteConnectionClaims>();
@@ -94,13 +98,18 @@ class ClaimedSqliteDriver extends SqliteDriver {
     this.connectionClaims.claims--;
     await super.releaseConnection();
   }
+  override async destroy(): Promise<void> {
+    const closers = this.connectionClaims.closers.splice(0);
+    await Promise.all(closers.map((close) => close()));
+    await super.destroy();
+  }
 }
 
 class ClaimedSqliteDialect extends SqliteDialect {
   private readonly connectionClaims: SqliteConnectionClaims;
-  constructor(database: SqliteDatabase) {
+  constructor(database: SqliteDatabase, file: string) {
     super({ database });
-    this.connectionClaims = { database, claims: 0 };
+    this.connectionClaims = { database, claims: 0, file, closers: [] };
   }
   override createDriver(): Driver {
     return new ClaimedSqliteDriver(this.connectionClaims);
@@ -130,6 +139,16 @@ function directConnectionOf(db: Db): SqliteDatabase | undefined {
   if (!connection || executor.plugins.length > 0) return undefined;
   if (connection.claims === 0) return connection.database;
   return holdingInstances.has(db) ? connection.database : undefined;
+}
+
+/**
+ * The SQLite file behind a Kysely instance (or a transaction of it) and a way to run something
+ * when the database is destroyed; undefined on PostgreSQL and for an in-memory database.
+ */
+export function sqliteFileOf(db: Db): { file: string; onDestroy(close: () => Promise<void> | void): void } | undefined {
+  const connection = claimsByAdapter.get(db.getExecutor().adapter);
+  if (!connection || connection.file === ':memory:') return undefined;
+  return { file: connection.file, onDestroy: (close) => void connection.closers.push(close) };
 }
 
 /** Runs a compiled query on the connection itself, answering what Kysely's SQLite driver answers. */

@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
 import * as initial from './migrations/0001-initial.js';
+import * as auditEntityIndexDropped from './migrations/0002-audit-entity-index-dropped.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-audit-entity-index-dropped': auditEntityIndexDropped,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { readOffTheLoop } from '../db/off-loop-reads.js';
 import type { AuditLogTable } from '../db/schema.js';
 import type { AuditEntry } from '../../shared/privacy.schemas.js';
 
@@ -38,20 +39,24 @@ export async function listAuditLog(
   let query = filter.studentId ? aboutStudent(db, filter.studentId, filter.userId ?? null) : db.selectFrom('audit_log');
   if (filter.action) query = query.where('action', '=', filter.action);
   if (filter.beforeId) query = query.where('id', '<', filter.beforeId);
-  return query.selectAll().orderBy('id', 'desc').limit(filter.limit).execute();
+  // A student's rows are found by scanning the log (no index serves the OR, and none on
+  // (entity, entity_id): docs/performance.md, autosave): off the event loop.
+  return readOffTheLoop(db, query.selectAll().orderBy('id', 'desc').limit(filter.limit));
 }
 
-/** Every field change of the record and its documents, oldest first. */
+/** Every field change of the record and its documents, oldest first (a scan of the log: off the event loop). */
 export async function listFieldChanges(db: Db, studentId: string): Promise<Selectable<AuditLogTable>[]> {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('entity', 'in', ['student', 'document'])
-    .where('entity_id', '=', studentId)
-    .where('field', 'is not', null)
-    .where('action', 'not in', ['read', 'export', 'report-card-viewed'])
-    .orderBy('id', 'asc')
-    .execute();
+  return readOffTheLoop(
+    db,
+    db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity', 'in', ['student', 'document'])
+      .where('entity_id', '=', studentId)
+      .where('field', 'is not', null)
+      .where('action', 'not in', ['read', 'export', 'report-card-viewed'])
+      .orderBy('id', 'asc'),
+  );
 }
 
 export async function findStudent(db: Db, studentId: string) {
@@ -78,7 +83,7 @@ export async function loadEverything(db: Db, studentId: string, userId: number |
     userId === null
       ? Promise.resolve([])
       : db.selectFrom('sessions').select(['created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent']).where('user_id', '=', userId).orderBy('created_at').execute(),
-    aboutStudent(db, studentId, userId).selectAll().orderBy('id', 'asc').execute(),
+    readOffTheLoop(db, aboutStudent(db, studentId, userId).selectAll().orderBy('id', 'asc')),
   ]);
   return { progress, documents, termResults, termSummaries, attendance, scans, sessions, audit };
 }
