@@ -96,21 +96,28 @@ class ReadWorker {
 }
 
 const workersByFile = new Map<string, ReadWorker>();
+/** Files whose database already stops their worker when destroyed (once, whatever restarts it). */
+const stoppedOnDestroy = new Set<string>();
 
 function workerFor(db: Db): ReadWorker | undefined {
   const sqlite = sqliteFileOf(db);
   if (!sqlite) return undefined;
-  let worker = workersByFile.get(sqlite.file);
-  if (!worker) {
-    const started: ReadWorker = new ReadWorker(sqlite.file, () => {
-      if (workersByFile.get(sqlite.file) === started) workersByFile.delete(sqlite.file);
-    });
-    worker = started;
-    workersByFile.set(sqlite.file, started);
+  const { file } = sqlite;
+  if (!stoppedOnDestroy.has(file)) {
+    stoppedOnDestroy.add(file);
     sqlite.onDestroy(() => {
-      if (workersByFile.get(sqlite.file) === started) workersByFile.delete(sqlite.file);
-      return started.stop();
+      stoppedOnDestroy.delete(file);
+      const running = workersByFile.get(file);
+      workersByFile.delete(file);
+      return running?.stop();
     });
+  }
+  let worker = workersByFile.get(file);
+  if (!worker) {
+    const started: ReadWorker = new ReadWorker(file, () => {
+      if (workersByFile.get(file) === started) workersByFile.delete(file);
+    });
+    workersByFile.set(file, (worker = started));
   }
   return worker;
 }
