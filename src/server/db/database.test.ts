@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, inGroupedTransaction, preparedQuery, type Db } from './database.js';
+import { createDatabase, inGroupedTransaction, type Db } from './database.js';
 import { migrateToLatest } from './migrate.js';
 
 /**
@@ -37,11 +40,10 @@ describe('SQLite statement reuse', () => {
 });
 
 /**
- * Compiled queries run directly on SQLite's one connection when nobody else has claimed it
- * (docs/performance.md, record and autosave). They must never run inside another caller's open
- * transaction: not read what it has not committed, not be rolled back with it.
+ * Group commit (docs/decisions.md D25): saves of one event-loop turn share a transaction, each in
+ * a savepoint, through Kysely's own connection handling.
  */
-describe('compiled queries on SQLite\'s one connection', () => {
+describe('group commit on SQLite', () => {
   let db: Db | undefined;
   afterEach(async () => {
     await db?.destroy();
@@ -49,9 +51,8 @@ describe('compiled queries on SQLite\'s one connection', () => {
   });
 
   const at = '2026-01-01T00:00:00.000Z';
-  const findTown = preparedQuery((db: Db, { name }: { name: string }) => db.selectFrom('towns').select(['id', 'town_name']).where('town_name', '=', name));
-  const addTown = preparedQuery((db: Db, { name }: { name: string }) => db.insertInto('towns').values({ town_name: name, created_at: at, updated_at: at }));
-  const renameTown = preparedQuery((db: Db, { from, to }: { from: string; to: string }) => db.updateTable('towns').set({ town_name: to }).where('town_name', '=', from));
+  const addTown = (trx: Db, name: string) => trx.insertInto('towns').values({ town_name: name, created_at: at, updated_at: at }).executeTakeFirstOrThrow();
+  const townsNamed = (trx: Db, name: string) => trx.selectFrom('towns').select(['id', 'town_name']).where('town_name', '=', name).execute();
 
   async function migrated(): Promise<Db> {
     db = createDatabase({ sqliteFile: ':memory:' });
@@ -59,83 +60,70 @@ describe('compiled queries on SQLite\'s one connection', () => {
     return db;
   }
 
-  /** A transaction of another caller that stays open until `finish` is called. */
-  function openTransaction(database: Db, work: (trx: Db) => Promise<void>, outcome: 'commit' | 'rollback') {
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
-    let begun!: () => void;
-    const ready = new Promise<void>((resolve) => (begun = resolve));
-    const done = database
-      .transaction()
-      .execute(async (trx) => {
-        await work(trx);
-        begun();
-        await finished;
-        if (outcome === 'rollback') throw new Error('rolled back on purpose');
-      })
-      .catch((error: Error) => {
-        if (error.message !== 'rolled back on purpose') throw error;
-      });
-    return { ready, finish, done };
-  }
-
-  const settled = async (promise: Promise<unknown>) => {
-    let isSettled = false;
-    void promise.then(() => (isSettled = true), () => (isSettled = true));
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    return isSettled;
-  };
-
-  it('answers what Kysely answers: rows, affected rows and the new id', async () => {
-    const database = await migrated();
-    const inserted = await addTown(database, { name: 'Direct Town' });
-    const viaKysely = await database.insertInto('towns').values({ town_name: 'Kysely Town', created_at: at, updated_at: at }).executeTakeFirst();
-    expect(inserted.numAffectedRows).toBe(1n);
-    expect(inserted.insertId).toBe(BigInt(viaKysely.insertId!) - 1n);
-    expect((await findTown(database, { name: 'Direct Town' })).rows).toEqual([{ id: Number(inserted.insertId), town_name: 'Direct Town' }]);
-    expect((await renameTown(database, { from: 'Nowhere', to: 'x' })).numAffectedRows).toBe(0n);
-  });
-
-  it('a read waits for another caller\'s open transaction and never sees what it rolled back', async () => {
-    const database = await migrated();
-    const other = openTransaction(database, async (trx) => void (await addTown(trx, { name: 'Uncommitted' })), 'rollback');
-    await other.ready;
-    const read = findTown(database, { name: 'Uncommitted' });
-    expect(await settled(read)).toBe(false);
-    other.finish();
-    await other.done;
-    expect((await read).rows).toEqual([]);
-  });
-
-  it('a write made during another caller\'s transaction is not rolled back with it', async () => {
-    const database = await migrated();
-    const other = openTransaction(database, async (trx) => void (await addTown(trx, { name: 'Theirs' })), 'rollback');
-    await other.ready;
-    const write = addTown(database, { name: 'Mine' });
-    expect(await settled(write)).toBe(false);
-    other.finish();
-    await other.done;
-    await write;
-    expect((await findTown(database, { name: 'Mine' })).rows).toHaveLength(1);
-    expect((await findTown(database, { name: 'Theirs' })).rows).toEqual([]);
-  });
-
-  it('grouped works share a commit and run on the held connection; a work that fails is undone alone', async () => {
+  it('grouped works share a commit; a work that fails is undone alone', async () => {
     const database = await migrated();
     const results = await Promise.allSettled([
-      inGroupedTransaction(database, async (trx) => (await addTown(trx, { name: 'First' })).numAffectedRows),
+      inGroupedTransaction(database, async (trx) => (await addTown(trx, 'First')).numInsertedOrUpdatedRows),
       inGroupedTransaction(database, async (trx) => {
-        await addTown(trx, { name: 'Undone' });
+        await addTown(trx, 'Undone');
         throw new Error('this work fails');
       }),
       inGroupedTransaction(database, async (trx) => {
-        await renameTown(trx, { from: 'First', to: 'First, renamed' });
-        return (await findTown(trx, { name: 'First, renamed' })).rows.length;
+        await trx.updateTable('towns').set({ town_name: 'First, renamed' }).where('town_name', '=', 'First').execute();
+        return (await townsNamed(trx, 'First, renamed')).length;
       }),
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 1n });
     expect(results[2]).toEqual({ status: 'fulfilled', value: 1 });
-    expect((await findTown(database, { name: 'Undone' })).rows).toEqual([]);
-    expect((await findTown(database, { name: 'First, renamed' })).rows).toHaveLength(1);
+    expect(await townsNamed(database, 'Undone')).toEqual([]);
+    expect(await townsNamed(database, 'First, renamed')).toHaveLength(1);
+  });
+
+  it("another caller's read waits for the group's commit and never sees a work that was undone", async () => {
+    const database = await migrated();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const group = Promise.allSettled([
+      inGroupedTransaction(database, async (trx) => {
+        await addTown(trx, 'Kept');
+        started();
+        await held;
+      }),
+      inGroupedTransaction(database, async (trx) => {
+        await addTown(trx, 'Rolled back');
+        throw new Error('undone');
+      }),
+    ]);
+    await inside;
+    let answered = false;
+    const read = townsNamed(database, 'Kept').then((rows) => {
+      answered = true;
+      return rows;
+    });
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    release();
+    await group;
+    expect(await read).toHaveLength(1);
+    expect(await townsNamed(database, 'Rolled back')).toEqual([]);
+  });
+
+  it('runs in WAL with synchronous = FULL: an acknowledged commit is on disk (D11)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-pragmas-'));
+    db = createDatabase({ sqliteFile: path.join(dir, 'portal.sqlite') });
+    try {
+      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+      expect(journal.rows).toEqual([{ journal_mode: 'wal' }]);
+      // 2 = FULL (0 OFF, 1 NORMAL, 3 EXTRA).
+      expect(synchronous.rows).toEqual([{ synchronous: 2 }]);
+    } finally {
+      await db.destroy();
+      db = undefined;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { preparedQuery, type Db } from '../db/database.js';
+import * as repo from '../auth/session.repository.js';
+import type { Db } from '../db/database.js';
 
 /**
  * Server-side sessions on our own `sessions` table (DESIGN §2): an opaque random id in an
@@ -53,39 +54,12 @@ function isSecure(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/**
- * The session lookup: sessions ⋈ users ⋈ students by the hashed id, one indexed read. Every
- * signed-in request runs it, so it is compiled once (building and compiling the Kysely query
- * cost several times what SQLite takes to answer it; docs/performance.md).
- */
-const findSessionRow = preparedQuery((db: Db, { idHash }: { idHash: string }) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('students', 'students.id', 'users.student_id')
-    .select([
-      'sessions.expires_at',
-      'sessions.last_seen_at',
-      'users.id as user_id',
-      'users.role',
-      'users.student_id',
-      'users.username',
-      'users.display_name',
-      'users.first_login',
-      'users.password_reset',
-      'students.first_name',
-      'students.last_name',
-    ])
-    .where('sessions.id_hash', '=', idHash),
-);
-
 async function loadSessionUser(db: Db, idHash: string, config: Config, now: number) {
-  const { rows } = await findSessionRow(db, { idHash });
-  const row = rows[0];
+  const row = await repo.findSessionUser(db, idHash);
   if (!row) return { user: null, touch: false };
   const lastSeen = Date.parse(row.last_seen_at);
   if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now) {
-    await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    await repo.deleteSession(db, idHash);
     return { user: null, touch: false };
   }
   const name =
@@ -121,36 +95,31 @@ export const sessionPlugin = fp(
 
     const manager: SessionManager = {
       async start(request, reply, userId) {
-        if (request.sessionIdHash) await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+        if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();
         const idHash = hashToken(token);
-        await db
-          .insertInto('sessions')
-          .values({
-            id_hash: idHash,
-            user_id: userId,
-            created_at: now.toISOString(),
-            updated_at: now.toISOString(),
-            last_seen_at: now.toISOString(),
-            expires_at: new Date(now.getTime() + config.sessionTtlMs).toISOString(),
-            ip: request.ip,
-            user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
-          })
-          .execute();
+        await repo.insertSession(db, {
+          id_hash: idHash,
+          user_id: userId,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+          last_seen_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + config.sessionTtlMs).toISOString(),
+          ip: request.ip,
+          user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
+        });
         request.sessionIdHash = idHash;
         setCookie(request, reply, token);
       },
       async end(request, reply) {
-        if (request.sessionIdHash) await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+        if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         request.sessionIdHash = null;
         request.user = null;
         reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) });
       },
       async endAllForUser(userId, exceptIdHash) {
-        let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-        if (exceptIdHash) query = query.where('id_hash', '!=', exceptIdHash);
-        await query.execute();
+        await repo.deleteSessionsOfUser(db, userId, exceptIdHash);
       },
     };
     app.decorate('sessions', manager);
@@ -165,8 +134,7 @@ export const sessionPlugin = fp(
       request.user = user;
       request.sessionIdHash = idHash;
       if (touch) {
-        const iso = new Date(now).toISOString();
-        await db.updateTable('sessions').set({ last_seen_at: iso, updated_at: iso }).where('id_hash', '=', idHash).execute();
+        await repo.touchSession(db, idHash, new Date(now).toISOString());
       }
     });
   },

@@ -1,5 +1,5 @@
 import type { LookupName } from '../../shared/lookups.schemas.js';
-import { preparedQuery, type Db } from '../db/database.js';
+import type { Db } from '../db/database.js';
 
 /** The lookup lists of SPEC §3, each in the order a select shows them. */
 
@@ -14,23 +14,19 @@ export const listFormClasses = (db: Db) =>
 export const listPrimarySchools = (db: Db) =>
   db.selectFrom('primary_schools').select(['id', 'name', 'district']).orderBy('name').execute();
 
-/** One compiled query per lookup, by the column a record stores: registration saves check selects with them. */
-const FIND_VALUE: Record<LookupName, (db: Db, values: { value: string }) => Promise<{ rows: unknown[] }>> = {
-  towns: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('towns').select('id').where('town_name', '=', value)),
-  regionalCorporations: preparedQuery((db: Db, { value }: { value: string }) =>
-    db.selectFrom('regional_corporations').select('id').where('title', '=', value),
-  ),
-  religions: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('religions').select('code').where('code', '=', value)),
-  ethnicGroups: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('ethnic_groups').select('id').where('id', '=', value)),
-  houses: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('houses').select('id').where('id', '=', value)),
-  formClasses: preparedQuery((db: Db, { value }: { value: string }) => db.selectFrom('form_classes').select('id').where('id', '=', value)),
-  primarySchools: preparedQuery((db: Db, { value }: { value: string }) =>
-    db.selectFrom('primary_schools').select('id').where('name', '=', value),
-  ),
-};
+/** Each lookup's table and the column a record stores its value in. */
+const STORED_VALUE = {
+  towns: (db: Db, value: string) => db.selectFrom('towns').select('id').where('town_name', '=', value),
+  regionalCorporations: (db: Db, value: string) => db.selectFrom('regional_corporations').select('id').where('title', '=', value),
+  religions: (db: Db, value: string) => db.selectFrom('religions').select('code').where('code', '=', value),
+  ethnicGroups: (db: Db, value: string) => db.selectFrom('ethnic_groups').select('id').where('id', '=', value),
+  houses: (db: Db, value: string) => db.selectFrom('houses').select('id').where('id', '=', value),
+  formClasses: (db: Db, value: string) => db.selectFrom('form_classes').select('id').where('id', '=', value),
+  primarySchools: (db: Db, value: string) => db.selectFrom('primary_schools').select('id').where('name', '=', value),
+} satisfies Record<LookupName, unknown>;
 
 /** Whether `value` is a row of the lookup (by the column a record stores). */
 export async function lookupValueExists(db: Db, lookup: LookupName, value: string): Promise<boolean> {
-  const { rows } = await FIND_VALUE[lookup](db, { value });
-  return rows.length > 0;
+  const row = await STORED_VALUE[lookup](db, value).executeTakeFirst();
+  return row !== undefined;
 }

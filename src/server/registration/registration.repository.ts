@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationPeriod } from '../../shared/registration.schemas.js';
-import { definedKeysOf, isPostgres, nowIso, preparedQuery, type Db } from '../db/database.js';
+import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { Database, RegistrationProgressTable, StudentTable } from '../db/schema.js';
 
 /** All SQL of the registration feature (STYLE "A server feature"). */
@@ -22,18 +22,14 @@ function splitDocumentTypes(text: string | null): string[] {
   return text ? text.split(',') : [];
 }
 
-const selectStudentRow = preparedQuery((db: Db, { id }: { id: string }) =>
-  db
+/** The student's row and the document types they have a file in, in one read; undefined without the student. */
+export async function findStudentRow(db: Db, id: string): Promise<{ row: StudentRow; documentTypes: string[] } | undefined> {
+  const found = await db
     .selectFrom('students')
     .selectAll('students')
     .select((eb) => documentTypesColumn(db, eb))
-    .where('students.id', '=', id),
-);
-
-/** The student's row and the document types they have a file in, in one read; undefined without the student. */
-export async function findStudentRow(db: Db, id: string): Promise<{ row: StudentRow; documentTypes: string[] } | undefined> {
-  const { rows } = await selectStudentRow(db, { id });
-  const found = rows[0];
+    .where('students.id', '=', id)
+    .executeTakeFirst();
   // The row keeps the extra column (copying a 98-column row costs more than the read).
   return found ? { row: found, documentTypes: splitDocumentTypes(found.document_types) } : undefined;
 }
@@ -47,23 +43,6 @@ function studentsWithWindows(db: Db) {
     .leftJoin('registration_periods as default_period', (join) => join.on('default_period.form_level', 'is', null));
 }
 
-function studentForSaveQuery(db: Db, id: string) {
-  return studentsWithWindows(db)
-    .selectAll('students')
-    .select((eb) => [
-      documentTypesColumn(db, eb),
-      // The window's columns, named apart from the student's own.
-      'form_classes.form_level as window_form_level',
-      'own_period.open as window_own_open',
-      'own_period.deadline as window_own_deadline',
-      'default_period.open as window_default_open',
-      'default_period.deadline as window_default_deadline',
-    ])
-    .where('students.id', '=', id);
-}
-const selectStudentForSave = preparedQuery((db: Db, { id }: { id: string }) => studentForSaveQuery(db, id));
-const selectStudentForSaveLocked = preparedQuery((db: Db, { id }: { id: string }) => studentForSaveQuery(db, id).forUpdate('students'));
-
 /**
  * What a save reads, in one statement: the student's row (its old values for the audit rows, the
  * whole record for the progress flags), the document types they have a file in, and the
@@ -76,9 +55,19 @@ export async function findStudentForSave(
   id: string,
   options: { lock: boolean },
 ): Promise<{ row: StudentRow; documentTypes: string[]; window: StudentWindow } | undefined> {
-  const query = options.lock && isPostgres(db) ? selectStudentForSaveLocked : selectStudentForSave;
-  const { rows } = await query(db, { id });
-  const found = rows[0];
+  const query = studentsWithWindows(db)
+    .selectAll('students')
+    .select((eb) => [
+      documentTypesColumn(db, eb),
+      // The window's columns, named apart from the student's own.
+      'form_classes.form_level as window_form_level',
+      'own_period.open as window_own_open',
+      'own_period.deadline as window_own_deadline',
+      'default_period.open as window_default_open',
+      'default_period.deadline as window_default_deadline',
+    ])
+    .where('students.id', '=', id);
+  const found = await (options.lock && isPostgres(db) ? query.forUpdate('students') : query).executeTakeFirst();
   if (!found) return undefined;
   const window = windowOf({
     form_level: found.window_form_level,
@@ -90,18 +79,6 @@ export async function findStudentForSave(
   // The row keeps the extra columns (copying a 98-column row costs more than the read).
   return { row: found, documentTypes: splitDocumentTypes(found.document_types), window };
 }
-
-const selectWindowOfStudent = preparedQuery((db: Db, { studentId }: { studentId: string }) =>
-  studentsWithWindows(db)
-    .select([
-      'form_classes.form_level',
-      'own_period.open as own_open',
-      'own_period.deadline as own_deadline',
-      'default_period.open as default_open',
-      'default_period.deadline as default_deadline',
-    ])
-    .where('students.id', '=', studentId),
-);
 
 /** The form level of a student's class (null without a class) and the window that applies to it, if any. */
 export interface StudentWindow {
@@ -134,8 +111,16 @@ function windowOf(row: WindowRow): StudentWindow {
  * it — its own row, else the default row, else none — in one read; undefined without the student.
  */
 export async function findWindowOfStudent(db: Db, studentId: string): Promise<StudentWindow | undefined> {
-  const { rows } = await selectWindowOfStudent(db, { studentId });
-  const row = rows[0];
+  const row = await studentsWithWindows(db)
+    .select([
+      'form_classes.form_level',
+      'own_period.open as own_open',
+      'own_period.deadline as own_deadline',
+      'default_period.open as default_open',
+      'default_period.deadline as default_deadline',
+    ])
+    .where('students.id', '=', studentId)
+    .executeTakeFirst();
   return row ? windowOf(row) : undefined;
 }
 
@@ -143,19 +128,13 @@ function toWindow(open: number, deadline: string | null): Pick<RegistrationPerio
   return { open: open === 1 ? 1 : 0, deadline };
 }
 
-/** Compiled once per set of columns (a save sends one field, or a few). */
-const updateStudent = preparedQuery(
-  (db: Db, { id, values, updatedAt }: { id: string; values: Record<string, string | number | null>; updatedAt: string }) =>
-    db
-      .updateTable('students')
-      .set({ ...(values as Partial<StudentRow>), updated_at: updatedAt })
-      .where('id', '=', id),
-  ({ values }) => definedKeysOf(values),
-);
-
 /** Writes the given columns and the new `updated_at`. */
 export async function updateStudentColumns(db: Db, id: string, values: Record<string, string | number | null>, updatedAt: string): Promise<void> {
-  await updateStudent(db, { id, values, updatedAt });
+  await db
+    .updateTable('students')
+    .set({ ...(values as Partial<StudentRow>), updated_at: updatedAt })
+    .where('id', '=', id)
+    .execute();
 }
 
 type ProgressColumns = Omit<Insertable<RegistrationProgressTable>, 'student_id' | 'created_at' | 'updated_at'>;
@@ -171,22 +150,10 @@ const PROGRESS_COLUMNS = [
 ] as const satisfies readonly (keyof ProgressColumns)[];
 
 /**
- * Inserts the row, or updates it only when a flag differs: most saves change no flag, and an
- * update that changes nothing still writes the row's page at commit.
+ * Stores the computed flags (one row per student): inserts the row, or updates it only when a flag
+ * differs, since most saves change no flag and an update that changes nothing still writes the
+ * row's page at commit. `updated_at` is when they last changed.
  */
-const upsertProgressRow = preparedQuery((db: Db, { studentId, values, at }: { studentId: string; values: ProgressColumns; at: string }) =>
-  db
-    .insertInto('registration_progress')
-    .values({ student_id: studentId, ...values, created_at: at, updated_at: at })
-    .onConflict((oc) =>
-      oc
-        .column('student_id')
-        .doUpdateSet({ ...values, updated_at: at })
-        .where((eb) => eb.or(PROGRESS_COLUMNS.map((column) => eb(`registration_progress.${column}`, '<>', eb.ref(`excluded.${column}`))))),
-    ),
-);
-
-/** Stores the computed flags (one row per student); `updated_at` is when they last changed. */
 export async function upsertProgress(db: Db, studentId: string, flags: ProgressFlags, at: string): Promise<void> {
   const values: ProgressColumns = {
     student_data: flags.studentData,
@@ -197,7 +164,16 @@ export async function upsertProgress(db: Db, studentId: string, flags: ProgressF
     submit: flags.submit,
     terms_and_conditions: flags.termsAndConditions,
   };
-  await upsertProgressRow(db, { studentId, values, at });
+  await db
+    .insertInto('registration_progress')
+    .values({ student_id: studentId, ...values, created_at: at, updated_at: at })
+    .onConflict((oc) =>
+      oc
+        .column('student_id')
+        .doUpdateSet({ ...values, updated_at: at })
+        .where((eb) => eb.or(PROGRESS_COLUMNS.map((column) => eb(`registration_progress.${column}`, '<>', eb.ref(`excluded.${column}`))))),
+    )
+    .execute();
 }
 
 function toPeriod(row: { form_level: number | null; open: number; deadline: string | null; updated_at: string }): RegistrationPeriod {

@@ -1,0 +1,63 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { SessionTable } from '../db/schema.js';
+
+/** All SQL of the sessions table (the session plugin, sign-in and password resets use it). */
+
+/** A session row joined to its user and, for a student, the student's names. */
+export interface SessionUserRow {
+  expires_at: string;
+  last_seen_at: string;
+  user_id: number;
+  role: 'student' | 'admin';
+  student_id: string | null;
+  username: string | null;
+  display_name: string | null;
+  first_login: number;
+  password_reset: number;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** The session with this hashed id and its user, in one indexed read; undefined when there is none. */
+export function findSessionUser(db: Db, idHash: string): Promise<SessionUserRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('students', 'students.id', 'users.student_id')
+    .select([
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.id as user_id',
+      'users.role',
+      'users.student_id',
+      'users.username',
+      'users.display_name',
+      'users.first_login',
+      'users.password_reset',
+      'students.first_name',
+      'students.last_name',
+    ])
+    .where('sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+}
+
+export async function insertSession(db: Db, session: Insertable<SessionTable>): Promise<void> {
+  await db.insertInto('sessions').values(session).execute();
+}
+
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Ends every session of a user, except the one with `exceptIdHash` when given. */
+export async function deleteSessionsOfUser(db: Db, userId: number, exceptIdHash?: string | null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptIdHash) query = query.where('id_hash', '!=', exceptIdHash);
+  await query.execute();
+}
+
+/** Records that the session was used at `at` (ISO text). */
+export async function touchSession(db: Db, idHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at, updated_at: at }).where('id_hash', '=', idHash).execute();
+}
