@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDatabase, type Db } from './database.js';
-import { migrateAllDown, migrateToLatest } from './migrate.js';
+import { migrateAllDown, migrateOneDown, migrateToLatest } from './migrate.js';
 import { currentEngine, dropWhenClosed, pgUrlFor, runPgAdmin } from '../../../tests/support/test-database.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,6 +26,15 @@ async function emptyDatabase(): Promise<Db> {
   return db;
 }
 
+/** The names of a table's indexes (without the primary key's). */
+async function indexNames(db: Db, table: string): Promise<string[]> {
+  const query =
+    currentEngine() === 'postgres'
+      ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`
+      : sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`;
+  return (await query.execute(db)).rows.map((row) => row.name).sort();
+}
+
 async function tableNames(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables();
   return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
@@ -43,6 +52,16 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).toEqual([]);
     await migrateToLatest(db);
     expect(await tableNames(db)).toEqual(first);
+  });
+
+  it("0003 indexes the audit log's reads by student, and its down takes the indexes away again", async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
+    expect(await indexNames(db, 'audit_log')).toEqual([]);
+    await migrateToLatest(db);
+    expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

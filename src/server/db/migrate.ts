@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { Db } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as auditEntityIndexDropped from './migrations/0002-audit-entity-index-dropped.js';
+import * as auditIndexes from './migrations/0003-audit-indexes.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-audit-entity-index-dropped': auditEntityIndexDropped,
+  '0003-audit-indexes': auditIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -28,12 +30,14 @@ export async function migrateToLatest(db: Db): Promise<void> {
   requireSuccess(await migrator(db).migrateToLatest(), 'up');
 }
 
+/** Undoes the newest applied migration; answers its name, or undefined when none was left. */
+export async function migrateOneDown(db: Db): Promise<string | undefined> {
+  const result = await migrator(db).migrateDown();
+  requireSuccess(result, 'down');
+  return result.results?.[0]?.migrationName;
+}
+
 /** Undoes every migration (used by the up → down → up test). */
 export async function migrateAllDown(db: Db): Promise<void> {
-  const m = migrator(db);
-  for (;;) {
-    const result = await m.migrateDown();
-    requireSuccess(result, 'down');
-    if (!result.results || result.results.length === 0) return;
-  }
+  while (await migrateOneDown(db));
 }
