@@ -16,6 +16,7 @@ import type { Db } from './db/database.js';
 import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
 import { escapeHtml, indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
 import { sessionPlugin } from './http/session.js';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
 
   const appDeps: AppDeps = { db: deps.db, config };
   await app.register(sessionPlugin, appDeps);
+  await app.register(rateLimitPruning, appDeps);
   await app.register(accessPlugin);
   await app.register(csrfPlugin);
   await app.register(inputGuardPlugin);

@@ -3,7 +3,7 @@ import type { CreatedScannerDevice, ScannerDevice } from '../../shared/attendanc
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { AppError, notFound, tooManyRequests, unauthenticated } from '../http/errors.js';
-import { hitRateLimit } from '../http/rate-limit.js';
+import { hitRateLimit } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './attendance.repository.js';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { hitRateLimit, peekRateLimit, clearRateLimit, refundRateLimit, type RateLimitRule } from '../http/rate-limit.js';
+import { hitRateLimit, peekRateLimit, clearRateLimit, refundRateLimit, type RateLimitRule } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { toCompactDate, fromCompactDate } from '../../shared/dates.js';
