@@ -38,15 +38,29 @@ export function fromCompactDate(compact: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using it. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** The school's time zone: its day decides deadlines, "no future dates" and dates on paper. */
+export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
 
-/** Today's date in the given time zone as yyyy-MM-dd (the server's clock decides). */
-export function todayIso(now: Date = new Date(), timeZone = 'America/Port_of_Spain'): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(now);
+// Built on first use: building an Intl.DateTimeFormat costs far more than using it (and a browser
+// 15–25 ms the first time), and a page that never asks for the day should not pay for it.
+let dayFormat: Intl.DateTimeFormat | undefined;
+let minuteFormat: Intl.DateTimeFormat | undefined;
+
+/** The school's day at `now` as yyyy-MM-dd (the server's clock decides on the server). */
+export function schoolToday(now: Date = new Date()): string {
+  dayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: SCHOOL_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+  return dayFormat.format(now);
+}
+
+/** 'yyyy-MM-dd HH:mm' of an instant in the school's time zone (footers of printed documents). */
+export function schoolDateTime(instant: Date): string {
+  minuteFormat ??= new Intl.DateTimeFormat('sv-SE', {
+    timeZone: SCHOOL_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return minuteFormat.format(instant);
 }

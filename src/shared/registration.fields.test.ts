@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { todayIso } from './dates.js';
+import { schoolToday } from './dates.js';
 import { checkPartialSave, FIELD_MESSAGES, isAfterToday, REGISTRATION_FIELDS } from './registration.fields.js';
 
 /**
@@ -27,7 +27,7 @@ describe('isAfterToday', () => {
     ];
     for (const instant of instants) {
       vi.useFakeTimers({ now: new Date(instant) });
-      const today = todayIso(new Date(instant));
+      const today = schoolToday(new Date(instant));
       for (const days of [-800, -400, -3, -2, -1, 0, 1, 2, 3, 400]) {
         const date = shift(today, days);
         expect(isAfterToday(date), `${date} at ${instant}`).toBe(date > today);

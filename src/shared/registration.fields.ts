@@ -1,4 +1,4 @@
-import { isIsoDate, todayIso } from './dates.js';
+import { isIsoDate, schoolToday } from './dates.js';
 import type { LookupName } from './lookups.schemas.js';
 
 export type { LookupName };
@@ -322,7 +322,7 @@ export function isAfterToday(dateOrYear: string, options: CheckOptions = {}): bo
   const now = Date.now();
   if (dateOrYear < utcDateOf(now - DAY_MS).slice(0, length)) return false;
   if (dateOrYear > utcDateOf(now + DAY_MS).slice(0, length)) return true;
-  return dateOrYear > todayIso(new Date(now)).slice(0, length);
+  return dateOrYear > schoolToday(new Date(now)).slice(0, length);
 }
 
 /**

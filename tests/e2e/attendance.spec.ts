@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StudentAttendanceSchema, type StudentAttendance } from '../../src/shared/attendance.schemas.js';
 import { attendancePercent } from '../../src/shared/attendance.stats.js';
-import { todayIso } from '../../src/shared/dates.js';
+import { schoolToday } from '../../src/shared/dates.js';
 import { hashDeviceKey } from '../../src/server/attendance/scanner-devices.service.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { findDemoAttendanceTerm } from '../../src/server/db/demo-data/demo-calendar.js';
@@ -16,7 +16,7 @@ import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../
  */
 
 const student = DEMO_STUDENTS.registered;
-const today = todayIso();
+const today = schoolToday();
 const term = findDemoAttendanceTerm(today)!;
 const lastCounted = today < term.end_date ? today : term.end_date;
 

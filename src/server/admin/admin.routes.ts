@@ -11,6 +11,7 @@ import {
   StudentImportResultSchema,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
+import { schoolToday } from '../../shared/dates.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -69,7 +70,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     },
     async (request, reply) => {
       const names = await repo.loadLookupNames(db);
-      const today = admin.schoolToday();
+      const today = schoolToday();
       await admin.auditExport(db, actorOf(request), 'Registration Data.xlsx');
       return sendWorkbook(reply, REGISTRATION_DATA_FILE_NAME, (out) =>
         writeWorkbook(out, 'Registration Data', registrationColumns(names), registrationPages(db, today)),
@@ -191,7 +192,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
         dryRun: request.query.dryRun,
         fileName: file.filename,
         actor: actorOf(request),
-        today: admin.schoolToday(),
+        today: schoolToday(),
       });
     },
   );

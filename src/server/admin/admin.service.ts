@@ -1,5 +1,5 @@
 import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import type { FieldValue } from '../../shared/registration.fields.js';
 import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -9,12 +9,8 @@ import type { Actor } from '../http/request-context.js';
 import * as repo from './admin.repository.js';
 import type { ContactClass, ParentsContactData } from './parents-contact.js';
 import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
-import { schoolNowLabel } from './spreadsheet-cells.js';
 
 /** The admin area's rules (issue #7): the student list, report data, export auditing. */
-
-export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
-export const schoolToday = (now: Date = new Date()) => todayIso(now, SCHOOL_TIME_ZONE);
 
 /** The dashboard's student list (SPEC §2, §3), newest change first. */
 export function listStudents(db: Db): Promise<AdminStudent[]> {
@@ -101,7 +97,7 @@ export async function gatherRegistrationReport(db: Db, schoolName: string, formC
     formTeacher: c?.form_teacher ?? null,
     students: rows.map(toStudent),
   }));
-  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolNowLabel(now), classes: groups };
+  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now), classes: groups };
 }
 
 /** The Parents Contact data in two queries (classes, contacts). */
@@ -114,7 +110,7 @@ export async function gatherParentsContact(db: Db, schoolName: string, formClass
     formTeacher: c?.form_teacher ?? null,
     students: rows,
   }));
-  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolNowLabel(now), classes: groups };
+  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now), classes: groups };
 }
 
 /** Pages of contact rows for the spreadsheet (keyset by id). */

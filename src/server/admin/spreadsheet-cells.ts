@@ -1,4 +1,4 @@
-import { isIsoDate } from '../../shared/dates.js';
+import { isIsoDate, SCHOOL_TIME_ZONE } from '../../shared/dates.js';
 
 /**
  * Cell values for the spreadsheets the office downloads. Every text cell goes through
@@ -26,7 +26,6 @@ export function excelDate(isoDate: string | null | undefined): Date | null {
   return new Date(Date.UTC(y, m - 1, d));
 }
 
-const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
 const localParts = new Intl.DateTimeFormat('en-CA', {
   timeZone: SCHOOL_TIME_ZONE,
   year: 'numeric',
@@ -48,12 +47,6 @@ export function excelDateTime(iso: string | null | undefined): Date | null {
   if (Number.isNaN(instant.getTime())) return null;
   const parts = Object.fromEntries(localParts.formatToParts(instant).map((p) => [p.type, p.value]));
   return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)));
-}
-
-/** 'yyyy-MM-dd HH:mm' now in the school's time zone, for the foot of a printed report. */
-export function schoolNowLabel(now: Date = new Date()): string {
-  const d = excelDateTime(now.toISOString());
-  return d ? d.toISOString().slice(0, 16).replace('T', ' ') : '';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type ExcelJS from 'exceljs';
 import { ClockTimeSchema, IMPORT_COLUMNS, IsoDateSchema, type ImportResult, type ImportRowError } from '../../shared/attendance.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -177,7 +177,7 @@ export async function importScans(
   options: { dryRun: boolean; actor: Actor; fileName: string },
 ): Promise<ImportResult> {
   const { scans, errors, dataRows } = rowsToScans(await readImportRows(bytes, format));
-  const { accepted, rejected } = await screenScans(db, scans, todayIso());
+  const { accepted, rejected } = await screenScans(db, scans, schoolToday());
   for (const scan of rejected) errors.push({ row: scan.index, field: 'student_id', message: scan.reason });
   errors.sort((a, b) => a.row - b.row);
   const dates = accepted.map((scan) => scan.date).sort();

@@ -4,7 +4,7 @@ import { createTestApp, TestClient, type TestApp } from '../../../tests/support/
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { StudentAttendanceSchema, type StudentAttendance } from '../../shared/attendance.schemas.js';
 import { attendancePercent, punctualityPercent } from '../../shared/attendance.stats.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_ACADEMIC_TERMS, DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
@@ -50,7 +50,7 @@ function expectedSchoolDays(from: string, to: string): number {
   return count;
 }
 
-const today = todayIso();
+const today = schoolToday();
 const demoTerm = findDemoAttendanceTerm(today)!;
 const countedUntil = today < demoTerm.end_date ? today : demoTerm.end_date;
 

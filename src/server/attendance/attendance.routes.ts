@@ -23,6 +23,7 @@ import {
   type ScannerDevice,
 } from '../../shared/attendance.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
+import { schoolDateTime } from '../../shared/dates.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -37,18 +38,6 @@ import { ingestScans } from './scans.service.js';
 
 /** The device a scanner call was authenticated as (set by the route's onRequest hook). */
 const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
-
-/** 'yyyy-MM-dd HH:mm' in the school's time zone, for the report's footer. */
-function schoolNow(): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: 'America/Port_of_Spain',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date());
-}
 
 /**
  * Attendance (issue #6): the student's records and the report PDF (SPEC §7), the gate scanners'
@@ -92,7 +81,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
     async (request, reply) => {
       const { studentId, startDate, endDate } = request.params;
       const data = await attendance.getAttendanceForReport(db, studentId, startDate, endDate);
-      const bytes = await renderAttendanceReport({ ...data, schoolName: config.schoolName, generatedAt: schoolNow() });
+      const bytes = await renderAttendanceReport({ ...data, schoolName: config.schoolName, generatedAt: schoolDateTime(new Date()) });
       return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`);
     },
   );

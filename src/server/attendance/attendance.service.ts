@@ -8,7 +8,7 @@ import {
   type StudentAttendanceQuery,
 } from '../../shared/attendance.schemas.js';
 import { countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
@@ -66,7 +66,7 @@ export async function getStudentAttendance(
   db: Db,
   studentId: string,
   query: StudentAttendanceQuery,
-  today = todayIso(),
+  today = schoolToday(),
 ): Promise<StudentAttendance> {
   const student = await requireStudent(db, studentId);
   const started = await repo.listStartedTerms(db, today);
@@ -119,7 +119,7 @@ export async function getAttendanceForReport(
   studentId: string,
   startDate: string,
   endDate: string,
-  today = todayIso(),
+  today = schoolToday(),
 ): Promise<RangeAttendance & { terms: AcademicTerm[] }> {
   const problems = checkReportRange(startDate, endDate, today);
   const fields = Object.entries(problems);

@@ -10,7 +10,7 @@ import {
   ScannerDeviceSchema,
   StudentAttendanceSchema,
 } from '../../shared/attendance.schemas.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { addDays, isWeekday } from '../../shared/school-days.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
@@ -30,7 +30,7 @@ let admin: TestClient;
 let student: TestClient;
 let deviceKey: string;
 
-const today = todayIso();
+const today = schoolToday();
 const term = findDemoAttendanceTerm(today)!;
 /** The last day the current term counts: scans on it show on the student's screen. */
 const lastCounted = today < term.end_date ? today : term.end_date;

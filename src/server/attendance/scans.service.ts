@@ -1,5 +1,5 @@
 import { toClockSeconds, type RejectedScan, type ScanResult } from '../../shared/attendance.schemas.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { addDays } from '../../shared/school-days.js';
 import type { Db } from '../db/database.js';
 import * as repo from './attendance.repository.js';
@@ -38,7 +38,7 @@ const dayKey = (studentId: string, date: string) => `${studentId}\u0000${date}`;
 export async function screenScans(
   db: Db,
   scans: readonly IncomingScan[],
-  today = todayIso(),
+  today = schoolToday(),
 ): Promise<{ accepted: IncomingScan[]; rejected: RejectedScan[] }> {
   const known = await repo.findExistingStudentIds(
     db,

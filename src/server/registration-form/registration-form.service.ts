@@ -1,3 +1,4 @@
+import { schoolDateTime } from '../../shared/dates.js';
 import type { RecordValues } from '../../shared/registration.fields.js';
 import type { Db } from '../db/database.js';
 import * as documents from '../documents/documents.service.js';
@@ -5,18 +6,6 @@ import { listLookup } from '../lookups/lookups.service.js';
 import { renderPdf } from '../pdf/renderer.js';
 import * as registration from '../registration/registration.service.js';
 import { buildRegistrationForm, type RegistrationFormData } from './registration-form.pdf.js';
-
-/** 'yyyy-MM-dd HH:mm' in the school's time zone, for the form's footer. */
-function schoolNow(now: Date): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: registration.SCHOOL_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(now);
-}
 
 function labelMap(rows: readonly object[], value: string, label: string): Map<string, string> {
   return new Map(rows.map((row) => [String((row as Record<string, unknown>)[value]), String((row as Record<string, unknown>)[label])]));
@@ -44,7 +33,7 @@ export async function loadRegistrationForm(db: Db, studentId: string, schoolName
     uploaded: files.uploaded,
     picture,
     agreedOn: Number(record.agree_terms_conditions) === 1 ? record.agree_terms_date : null,
-    printedAt: schoolNow(now),
+    printedAt: schoolDateTime(now),
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import { LOOKUPS, toLookupOptions } from '../../shared/lookups.schemas.js';
 import { FIELD_MESSAGES, WRITABLE_FIELDS, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -14,7 +14,7 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
  */
 
 const { inProgress } = DEMO_STUDENTS;
-const today = todayIso(new Date(), 'America/Port_of_Spain');
+const today = schoolToday();
 const tomorrow = (() => {
   const d = new Date(`${today}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + 1);

@@ -1,4 +1,4 @@
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 import {
   checkPartialSave,
   findField,
@@ -20,19 +20,6 @@ import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
 import * as repo from './registration.repository.js';
-
-/** The school's day: deadlines and "no future dates" follow Trinidad's calendar, not the browser's. */
-export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
-/**
- * Every read and save asks for it: formatted once a minute (Trinidad's offset is whole hours, so
- * a day always starts on a minute boundary).
- */
-let todayOfMinute = { minute: Number.NaN, day: '' };
-export function schoolToday(now: Date = new Date()): string {
-  const minute = Math.floor(now.getTime() / 60_000);
-  if (minute !== todayOfMinute.minute) todayOfMinute = { minute, day: todayIso(now, SCHOOL_TIME_ZONE) };
-  return todayOfMinute.day;
-}
 
 /** The caller of a registration call, as the access layer knows it. */
 export interface Caller extends Actor {

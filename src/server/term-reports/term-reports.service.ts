@@ -2,7 +2,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import { todayIso } from '../../shared/dates.js';
+import { SCHOOL_TIME_ZONE, schoolDateTime, schoolToday } from '../../shared/dates.js';
 import { countAttendance, summarizeAttendance } from '../../shared/attendance.stats.js';
 import { SESSIONS_PER_SCHOOL_DAY, listSchoolDays } from '../../shared/school-days.js';
 import type { TermNumber } from '../../shared/school.constants.js';
@@ -25,9 +25,6 @@ import { averagesByStudent, checkRecords, mapColumns, readRecords } from './term
  * administrators only"; issue #5): the student's list, the card's content, posting and removing,
  * scheduled posting, and the all-or-nothing import of the marks.
  */
-
-/** The school's clock for dates shown on paper and 'date posted' written by the scheduler. */
-export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
 
 const termText = (term: number) => String(term) as TermText;
 const entityId = (year: number, term: number) => `${year}-${term}`;
@@ -102,7 +99,7 @@ export async function loadReportCard(
     formTeacherRemarks: summary?.form_teacher_remarks ?? null,
     principalRemarks: summary?.principal_remarks ?? null,
     gradeKey: await repo.listGradeKey(db),
-    printedAt: schoolLocalDateTime(now).slice(0, 16),
+    printedAt: schoolDateTime(now),
   };
 }
 
@@ -117,7 +114,7 @@ export async function loadReportCard(
 export async function termAttendance(db: Db, studentId: string, year: number, term: number, now: Date = new Date()) {
   const dates = await repo.findAcademicTerm(db, year, term);
   if (!dates) return null;
-  const today = todayIso(now, SCHOOL_TIME_ZONE);
+  const today = schoolToday(now);
   const end = dates.end_date < today ? dates.end_date : today;
   const holidays = await repo.listHolidayDates(db, dates.start_date, dates.end_date);
   const { records, schoolRecorded } = await repo.summariseAttendance(db, studentId, dates.start_date, end);

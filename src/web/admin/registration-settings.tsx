@@ -14,7 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { isIsoDate, todayIso } from '../../shared/dates.js';
+import { isIsoDate, schoolToday } from '../../shared/dates.js';
 import { FORM_LEVELS, type RegistrationPeriod } from '../../shared/registration.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -26,7 +26,7 @@ const scopeLabel = (formLevel: number | null) => (formLevel === null ? 'All form
 function windowText(period: RegistrationPeriod): string {
   if (period.open !== 1) return 'Closed';
   if (period.deadline === null) return 'Open, no deadline';
-  return todayIso() > period.deadline ? `Deadline ${period.deadline} passed` : `Open until ${period.deadline}`;
+  return schoolToday() > period.deadline ? `Deadline ${period.deadline} passed` : `Open until ${period.deadline}`;
 }
 
 /**

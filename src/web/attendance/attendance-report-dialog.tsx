@@ -16,7 +16,7 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { format as formatDate, isValid, parseISO } from 'date-fns';
 import { attendanceReportPath, checkReportRange } from '../../shared/attendance.schemas.js';
-import { todayIso } from '../../shared/dates.js';
+import { schoolToday } from '../../shared/dates.js';
 
 function toDate(value: string | null): Date | null {
   if (!value) return null;
@@ -44,7 +44,7 @@ interface RangeDialogProps {
  * end — the same rule the server applies), Cancel and Display Report.
  */
 function ReportRangeDialog({ open, defaultStart, defaultEnd, onCancel, onDisplay }: RangeDialogProps) {
-  const today = todayIso();
+  const today = schoolToday();
   const [start, setStart] = useState<string | null>(defaultStart);
   const [end, setEnd] = useState<string | null>(defaultEnd ?? today);
   const [submitted, setSubmitted] = useState(false);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { InsertObject, Insertable, Kysely } from 'kysely';
-import { isIsoDate, todayIso, toCompactDate } from '../../../shared/dates.js';
+import { isIsoDate, schoolToday, toCompactDate } from '../../../shared/dates.js';
 import { requiredDocumentTypes } from '../../../shared/documents.schemas.js';
 import { addDays, earlierDate, listSchoolDays } from '../../../shared/school-days.js';
 import {
@@ -202,7 +202,7 @@ async function loadLookups(db: Kysely<Database>): Promise<Lookups> {
 export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoSchoolOptions): Promise<DemoSchoolCounts> {
   const seed = options.seed ?? DEMO_DEFAULT_SEED;
   const perClass = options.studentsPerClass ?? DEFAULT_STUDENTS_PER_CLASS;
-  const today = options.today ?? todayIso();
+  const today = options.today ?? schoolToday();
   if (!isIsoDate(today)) throw new Error(`seedDemoSchool: today must be a yyyy-MM-dd date, got '${today}'.`);
   if (!Number.isInteger(perClass) || perClass < 1 || perClass > 500) {
     throw new Error(`seedDemoSchool: studentsPerClass must be an integer from 1 to 500, got ${perClass}.`);
