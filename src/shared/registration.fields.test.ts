@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
-import { checkPartialSave, FIELD_MESSAGES, isAfterToday, REGISTRATION_FIELDS } from './registration.fields.js';
+import { isAfterToday } from './registration.fields.js';
 
 /**
  * `isAfterToday` without a `today` answers from the UTC date when a date is more than a day away
@@ -45,49 +45,5 @@ describe('isAfterToday', () => {
     expect(isAfterToday('2026', { today: '2026-06-15' })).toBe(false);
     // Far from the real clock: the given day decides, not the UTC shortcut.
     expect(isAfterToday('1990-01-02', { today: '1990-01-01' })).toBe(true);
-  });
-});
-
-/** The body of `POST /api/student` as the server checks it: only the fields sent, each by its rules. */
-describe('checkPartialSave', () => {
-  const options = { today: '2026-11-22' };
-
-  it('answers the id and the stored values of the fields sent: trimmed, empty as null, switches 0/1', () => {
-    const checked = checkPartialSave({ id: ' 20260001 ', home_address: '  1 Bench Street ', mother_business_place: '', sibling_attending: true, date_of_birth: '2014-02-28' }, options);
-    expect(checked).toEqual({
-      ok: true,
-      id: '20260001',
-      changes: { home_address: '1 Bench Street', mother_business_place: null, sibling_attending: 1, date_of_birth: '2014-02-28' },
-    });
-  });
-
-  it("refuses each broken field with its rule's messages, the id first, then catalogue order, then unknown names as sent", () => {
-    const checked = checkPartialSave(
-      { zzz: 1, date_of_birth: '2030-01-01', id: 'bad id!', constructor: 'x', first_name: '', sibling_attending: '1', home_address: 7 },
-      options,
-    );
-    expect(checked.ok).toBe(false);
-    if (checked.ok) return;
-    expect(Object.getPrototypeOf(checked.errors)).toBeNull();
-    expect(Object.keys(checked.errors)).toEqual(['id', 'first_name', 'date_of_birth', 'home_address', 'sibling_attending', 'zzz', 'constructor']);
-    expect(checked.errors).toMatchObject({
-      id: ['Student ID has only letters, digits and dashes.'],
-      first_name: [FIELD_MESSAGES.required],
-      date_of_birth: [FIELD_MESSAGES.futureDate],
-      home_address: [FIELD_MESSAGES.text],
-      // A client sends a switch as 0, 1 or a boolean; the screens' '1' is not a client's value.
-      sibling_attending: [FIELD_MESSAGES.flag],
-      zzz: ['Unknown field.'],
-      constructor: ['Unknown field.'],
-    });
-  });
-
-  it('refuses the fields only the server writes, by name', () => {
-    const managed = REGISTRATION_FIELDS.filter((field) => field.serverManaged);
-    expect(managed.length).toBeGreaterThan(0);
-    for (const field of managed) {
-      const checked = checkPartialSave({ id: '20260001', [field.name]: null }, options);
-      expect(checked).toEqual({ ok: false, errors: expect.objectContaining({ [field.name]: ['Unknown field.'] }) });
-    }
   });
 });

@@ -27,7 +27,7 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 /** The fixed country-area prefix shown before every 7-digit phone number (SPEC §5); not stored. */
 export const PHONE_PREFIX = '(868)';
 export const PHONE_DIGITS = 7;
-const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
+export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
 
 // ---------------------------------------------------------------------------------------------
 // Messages (the spec's words where it gives them)
@@ -327,10 +327,24 @@ export function isAfterToday(dateOrYear: string, options: CheckOptions = {}): bo
 
 /**
  * Checks one raw value against its field's rules and answers the value to store: strings
- * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of SPEC §5
- * used by the zod schemas (server) and by the screens before they save (web).
+ * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of SPEC §5,
+ * used by the screens before they save (web), the imports, the progress flags and, through
+ * `SaveStudentBodySchema` and the registration service, `POST /api/student`: the rules that hold
+ * whatever the day (`checkFieldRules`), then those that depend on it (`dayRuleMessages`).
  */
 export function checkFieldValue(field: RegistrationField, raw: unknown, options: CheckOptions = {}): FieldCheck {
+  const check = checkFieldRules(field, raw);
+  if (!check.ok) return check;
+  const messages = dayRuleMessages(field, check.value, options);
+  return messages.length > 0 ? { ok: false, messages } : check;
+}
+
+/**
+ * The rules of SPEC §5 that hold whatever the day: the value's type, required, digits and lengths,
+ * the e-mail pattern, the listed options, a real calendar date and the earliest one. Answers the
+ * value to store. A request's schema can apply these; the server's day is the service's business.
+ */
+export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCheck {
   if (field.control === 'switch') {
     if (raw === 0 || raw === 1) return { ok: true, value: raw };
     if (raw === true || raw === false) return { ok: true, value: raw ? 1 : 0 };
@@ -357,20 +371,12 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
       break;
     case 'number':
       if (!/^\d+$/.test(text)) messages.push(field.format === 'year' ? FIELD_MESSAGES.year : FIELD_MESSAGES.onlyNumbers);
-      else if (field.format === 'year') {
-        if (text.length !== 4) messages.push(FIELD_MESSAGES.year);
-        else if (isAfterToday(text, options)) messages.push(FIELD_MESSAGES.futureYear);
-      }
+      else if (field.format === 'year' && text.length !== 4) messages.push(FIELD_MESSAGES.year);
       break;
-    case 'date': {
-      if (!isIsoDate(text)) {
-        messages.push(FIELD_MESSAGES.date);
-        break;
-      }
-      if (!field.allowFuture && isAfterToday(text, options)) messages.push(FIELD_MESSAGES.futureDate);
-      if (field.minDate && text < field.minDate) messages.push(FIELD_MESSAGES.beforeMinDate(field.minDate));
+    case 'date':
+      if (!isIsoDate(text)) messages.push(FIELD_MESSAGES.date);
+      else if (field.minDate && text < field.minDate) messages.push(FIELD_MESSAGES.beforeMinDate(field.minDate));
       break;
-    }
     case 'select':
       if (field.options && !field.options.includes(text)) messages.push(FIELD_MESSAGES.option);
       break;
@@ -383,60 +389,20 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
   return messages.length > 0 ? { ok: false, messages } : { ok: true, value: text };
 }
 
+/**
+ * The rules of SPEC §5 that depend on the day, for a value `checkFieldRules` answered: dates
+ * cannot lie in the future (except where the field allows it), years neither. Today is
+ * `options.today`, else the school's day by the caller's clock.
+ */
+export function dayRuleMessages(field: RegistrationField, value: FieldValue, options: CheckOptions = {}): string[] {
+  if (typeof value !== 'string') return [];
+  if (field.control === 'date' && !field.allowFuture && isAfterToday(value, options)) return [FIELD_MESSAGES.futureDate];
+  if (field.control === 'number' && field.format === 'year' && isAfterToday(value, options)) return [FIELD_MESSAGES.futureYear];
+  return [];
+}
+
 /** The first message for a raw value, or null when it holds (what a field shows under itself). */
 export function fieldMessage(field: RegistrationField, raw: unknown, options?: CheckOptions): string | null {
   const check = checkFieldValue(field, raw, options);
   return check.ok ? null : (check.messages[0] ?? null);
-}
-
-// ---------------------------------------------------------------------------------------------
-// A partial save
-
-/**
- * One field's raw value as a save takes it: `checkFieldValue`, which also reads a switch's '0' and
- * '1' as the screens hold them, except that a client sends a switch as 0, 1 or a boolean.
- */
-export function checkSavedValue(field: RegistrationField, raw: unknown, options?: CheckOptions): FieldCheck {
-  if (field.control === 'switch' && typeof raw === 'string') return { ok: false, messages: [FIELD_MESSAGES.flag] };
-  return checkFieldValue(field, raw, options);
-}
-
-const STUDENT_ID_RE = /^[A-Za-z0-9-]{1,20}$/;
-const WRITABLE_BY_NAME: ReadonlyMap<string, RegistrationField> = new Map(WRITABLE_FIELDS.map((field) => [field.name, field]));
-const CATALOGUE_ORDER: ReadonlyMap<string, number> = new Map(REGISTRATION_FIELDS.map((field, i) => [field.name, i]));
-
-export type PartialSaveCheck =
-  | { ok: true; id: string; changes: Record<string, FieldValue> }
-  | { ok: false; errors: Record<string, string[]> };
-
-/**
- * The body of a partial save (`POST /api/student`): the student's `id` plus any catalogue fields,
- * each checked by its rules (`checkSavedValue`) and answered as stored; an unknown field is
- * refused by name. Every problem is reported at once, `id` first, then the fields in catalogue
- * order, then unknown names as sent. Read-only-for-students and ownership are the service's
- * business. Only the fields sent are looked at: a save usually sends one of the ~90.
- */
-export function checkPartialSave(body: Readonly<Record<string, unknown>>, options?: CheckOptions): PartialSaveCheck {
-  // No prototype: a field named 'valueOf' or 'constructor' must not find Object.prototype's (issue #8).
-  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  const changes: Record<string, FieldValue> = {};
-  const id = typeof body.id === 'string' ? body.id.trim() : '';
-  if (!STUDENT_ID_RE.test(id)) errors.id = ['Student ID has only letters, digits and dashes.'];
-  const problems: [name: string, messages: string[]][] = [];
-  for (const name of Object.keys(body)) {
-    if (name === 'id') continue;
-    const raw = body[name];
-    const field = WRITABLE_BY_NAME.get(name);
-    if (!field) problems.push([name, ['Unknown field.']]);
-    else if (raw !== undefined) {
-      const check = checkSavedValue(field, raw, options);
-      if (check.ok) changes[name] = check.value;
-      else problems.push([name, check.messages]);
-    }
-  }
-  if (problems.length === 0 && !errors.id) return { ok: true, id, changes };
-  const order = (name: string) => CATALOGUE_ORDER.get(name) ?? Number.MAX_SAFE_INTEGER;
-  problems.sort((a, b) => order(a[0]) - order(b[0]));
-  for (const [name, messages] of problems) errors[name] = messages;
-  return { ok: false, errors };
 }

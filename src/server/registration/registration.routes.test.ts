@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { todayIso } from '../../shared/dates.js';
-import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
+import { schoolToday } from '../../shared/dates.js';
+import { REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
 import {
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
@@ -27,7 +27,7 @@ function expectError(response: { statusCode: number; json(): unknown }, status: 
   return body;
 }
 
-const today = () => todayIso(new Date(), 'America/Port_of_Spain');
+const today = () => schoolToday();
 function shiftDay(iso: string, days: number): string {
   const date = new Date(`${iso}T12:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
@@ -148,6 +148,28 @@ describe('POST /api/student', () => {
     expect(body.errors).toMatchObject({ shoe_size: ['Unknown field.'], email: ['Invalid e-mail'] });
     expect(body.errors?.mobile_phone_mother).toContain('Only Numbers Allowed');
     expect(await studentRow(inProgress.student_id)).toEqual(before);
+  });
+
+  it('refuses the fields only the server writes, by name, from students and administrators alike', async () => {
+    const before = await studentRow(inProgress.student_id);
+    for (const client of [student, admin]) {
+      const body = expectError(await client.post('/api/student', { id: inProgress.student_id, agree_terms_date: '2026-01-01', middle_name: 'Ok' }), 400, 'validation_failed');
+      expect(body.errors).toEqual({ agree_terms_date: ['Unknown field.'] });
+    }
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+  });
+
+  it('is documented on /api/docs with every writable field of the catalogue and its rules', async () => {
+    const docs = (await student.get('/api/docs/json')).json() as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; additionalProperties?: unknown } }> } }>>;
+    };
+    const schema = docs.paths['/api/student']?.post?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['id', ...WRITABLE_FIELDS.map((field) => field.name)].sort());
+    expect(schema?.additionalProperties).toBe(false);
+    expect(JSON.stringify(schema?.properties.first_name)).toContain('"maxLength":20');
+    expect(JSON.stringify(schema?.properties.phone_home)).toContain('\\\\d{7}');
+    expect(JSON.stringify(schema?.properties.sex)).toContain('"enum":["Female","Male"]');
+    expect(schema?.properties.date_of_birth?.description).toMatch(/yyyy-MM-dd.*not in the future/);
   });
 
   it('refuses house_code and class_id from students but lets administrators set them', async () => {

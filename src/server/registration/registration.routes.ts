@@ -13,7 +13,6 @@ import {
 } from '../../shared/registration.schemas.js';
 import type { Db } from '../db/database.js';
 import { requireUser } from '../http/access.js';
-import { compiledSerializerCompiler } from '../http/compiled-serializer.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from './registration.service.js';
@@ -38,8 +37,6 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
         params: z.object({ userID: StudentIdSchema }),
         response: { 200: StudentRecordListSchema, ...errorResponses },
       },
-      // The 100-field answer, read on every registration screen: written by a compiled serializer.
-      serializerCompiler: compiledSerializerCompiler,
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
@@ -53,13 +50,14 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       config: { access: 'signed-in' },
       schema: {
         tags,
-        summary: 'Saves the fields sent (each checked by the field catalogue); 422 when registration is closed',
-        // The field rules depend on the caller and the server's day: the service applies them.
+        summary: 'Saves the fields sent, each checked by the field catalogue; 422 when registration is closed',
+        description:
+          "The body's fields and their rules come from the field catalogue. Rules that depend on the caller (house and class are " +
+          "administrators' only), on the school's day (no future dates) or on the database (lookup values, the registration " +
+          'window) are checked by the server after the body.',
         body: SaveStudentBodySchema,
         response: { 200: SaveStudentAnswerSchema, ...errorResponses, 422: ApiErrorSchema },
       },
-      // The autosave of every field: written by a compiled serializer (docs/performance.md).
-      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => registration.saveStudentFields(db, callerOf(request), request.body),
   );

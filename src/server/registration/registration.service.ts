@@ -1,10 +1,5 @@
 import { schoolToday } from '../../shared/dates.js';
-import {
-  checkPartialSave,
-  findField,
-  REGISTRATION_FIELDS,
-  type FieldValue,
-} from '../../shared/registration.fields.js';
+import { dayRuleMessages, findField, REGISTRATION_FIELDS, type FieldValue } from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
 import {
   WINDOW_MESSAGES,
@@ -12,6 +7,7 @@ import {
   type RegistrationStatus,
   type SaveRegistrationPeriodInput,
   type SaveStudentAnswer,
+  type SaveStudentBody,
   type StudentRecord,
 } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -96,17 +92,28 @@ function statusOfWindow(window: repo.StudentWindow, today: string): Registration
 const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 /**
- * Saves only the fields sent, each checked by the catalogue; in one transaction: read the old
- * values (locked), write the changes, one audit row per changed field, the new progress flags
- * and `updated_at`. Students: only their own record, never house_code/class_id, and only while
- * the window is open. Administrators may save any record at any time (office corrections).
+ * Saves only the fields sent, whose values the route's schema has checked against the catalogue's
+ * rules (`SaveStudentBodySchema`); here the rules that need more than the value: the school's day
+ * (no future dates), the caller and the database. In one transaction: read the old values
+ * (locked), write the changes, one audit row per changed field, the new progress flags and
+ * `updated_at`. Students: only their own record, never house_code/class_id, and only while the
+ * window is open. Administrators may save any record at any time (office corrections).
  */
-export async function saveStudentFields(db: Db, caller: Caller, body: unknown, now = new Date()): Promise<SaveStudentAnswer> {
+export async function saveStudentFields(db: Db, caller: Caller, body: SaveStudentBody, now = new Date()): Promise<SaveStudentAnswer> {
   const today = schoolToday(now);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the fields to save as an object.');
-  const checked = checkPartialSave(body as Record<string, unknown>, { today });
-  if (!checked.ok) throw badRequest(Object.values(checked.errors)[0]?.[0] ?? 'Some fields need attention.', checked.errors);
-  const { id, changes } = checked;
+  const { id, ...sent } = body;
+  const changes: Record<string, FieldValue> = {};
+  // No prototype: a field named like an Object.prototype member must not find one.
+  const dayErrors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [name, value] of Object.entries(sent)) {
+    const field = findField(name);
+    if (!field || value === undefined) continue;
+    const messages = dayRuleMessages(field, value, { today });
+    if (messages.length > 0) dayErrors[name] = messages;
+    else changes[name] = value;
+  }
+  const firstDayError = Object.values(dayErrors)[0]?.[0];
+  if (firstDayError !== undefined) throw badRequest(firstDayError, dayErrors);
 
   if (caller.role === 'student') {
     if (caller.studentId !== id) throw forbidden('You can only change your own record.');
