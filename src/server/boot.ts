@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/reference-data.js';
-import { seedDemoSchool } from './db/demo-data/seed-demo-school.js';
+import { hasStudents, seedDemoSchool } from './db/demo-data/seed-demo-school.js';
 import { ensureConfiguredAdmin } from './auth/auth.service.js';
 import { hashPassword } from './auth/password.js';
 
@@ -24,8 +24,7 @@ export async function prepareDatabase(db: Db, config: Config, log: Pick<FastifyB
   await migrateToLatest(db);
   await seedReferenceData(db);
   let seededDemo = false;
-  const { count } = await db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  if (Number(count) === 0 && wantsDemo(config)) {
+  if (wantsDemo(config) && !(await hasStudents(db))) {
     const started = Date.now();
     const summary = await seedDemoSchool(db, { hashPassword });
     log.info({ ...summary, ms: Date.now() - started }, 'demo school seeded');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
+import { adminExists } from './auth/auth.service.js';
 import { prepareDatabase } from './boot.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   const db = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
   const app = await buildApp(config, { db });
   await prepareDatabase(db, config, app.log);
-  const demo = Boolean(await db.selectFrom('users').select('id').where('username', '=', DEMO_ADMIN.username).executeTakeFirst());
+  const demo = await adminExists(db, DEMO_ADMIN.username);
   const address = await app.listen({ port: config.port, host: config.host });
   printBanner(config, address.replace('0.0.0.0', 'localhost'), demo);
 

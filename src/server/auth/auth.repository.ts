@@ -154,6 +154,11 @@ export async function updatePassword(
     .execute();
 }
 
+/** A student's date of birth (null when none is on record), or undefined without the student. */
+export async function findStudentBirthDate(db: Db, studentId: string): Promise<{ date_of_birth: string | null } | undefined> {
+  return db.selectFrom('students').select('date_of_birth').where('id', '=', studentId).executeTakeFirst();
+}
+
 /** Creates the student's account when it is missing (imported students); answers its id. */
 export async function ensureStudentUser(db: Db, studentId: string): Promise<number> {
   const existing = await db.selectFrom('users').select('id').where('student_id', '=', studentId).executeTakeFirst();

@@ -15,6 +15,7 @@ import type {
 } from '../../shared/auth.schemas.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import * as repo from './auth.repository.js';
+import * as sessions from './session.repository.js';
 import type { AuthUser } from './auth.repository.js';
 
 /**
@@ -247,12 +248,12 @@ export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor &
 
 /** Admin reset (DESIGN §6): the password becomes the date of birth as yyyymmdd; sessions end. */
 export async function resetStudentPassword(db: Db, studentId: string, actor: Actor): Promise<number> {
-  const student = await db.selectFrom('students').select(['id', 'date_of_birth']).where('id', '=', studentId).executeTakeFirst();
+  const student = await repo.findStudentBirthDate(db, studentId);
   if (!student) throw notFound('No student has that ID.');
   if (!student.date_of_birth) throw conflict('This student has no date of birth on record; add it before resetting the password.');
   const userId = await repo.ensureStudentUser(db, studentId);
   await repo.updatePassword(db, userId, await hashPassword(toCompactDate(student.date_of_birth)), { firstLogin: false, passwordReset: true });
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await sessions.deleteSessionsOfUser(db, userId);
   await writeAudit(db, { ...actor, action: 'password-reset', entity: 'student', entity_id: studentId });
   return userId;
 }
@@ -266,6 +267,11 @@ export async function findStudentId(db: Db, input: FindStudentIdInput, ip: strin
   const ids = await repo.findStudentIdsByNameAndBirth(db, input.first_name, input.last_name, input.date_of_birth);
   if (ids.length !== 1) throw notFound('No student matches those details. Check the spelling, or ask the school office.');
   return ids[0] as string;
+}
+
+/** Whether an administrator with this user name exists (case-insensitive). */
+export async function adminExists(db: Db, username: string): Promise<boolean> {
+  return (await repo.findAdminUser(db, username)) !== undefined;
 }
 
 /** Makes sure the configured administrator exists with the configured password (first admin). */

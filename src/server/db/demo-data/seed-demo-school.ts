@@ -149,6 +149,11 @@ async function insertInChunks<T extends keyof Database & string>(
   }
 }
 
+/** Whether the database holds any student (the demo school goes only into one that holds none). */
+export async function hasStudents(db: Kysely<Database>): Promise<boolean> {
+  return (await countRows(db, 'students')) > 0;
+}
+
 async function countRows(db: Kysely<Database>, table: keyof Database & string): Promise<number> {
   const row = await db
     .selectFrom(table)
