@@ -79,7 +79,9 @@ export async function writeWorkbook<R>(
       added.commit();
       count++;
     }
-    await waitForZip(zipQueueOf(sheet), out);
+    // A page is a few ms of CPU; the whole sheet in one go would hold the event loop for the
+    // whole export. Yielding also lets the compressor take the page's XML before the next.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: columns.length } };
   sheet.commit();
@@ -96,49 +98,6 @@ export async function writeWorkbook<R>(
  */
 function shareColumnStyles(row: ExcelJS.Row, styles: readonly Partial<ExcelJS.Style>[]): void {
   for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i]!;
-}
-
-/** The stream a worksheet's XML waits in before the zip compresses it (readable-stream 2). */
-interface ZipQueue {
-  _writableState: { length: number };
-  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
-  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
-}
-
-/**
- * exceljs's streaming writer has no backpressure (exceljs issues #464 and #734): a committed row
- * is pushed towards the zip at once, so a sheet written in one go queues whole in front of the
- * compressor (5.6 MB of XML for 2,000 students), lives long enough to reach V8's old generation
- * and is freed only by the next full GC: the server grew by that much with every export
- * (docs/performance.md). The queue is the stream exceljs pipes the sheet into, found as #464
- * finds it; should a later exceljs have none, pages only yield to the event loop.
- */
-function zipQueueOf(sheet: ExcelJS.Worksheet): ZipQueue | undefined {
-  const pipes = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes;
-  const queue = pipes?.[0] as Partial<ZipQueue> | undefined;
-  return typeof queue?._writableState?.length === 'number' && typeof queue.once === 'function' && typeof queue.removeListener === 'function'
-    ? (queue as ZipQueue)
-    : undefined;
-}
-
-/**
- * Between pages: lets other requests run (a page is a few ms of CPU; the whole sheet would hold
- * the event loop for the whole export), then waits until the compressor has taken the page's
- * XML, so no page outlives the next (measured: a queue of even 256 kB still left 2 MB an export
- * to the next full GC), or until the download is gone (the client left: nothing will drain).
- */
-async function waitForZip(queue: ZipQueue | undefined, out: Writable): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
-  if (!queue || queue._writableState.length === 0 || out.destroyed) return;
-  await new Promise<void>((resolve) => {
-    const settle = () => {
-      for (const event of ['drain', 'close', 'error'] as const) queue.removeListener(event, settle);
-      out.removeListener('close', settle);
-      resolve();
-    };
-    for (const event of ['drain', 'close', 'error'] as const) queue.once(event, settle);
-    out.once('close', settle);
-  });
 }
 
 /**
