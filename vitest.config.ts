@@ -10,7 +10,8 @@ export default defineConfig({
       {
         test: {
           name: 'sqlite',
-          include: ['src/**/*.test.{ts,tsx}'],
+          // tests/security: the suites that sweep the whole app (every route, two processes).
+          include: ['src/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'],
           env: { TEST_DB: 'sqlite' },
           globalSetup: ['tests/support/global-setup.ts'],
           setupFiles: ['tests/support/fail-on-console-error.ts'],
@@ -21,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'postgres',
-          include: ['src/server/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
           exclude: ['src/server/db/demo-data/**'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/support/global-setup.ts'],

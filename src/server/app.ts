@@ -20,7 +20,7 @@ import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
 import { escapeHtml, indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
 import { sessionPlugin } from './http/session.js';
-import { inputGuardPlugin } from './security/input-guard.js';
+import { inputGuardPlugin } from './http/input-guard.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '../../src/shared/documents.schemas.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../../src/server/documents/test-files.js';
+import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../support/test-files.js';
 import { browserSpec, screenshotPath, signInAsStudent } from '../support/e2e.js';
 
 /**

@@ -25,7 +25,7 @@ import {
   tinyPdf,
   WINDOWS_EXECUTABLE,
   ZIP_ARCHIVE,
-} from './test-files.js';
+} from '../../../tests/support/test-files.js';
 
 /**
  * The document slots (issue #4): every upload type, impostor files, the size cap, file names,

@@ -14,7 +14,7 @@ import {
   tinyPdf,
   WINDOWS_EXECUTABLE,
   ZIP_ARCHIVE,
-} from './test-files.js';
+} from '../../../tests/support/test-files.js';
 
 describe('detectKind', () => {
   it('recognises PDF, PNG and JPEG by their bytes and nothing else', async () => {

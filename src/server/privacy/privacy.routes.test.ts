@@ -4,8 +4,8 @@ import { createTestApp, TestClient } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { AuditLogPageSchema, StudentExportSchema, StudentHistorySchema } from '../../shared/privacy.schemas.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { agentFor, OWN_STUDENT, routeRows } from '../security/harness.js';
-import { sampleFor } from '../security/route-samples.js';
+import { agentFor, OWN_STUDENT, routeRows } from '../../../tests/support/security/harness.js';
+import { sampleFor } from '../../../tests/support/security/route-samples.js';
 
 /**
  * Issue #8 "Privacy and operations": administrators' reads of a student's data, documents and

@@ -5,7 +5,7 @@ import { TERMS_TITLE } from '../../shared/terms.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { headerOnlyJpeg, ONE_PIXEL_JPEG, storeFileBody } from '../documents/test-files.js';
+import { headerOnlyJpeg, ONE_PIXEL_JPEG, storeFileBody } from '../../../tests/support/test-files.js';
 import { FORM_TITLE } from './registration-form.pdf.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../tests/support/test-app.js';
-import { expectedFor } from './access-matrix.js';
+import { createTestApp } from '../support/test-app.js';
+import { expectedFor } from '../support/security/access-matrix.js';
 import {
   accessLabel,
   agentFor,
@@ -10,8 +10,8 @@ import {
   OWN_STUDENT,
   routeRows,
   type CallerKind,
-} from './harness.js';
-import { ROUTE_SAMPLES, sampleFor } from './route-samples.js';
+} from '../support/security/harness.js';
+import { ROUTE_SAMPLES, sampleFor } from '../support/security/route-samples.js';
 
 /**
  * Issue #8 §1: the access matrix, generated from Fastify's route table. Every route × {visitor,
@@ -27,7 +27,7 @@ const rows = routeRows(t.app);
 describe('the route table and the sample table agree', () => {
   it('every route declares its access and has a sample', () => {
     const missing = rows.filter((row) => !row.access || !sampleFor(row.method, row.url)).map((row) => `${row.key} (${accessLabel(row.access)})`);
-    expect(missing, 'add these routes to src/server/security/route-samples.ts').toEqual([]);
+    expect(missing, 'add these routes to tests/support/security/route-samples.ts').toEqual([]);
   });
 
   it('every sample names a route that exists', () => {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../tests/support/test-app.js';
-import { createScannerDevice } from '../attendance/scanner-devices.service.js';
-import { SESSION_COOKIE } from '../http/session.js';
-import { changedBetween, installChangeCounter, readChangeCounts } from './change-counter.js';
+import { createTestApp } from '../support/test-app.js';
+import { createScannerDevice } from '../../src/server/attendance/scanner-devices.service.js';
+import { SESSION_COOKIE } from '../../src/server/http/session.js';
+import { changedBetween, installChangeCounter, readChangeCounts } from '../support/security/change-counter.js';
 import {
   Agent,
   createSession,
@@ -15,9 +15,9 @@ import {
   userIdOfStudent,
   type AgentRequest,
   type RouteRow,
-} from './harness.js';
-import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson, toQueryText, type HostileValue } from './hostile-values.js';
-import { sampleFor } from './route-samples.js';
+} from '../support/security/harness.js';
+import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson, toQueryText, type HostileValue } from '../support/security/hostile-values.js';
+import { sampleFor } from '../support/security/route-samples.js';
 
 /**
  * Issue #8 §2: property-based hostile input over every route that takes a body, path parameters

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CSRF_COOKIE, CSRF_HEADER } from '../http/csrf.js';
-import { SESSION_COOKIE } from '../http/session.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../../src/server/http/csrf.js';
+import { SESSION_COOKIE } from '../../../src/server/http/session.js';
 
 /**
  * The real server in a child process (durability, two-process and brute-force suites): started

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import { isPostgres } from '../db/database.js';
+import type { Db } from '../../../src/server/db/database.js';
+import { isPostgres } from '../../../src/server/db/database.js';
 
 /**
  * An exact "did anything change" detector for the hostile-input suite: row triggers, installed

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
-import { nowIso } from '../db/database.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { multipartBody, ONE_PIXEL_PNG } from '../documents/test-files.js';
+import type { Db } from '../../../src/server/db/database.js';
+import { nowIso } from '../../../src/server/db/database.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
 import type { AgentRequest, CallerKind } from './harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../tests/support/test-app.js';
-import { agentFor, OWN_STUDENT } from './harness.js';
+import { createTestApp } from '../support/test-app.js';
+import { agentFor, OWN_STUDENT } from '../support/security/harness.js';
 
 /**
  * Issue #8: formula injection in exports (a peer's incident). Text a parent types that starts

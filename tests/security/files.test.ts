@@ -1,12 +1,12 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreFileAnswerSchema } from '../../shared/documents.schemas.js';
-import { createTestApp } from '../../../tests/support/test-app.js';
-import { HTML_PAGE, ONE_PIXEL_JPEG, ONE_PIXEL_PNG, storeFileBody, SVG_WITH_SCRIPT, tinyPdf, ZIP_ARCHIVE } from '../documents/test-files.js';
-import { CSRF_COOKIE, CSRF_HEADER } from '../http/csrf.js';
-import { SESSION_COOKIE } from '../http/session.js';
-import { Agent, createSession, OWN_STUDENT, userIdOfStudent } from './harness.js';
+import { StoreFileAnswerSchema } from '../../src/shared/documents.schemas.js';
+import { createTestApp } from '../support/test-app.js';
+import { HTML_PAGE, ONE_PIXEL_JPEG, ONE_PIXEL_PNG, storeFileBody, SVG_WITH_SCRIPT, tinyPdf, ZIP_ARCHIVE } from '../support/test-files.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
+import { SESSION_COOKIE } from '../../src/server/http/session.js';
+import { Agent, createSession, OWN_STUDENT, userIdOfStudent } from '../support/security/harness.js';
 
 /**
  * Issue #8 §3, the upload cases the documents suite (src/server/documents/documents.routes.test.ts:

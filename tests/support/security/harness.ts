@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
-import { ApiErrorSchema } from '../../shared/api-error.js';
-import type { Db } from '../db/database.js';
-import { isPostgres } from '../db/database.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import type { Access } from '../http/access.js';
-import { CSRF_COOKIE, CSRF_HEADER } from '../http/csrf.js';
-import { hashToken, SESSION_COOKIE } from '../http/session.js';
+import { ApiErrorSchema } from '../../../src/shared/api-error.js';
+import type { Db } from '../../../src/server/db/database.js';
+import { isPostgres } from '../../../src/server/db/database.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import type { Access } from '../../../src/server/http/access.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../../src/server/http/csrf.js';
+import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
 
 /**
  * Shared pieces of the security suites (issue #8): who calls (sessions made directly in the

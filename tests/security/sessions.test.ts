@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient } from '../../../tests/support/test-app.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { CSRF_COOKIE, CSRF_HEADER } from '../http/csrf.js';
-import { hashToken, SESSION_COOKIE } from '../http/session.js';
-import { createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from './harness.js';
-import { sampleFor } from './route-samples.js';
+import { createTestApp, TestClient } from '../support/test-app.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
+import { hashToken, SESSION_COOKIE } from '../../src/server/http/session.js';
+import { createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from '../support/security/harness.js';
+import { sampleFor } from '../support/security/route-samples.js';
 
 /**
  * Issue #8 §4, sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated

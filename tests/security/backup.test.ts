@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, currentEngine, dropWhenClosed, pgUrlFor, runPgAdmin, sqliteTemplateFile, type TestDatabase } from '../../../tests/support/test-database.js';
-import { createDatabase } from '../db/database.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess } from './portal-process.js';
+import { createTestDatabase, currentEngine, dropWhenClosed, pgUrlFor, runPgAdmin, sqliteTemplateFile, type TestDatabase } from '../support/test-database.js';
+import { createDatabase } from '../../src/server/db/database.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess } from '../support/security/portal-process.js';
 
 /**
  * Issue #8 "Privacy and operations": a consistent backup while the portal runs and writes, and a
@@ -18,7 +18,7 @@ import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess } from 
  */
 
 const run = promisify(execFile);
-const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const engine = currentEngine();
 const cleanup: Array<() => Promise<void> | void> = [];
 afterAll(async () => {

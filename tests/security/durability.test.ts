@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, currentEngine, sqliteTemplateFile, type TestDatabase } from '../../../tests/support/test-database.js';
-import { createDatabase, type Db } from '../db/database.js';
-import { DEMO_ADMIN } from '../db/demo-data/demo-accounts.js';
-import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type PortalStore } from './portal-process.js';
+import { createTestDatabase, currentEngine, sqliteTemplateFile, type TestDatabase } from '../support/test-database.js';
+import { createDatabase, type Db } from '../../src/server/db/database.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
+import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type PortalStore } from '../support/security/portal-process.js';
 
 /**
  * Issue #8 §6, durability: under an autosave load (POST /api/student, the registration page's

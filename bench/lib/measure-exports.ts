@@ -1,25 +1,25 @@
 /**
- * Measures the admin area's heavy calls (issue #7 "Done when"): the student list, the registration
+ * Measures the admin area's heavy calls: the student list, the registration
  * spreadsheet and the all-classes registration report, for the demo school (32 a class, ~640 students) and for
  * 2,000 students (100 a class), on the embedded SQLite database. Each measurement runs in a
  * fresh process so its peak memory (max RSS) is its own. Not a test: nothing gates on it.
  *
- *   npx tsx src/server/admin/measure-exports.ts            # 32 and 100 a class
- *   npx tsx src/server/admin/measure-exports.ts 100        # one size
+ *   npx tsx bench/lib/measure-exports.ts            # 32 and 100 a class
+ *   npx tsx bench/lib/measure-exports.ts 100        # one size
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../app.js';
-import { hashPassword } from '../auth/password.js';
-import { loadConfig } from '../config.js';
-import { createDatabase } from '../db/database.js';
-import { seedDemoSchool } from '../db/demo-data/seed-demo-school.js';
-import { DEMO_ADMIN } from '../db/demo-data/demo-accounts.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { seedReferenceData } from '../db/reference-data.js';
+import { buildApp } from '../../src/server/app.js';
+import { hashPassword } from '../../src/server/auth/password.js';
+import { loadConfig } from '../../src/server/config.js';
+import { createDatabase } from '../../src/server/db/database.js';
+import { seedDemoSchool } from '../../src/server/db/demo-data/seed-demo-school.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
+import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { seedReferenceData } from '../../src/server/db/reference-data.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const DIR = path.join(os.tmpdir(), 'portal-admin-measure');

@@ -5,11 +5,11 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPdf } from '../../../tests/support/pdf-text.js';
-import { createTestApp } from '../../../tests/support/test-app.js';
-import { testConfig } from '../../../tests/support/test-config.js';
-import { createTestDatabase } from '../../../tests/support/test-database.js';
-import { buildApp } from '../app.js';
+import { readPdf } from '../support/pdf-text.js';
+import { createTestApp } from '../support/test-app.js';
+import { testConfig } from '../support/test-config.js';
+import { createTestDatabase } from '../support/test-database.js';
+import { buildApp } from '../../src/server/app.js';
 import {
   agentFor,
   errorShapeProblem,
@@ -19,8 +19,8 @@ import {
   type Agent,
   type CallerKind,
   type RouteRow,
-} from './harness.js';
-import { sampleFor } from './route-samples.js';
+} from '../support/security/harness.js';
+import { sampleFor } from '../support/security/route-samples.js';
 
 /**
  * Issue #8 §8: headers and answers. CSP without inline scripts and with frame-ancestors for the
@@ -29,7 +29,7 @@ import { sampleFor } from './route-samples.js';
  * PDFs and spreadsheets read back as text.
  */
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const t = await createTestApp();
 afterAll(() => t.close());
 const db = t.database.db;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from './errors.js';
 
 /**
  * No text the portal stores may hold a NUL character: PostgreSQL refuses it in text columns
