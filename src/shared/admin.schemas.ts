@@ -150,7 +150,7 @@ export const StudentImportRowSchema = z.object({
 });
 export type StudentImportRow = z.infer<typeof StudentImportRowSchema>;
 
-export const StudentImportSummarySchema = z.object({
+const StudentImportSummarySchema = z.object({
   created: z.number().int(),
   updated: z.number().int(),
   unchanged: z.number().int(),

@@ -26,7 +26,7 @@ export const ClockTimeSchema = z
   .regex(CLOCK_PATTERN, 'Enter a time as HH:mm or HH:mm:ss (24-hour clock).');
 
 /** The bell time: 'HH:mm'; arriving after it is late. */
-export const BellTimeSchema = z
+const BellTimeSchema = z
   .string()
   .trim()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter the bell time as HH:mm (24-hour clock).');
@@ -37,7 +37,7 @@ export function toClockSeconds(time: string): string {
   return trimmed.length === 5 ? `${trimmed}:00` : trimmed;
 }
 
-export const TermNumberSchema = z.coerce
+const TermNumberSchema = z.coerce
   .number()
   .int()
   .refine((term) => term === 1 || term === 2 || term === 3, 'Term is 1, 2 or 3.');
@@ -106,7 +106,7 @@ export type StudentAttendance = z.infer<typeof StudentAttendanceSchema>;
 // ---- GET /api/student-attendance-report/{studentId}/{startDate}/{endDate} ---------------------
 
 /** The longest range one report covers: a school year and a little. */
-export const REPORT_MAX_DAYS = 400;
+const REPORT_MAX_DAYS = 400;
 
 export const AttendanceReportParamsSchema = z.object({
   studentId: StudentIdSchema,
@@ -145,7 +145,7 @@ export function attendanceReportPath(studentId: string, startDate: string, endDa
 // ---- gate scanners: POST /api/attendance/scans --------------------------------------------------
 
 /** Most scans one call may carry; a whole school's morning fits in a few calls. */
-export const MAX_SCANS_PER_CALL = 2000;
+const MAX_SCANS_PER_CALL = 2000;
 
 /** One scan: the student (ID, or the card's serial, which is the student ID), date and time. */
 export const ScanSchema = z

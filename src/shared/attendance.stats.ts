@@ -52,7 +52,7 @@ export function isPresentPm(record: DailySessions): boolean {
 }
 
 /** Sessions attended on one day: 0, 1 or 2. */
-export function sessionsPresent(record: DailySessions): number {
+function sessionsPresent(record: DailySessions): number {
   return (isPresentAm(record) ? 1 : 0) + (isPresentPm(record) ? 1 : 0);
 }
 

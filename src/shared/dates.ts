@@ -1,6 +1,6 @@
 /** Date helpers shared by both sides; dates travel as 'yyyy-MM-dd' text (SPEC §9). */
 
-export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** True for a real calendar date written yyyy-MM-dd (rejects 2024-02-30). */
 export function isIsoDate(value: string): boolean {

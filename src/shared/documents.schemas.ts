@@ -10,7 +10,7 @@ import { StudentIdSchema } from './auth.schemas.js';
 export * from './documents.slots.js';
 import { acceptedKindsLabel, DOCUMENT_KINDS, DOCUMENT_TYPES, type DocumentKind, type DocumentSlot } from './documents.slots.js';
 
-export const DocumentTypeSchema = z.enum(DOCUMENT_TYPES, { message: 'Choose one of the document types.' });
+const DocumentTypeSchema = z.enum(DOCUMENT_TYPES, { message: 'Choose one of the document types.' });
 
 // ---------------------------------------------------------------------------------------------
 // File names

@@ -19,11 +19,6 @@ export const DOCUMENT_KINDS = {
 } as const;
 export type DocumentKind = keyof typeof DOCUMENT_KINDS;
 
-/** The kind of a stored MIME type, or undefined for anything else. */
-export function kindOfMime(mime: string): DocumentKind | undefined {
-  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).find((kind) => DOCUMENT_KINDS[kind].mime === mime);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Slots
 

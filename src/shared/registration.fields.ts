@@ -12,17 +12,15 @@ export type { LookupName };
 // ---------------------------------------------------------------------------------------------
 // Enumerations (SPEC §3)
 
-export const SEXES = ['Female', 'Male'] as const;
+const SEXES = ['Female', 'Male'] as const;
 /** O, A, B, AB, each positive or negative: 8 values. */
 export const BLOOD_TYPES = ['O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
 export const LIVING_STATUSES = ['Both Parents', 'Father Only', 'Mother Only', 'Guardian', 'Other'] as const;
 export const MARITAL_STATUSES = ['Married', 'Single', 'Divorced', 'Widowed', 'Common Law', 'Other'] as const;
 export const DEVICE_TYPES = ['None', 'Phone', 'Laptop', 'Desktop', 'Tablet', 'Other'] as const;
 export type Sex = (typeof SEXES)[number];
-export type BloodType = (typeof BLOOD_TYPES)[number];
 export type LivingStatus = (typeof LIVING_STATUSES)[number];
 export type MaritalStatus = (typeof MARITAL_STATUSES)[number];
-export type DeviceType = (typeof DEVICE_TYPES)[number];
 
 /** The fixed country-area prefix shown before every 7-digit phone number (SPEC §5); not stored. */
 export const PHONE_PREFIX = '(868)';
@@ -232,8 +230,6 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'agree_terms_date', label: 'Date Terms Agreed', step: 'complete', section: 'terms', control: 'date', required: false, serverManaged: true },
 ];
 
-export type RegistrationFieldName = string;
-
 const FIELDS_BY_NAME: ReadonlyMap<string, RegistrationField> = new Map(REGISTRATION_FIELDS.map((f) => [f.name, f]));
 
 /** The catalogue entry of a column, or undefined for a name not in the catalogue. */
@@ -399,10 +395,4 @@ export function dayRuleMessages(field: RegistrationField, value: FieldValue, opt
   if (field.control === 'date' && !field.allowFuture && isAfterToday(value, options)) return [FIELD_MESSAGES.futureDate];
   if (field.control === 'number' && field.format === 'year' && isAfterToday(value, options)) return [FIELD_MESSAGES.futureYear];
   return [];
-}
-
-/** The first message for a raw value, or null when it holds (what a field shows under itself). */
-export function fieldMessage(field: RegistrationField, raw: unknown, options?: CheckOptions): string | null {
-  const check = checkFieldValue(field, raw, options);
-  return check.ok ? null : (check.messages[0] ?? null);
 }

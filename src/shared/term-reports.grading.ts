@@ -43,7 +43,7 @@ export function weightedTotal(coursework: number | null, exam: number | null, we
 }
 
 /** The key's bands, best first. */
-export function sortGradeKey<T extends GradeBand>(key: readonly T[]): T[] {
+function sortGradeKey<T extends GradeBand>(key: readonly T[]): T[] {
   return [...key].sort((a, b) => b.min_total - a.min_total);
 }
 

@@ -12,17 +12,17 @@ import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constan
 // ---- years and terms ---------------------------------------------------------------------------
 
 /** Academic years the portal accepts (a year is named by the year it starts: 2025 = 2025-2026). */
-export const ACADEMIC_YEAR_MIN = 2000;
-export const ACADEMIC_YEAR_MAX = 2100;
+const ACADEMIC_YEAR_MIN = 2000;
+const ACADEMIC_YEAR_MAX = 2100;
 
-export const AcademicYearSchema = z.coerce
+const AcademicYearSchema = z.coerce
   .number({ message: 'Academic year must be a year such as 2025.' })
   .int('Academic year must be a year such as 2025.')
   .min(ACADEMIC_YEAR_MIN, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`)
   .max(ACADEMIC_YEAR_MAX, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`);
 
 /** 1 Michaelmas, 2 Hilary, 3 Trinity (SPEC §9); accepted as a number or '1'–'3'. */
-export const TermSchema = z.coerce
+const TermSchema = z.coerce
   .number({ message: 'Term must be 1, 2 or 3.' })
   .int('Term must be 1, 2 or 3.')
   .min(1, 'Term must be 1, 2 or 3.')
@@ -75,9 +75,9 @@ export function reportCardUrl(studentId: string, year: number, term: number | st
 // ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------
 
 /** 'yyyy-MM-dd HH:mm:ss', what `new Date().toLocaleString('sv-SE')` gives (SPEC §4). */
-export const DATE_POSTED_PATTERN = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+const DATE_POSTED_PATTERN = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
-export const DatePostedSchema = z
+const DatePostedSchema = z
   .string()
   .trim()
   .refine((value) => {
@@ -263,12 +263,12 @@ export type ImportReport = z.infer<typeof ImportReportSchema>;
 
 // ---- grading settings --------------------------------------------------------------------------
 
-export const GradeBandSchema = z.object({
+const GradeBandSchema = z.object({
   grade: z.string().trim().min(1, 'Every grade needs a name.').max(5, 'A grade is at most 5 characters.'),
   min_total: z.number().min(0, 'The lowest total must be from 0 to 100.').max(100, 'The lowest total must be from 0 to 100.'),
   description: z.string().trim().max(50, 'At most 50 characters.').nullable(),
 });
-export const FormWeightsSchema = z.object({
+const FormWeightsSchema = z.object({
   form_level: z.number().int(),
   coursework_weight: z.number(),
   exam_weight: z.number(),

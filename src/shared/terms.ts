@@ -18,6 +18,3 @@ export const TERMS_PARAGRAPHS: readonly string[] = [
 /** The declaration above the signature lines. */
 export const TERMS_DECLARATION =
   'I, the parent or guardian of the student named in this form, have read and agree to the Terms and Conditions of Registration, and declare that the information given is true.';
-
-/** The label of the agree control (the catalogue's label for agree_terms_conditions). */
-export const AGREE_LABEL = 'I Agree to the Terms and Conditions';

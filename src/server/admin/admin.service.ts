@@ -38,7 +38,7 @@ const DOCUMENT_LABELS: Record<string, string> = {
   passport: 'Passport',
   student_permit: 'Student Permit',
 };
-export const documentLabel = (type: string) => DOCUMENT_LABELS[type] ?? type.replaceAll('_', ' ');
+const documentLabel = (type: string) => DOCUMENT_LABELS[type] ?? type.replaceAll('_', ' ');
 
 const byName = (a: { first_name: string | null; last_name: string | null; id: string }, b: typeof a) =>
   (a.last_name ?? '').localeCompare(b.last_name ?? '', 'en') || (a.first_name ?? '').localeCompare(b.first_name ?? '', 'en') || a.id.localeCompare(b.id);

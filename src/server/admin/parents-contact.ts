@@ -37,7 +37,7 @@ function personOf(row: ContactRow, party: Party): Person {
 }
 
 /** '(868) 622-1234' for a stored 7-digit number; other text as it is. */
-export function formatPhone(digits: string | null): string | null {
+function formatPhone(digits: string | null): string | null {
   if (!digits) return null;
   return /^\d{7}$/.test(digits) ? `${PHONE_PREFIX} ${digits.slice(0, 3)}-${digits.slice(3)}` : digits;
 }

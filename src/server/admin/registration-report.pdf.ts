@@ -40,7 +40,7 @@ export interface RegistrationReportData {
 }
 
 /** The six progress flags in step order, as the report's columns name them (SPEC §3). */
-export const PROGRESS_STEPS: readonly (readonly [keyof ProgressFlags, string])[] = [
+const PROGRESS_STEPS: readonly (readonly [keyof ProgressFlags, string])[] = [
   ['studentData', 'Student Data'],
   ['familyData', 'Family Data'],
   ['healthData', 'Health Data'],

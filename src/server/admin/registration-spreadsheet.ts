@@ -18,7 +18,7 @@ import type { SheetColumn } from './xlsx-writer.js';
  * peak grew by that much from one export to the next); 50-row pages are written well within one
  * collection, at the same CPU (docs/performance.md).
  */
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 /** A record ready for the sheet: the row, its progress and the lookup names. */
 export interface ExportRow {

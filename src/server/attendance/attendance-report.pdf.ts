@@ -34,7 +34,7 @@ export interface AttendanceReportInput extends RangeAttendance {
 }
 
 /** The report's document definition (exported for tests of its content). */
-export function attendanceReportDefinition(input: AttendanceReportInput): TDocumentDefinitions {
+function attendanceReportDefinition(input: AttendanceReportInput): TDocumentDefinitions {
   const { student, summary } = input;
   const name = [student.last_name, student.first_name].filter(Boolean).join(', ') || student.id;
   const byDate = new Map(input.records.map((record) => [record.date_scanned, record] as const));

@@ -8,15 +8,15 @@ import type { AttendanceRecord } from '../../shared/attendance.schemas.js';
  */
 
 /** The morning session ends at midday: arriving from then on misses it. */
-export const MIDDAY = '12:00:00';
+const MIDDAY = '12:00:00';
 /** The afternoon register: leaving before it misses the afternoon session. */
-export const AFTERNOON_REGISTER = '13:00:00';
+const AFTERNOON_REGISTER = '13:00:00';
 /**
  * A second scan this soon after the first is the same arrival (a card held to the reader twice,
  * or two readers at one gate), not a time out: otherwise a double tap at 07:40 would sign the
  * student out at 07:40 and lose the afternoon.
  */
-export const REPEAT_SCAN_WINDOW_SECONDS = 5 * 60;
+const REPEAT_SCAN_WINDOW_SECONDS = 5 * 60;
 
 function secondsOf(time: string): number {
   const [h, m, s] = time.split(':').map(Number) as [number, number, number?];
@@ -24,7 +24,7 @@ function secondsOf(time: string): number {
 }
 
 /** 'HH:mm:ss' from a stored scan moment 'yyyy-MM-dd HH:mm:ss' or a time 'HH:mm'. */
-export function clockOf(value: string): string {
+function clockOf(value: string): string {
   const time = value.includes(' ') ? value.slice(value.indexOf(' ') + 1) : value;
   return time.length === 5 ? `${time}:00` : time.slice(0, 8);
 }

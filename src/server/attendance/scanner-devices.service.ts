@@ -51,7 +51,7 @@ export async function revokeScannerDevice(db: Db, id: number, actor: Actor): Pro
 }
 
 /** The key of `Authorization: Bearer <key>`, or null. */
-export function bearerKey(header: string | undefined): string | null {
+function bearerKey(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
 }

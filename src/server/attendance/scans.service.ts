@@ -12,7 +12,7 @@ import { deriveDailyRecord, timesOnRecord } from './daily-record.js';
  */
 
 export const BELL_TIME_KEY = 'bell_time';
-export const DEFAULT_BELL_TIME = '08:00';
+const DEFAULT_BELL_TIME = '08:00';
 
 /** A scan as the gate or a spreadsheet gave it, before checks. */
 export interface IncomingScan {

@@ -26,14 +26,14 @@ import type { AuthUser } from './auth.repository.js';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 /** Failed sign-ins one address may make in 15 minutes. A school lab shares one address, so generous. */
-export const ADDRESS_FAILURE_RULE: RateLimitRule = { limit: 30, windowMs: FIFTEEN_MINUTES };
+const ADDRESS_FAILURE_RULE: RateLimitRule = { limit: 30, windowMs: FIFTEEN_MINUTES };
 /** Failed attempts before an account locks, and for how long. */
-export const ACCOUNT_MAX_FAILURES = 5;
-export const ACCOUNT_LOCK_MS = FIFTEEN_MINUTES;
+const ACCOUNT_MAX_FAILURES = 5;
+const ACCOUNT_LOCK_MS = FIFTEEN_MINUTES;
 /** The ID finder: calls per address, and per person asked about. */
-export const FINDER_ADDRESS_RULE: RateLimitRule = { limit: 10, windowMs: FIFTEEN_MINUTES };
-export const FINDER_PERSON_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
-export const FIRST_LOGIN_IDENTIFIER_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
+const FINDER_ADDRESS_RULE: RateLimitRule = { limit: 10, windowMs: FIFTEEN_MINUTES };
+const FINDER_PERSON_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
+const FIRST_LOGIN_IDENTIFIER_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
 
 const INVALID_STUDENT = 'Student ID or password is incorrect.';
 const INVALID_ADMIN = 'Username or password is incorrect.';

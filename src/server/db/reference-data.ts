@@ -162,20 +162,18 @@ export const HOUSES: readonly { id: string; name: string; color: string }[] = [
 ];
 
 /** The Ministry of Education's eight school districts. */
-export const EDUCATION_DISTRICTS = [
-  'Port of Spain and Environs',
-  'St George East',
-  'North Eastern',
-  'Caroni',
-  'Victoria',
-  'St Patrick',
-  'South Eastern',
-  'Tobago',
-] as const;
-type EducationDistrict = (typeof EDUCATION_DISTRICTS)[number];
+type EducationDistrict =
+  | 'Port of Spain and Environs'
+  | 'St George East'
+  | 'North Eastern'
+  | 'Caroni'
+  | 'Victoria'
+  | 'St Patrick'
+  | 'South Eastern'
+  | 'Tobago';
 
 /** Real primary schools (the "previous school" list), at most 50 characters each (SPEC §5). */
-export const PRIMARY_SCHOOLS: readonly { name: string; district: EducationDistrict }[] = [
+const PRIMARY_SCHOOLS: readonly { name: string; district: EducationDistrict }[] = [
   ...schoolsIn('Port of Spain and Environs', [
     'Tranquillity Government Primary School',
     'Piccadilly Government Primary School',

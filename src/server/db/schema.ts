@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { STUDENT_FLAG_COLUMNS, STUDENT_TEXT_COLUMNS } from './migrations/0001-initial.js';
 
 /**
@@ -251,6 +251,3 @@ export interface Database {
 }
 
 export type StudentRow = Selectable<StudentTable>;
-export type NewStudent = Insertable<StudentTable>;
-export type StudentUpdate = Updateable<StudentTable>;
-export type UserRow = Selectable<UserTable>;

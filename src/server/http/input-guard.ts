@@ -12,7 +12,7 @@ import { badRequest } from './errors.js';
 const MAX_DEPTH = 64;
 
 /** The path of the first string (key or value) holding a NUL, or null. */
-export function findNul(value: unknown, path = '', depth = 0): string | null {
+function findNul(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null;
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || Buffer.isBuffer(value)) return null;
   if (Array.isArray(value)) {

@@ -6,7 +6,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * helmet's options for the portal: a strict CSP (OWASP "Content Security Policy"), framing by our
  * own pages only (the PDFs are shown in frames), HSTS only behind a TLS-terminating proxy.
  */
-export function securityHeaderOptions(options: { hsts: boolean }): HelmetOptions {
+function securityHeaderOptions(options: { hsts: boolean }): HelmetOptions {
   return {
     contentSecurityPolicy: {
       directives: {

@@ -37,7 +37,7 @@ export function display(value: string | number | null | undefined): string {
 }
 
 /** Thin rules between rows and one point of padding: for forms that must fit a page. */
-export const COMPACT_TABLE_LAYOUT = {
+const COMPACT_TABLE_LAYOUT = {
   hLineWidth: (i: number, node: { table: { body: unknown[] } }) => (i === 0 || i === node.table.body.length ? 0 : 0.5),
   vLineWidth: () => 0,
   hLineColor: () => COLORS.rule,

@@ -56,7 +56,7 @@ function printable(field: RegistrationField, data: RegistrationFormData): string
  * column instead of running off the page: a zero-width space (Roboto draws it with no width)
  * after every 24 characters of a run.
  */
-export function breakLongRuns(text: string): string {
+function breakLongRuns(text: string): string {
   return text.replace(/\S{24}(?=\S)/gu, '$&\u200B');
 }
 

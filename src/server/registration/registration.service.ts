@@ -55,7 +55,7 @@ export async function getStudentRecord(db: Db, id: string, now = new Date()): Pr
 const CLOSED: Pick<RegistrationPeriod, 'open' | 'deadline'> = { open: 0, deadline: null };
 
 /** The window that applies to a form level: its own row, else the default, else closed. */
-export async function periodFor(db: Db, formLevel: number | null): Promise<Pick<RegistrationPeriod, 'open' | 'deadline'>> {
+async function periodFor(db: Db, formLevel: number | null): Promise<Pick<RegistrationPeriod, 'open' | 'deadline'>> {
   const own = formLevel === null ? undefined : await repo.findPeriod(db, formLevel);
   const period = own ?? (await repo.findPeriod(db, null));
   return period ?? CLOSED;
@@ -65,7 +65,7 @@ export async function periodFor(db: Db, formLevel: number | null): Promise<Pick<
  * Whether editing is allowed: open = 1 and the deadline, a date, not passed. The deadline day is
  * included through its end in Trinidad time, judged by the server's clock (docs/decisions.md).
  */
-export function statusOf(period: Pick<RegistrationPeriod, 'open' | 'deadline'>, today: string, formLevel: number | null): RegistrationStatus {
+function statusOf(period: Pick<RegistrationPeriod, 'open' | 'deadline'>, today: string, formLevel: number | null): RegistrationStatus {
   const base = { open: period.open, deadline: period.deadline, form_level: formLevel };
   if (period.open !== 1) return { ...base, editable: false, reason: WINDOW_MESSAGES.closed };
   if (period.deadline !== null && today > period.deadline) {

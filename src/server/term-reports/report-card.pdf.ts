@@ -48,7 +48,7 @@ export interface ReportCardData {
   printedAt: string;
 }
 
-export const NOT_VALID_LINE = 'This report is not valid without the school stamp and the principal’s signature.';
+const NOT_VALID_LINE = 'This report is not valid without the school stamp and the principal’s signature.';
 
 const percent = (weight: number | undefined) => (weight === undefined ? '' : ` (${Math.round(weight * 100)}%)`);
 const mark = (value: number | null) => (value === null ? null : Number.isInteger(value) ? String(value) : value.toFixed(1));
@@ -71,7 +71,7 @@ function remarks(title: string, text: string | null, signedBy: string | null): C
 }
 
 /** The document definition of a report card (tests read its text back from the PDF). */
-export function buildReportCard(data: ReportCardData): TDocumentDefinitions {
+function buildReportCard(data: ReportCardData): TDocumentDefinitions {
   const termName = `Term ${data.term} ${TERM_NAMES[data.term]}`;
   const yearLabel = academicYearLabel(data.year);
   const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;

@@ -28,7 +28,7 @@ import * as service from './term-reports.service.js';
 import { buildTemplate, sendTemplate } from './term-results.template.js';
 
 /** How often each process looks for scheduled postings that have come due. */
-export const DUE_CHECK_INTERVAL_MS = 30_000;
+const DUE_CHECK_INTERVAL_MS = 30_000;
 
 const withTooLarge = {
   ...errorResponses,

@@ -111,7 +111,7 @@ export async function loadReportCard(
  * school recorded no attendance at all in the term, the card says "Not recorded" rather than
  * counting every session as absent.
  */
-export async function termAttendance(db: Db, studentId: string, year: number, term: number, now: Date = new Date()) {
+async function termAttendance(db: Db, studentId: string, year: number, term: number, now: Date = new Date()) {
   const dates = await repo.findAcademicTerm(db, year, term);
   if (!dates) return null;
   const today = schoolToday(now);
@@ -394,7 +394,7 @@ export async function importTermResults(
  * Positions and class sizes (and so the class averages) of whole classes for a term, with the
  * given students' new averages; everyone else keeps the average stored.
  */
-export async function recomputeStandings(
+async function recomputeStandings(
   db: Db,
   year: number,
   term: number,

@@ -36,7 +36,7 @@ type LivingStatus = (typeof LIVING_STATUSES)[number];
 type MaritalStatus = (typeof MARITAL_STATUSES)[number];
 
 /** How far a student got with the six registration steps. */
-export const STAGES = ['identity', 'student', 'family', 'health', 'other', 'complete'] as const;
+const STAGES = ['identity', 'student', 'family', 'health', 'other', 'complete'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** Upper forms have had longer to finish; form 1 has just been admitted (DESIGN §6). */

@@ -23,7 +23,7 @@ export interface Random {
 }
 
 /** Returns the mulberry32 generator for a 32-bit seed. */
-export function createMulberry32(seed: number): () => number {
+function createMulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

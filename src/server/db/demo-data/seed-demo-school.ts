@@ -66,7 +66,7 @@ export interface DemoSchoolCounts {
   termResults: number;
 }
 
-export const DEMO_DEFAULT_SEED = 20_260_907;
+const DEMO_DEFAULT_SEED = 20_260_907;
 const DEFAULT_STUDENTS_PER_CLASS = 32;
 
 const SUBJECTS = [
@@ -120,7 +120,7 @@ function weightsFor(formLevel: number): AssessmentWeights {
   return formLevel <= 3 ? { coursework_weight: 0.4, exam_weight: 0.6 } : { coursework_weight: 0.3, exam_weight: 0.7 };
 }
 
-export const DEMO_BELL_TIME = '08:00';
+const DEMO_BELL_TIME = '08:00';
 const DEFAULT_REGISTRATION_DEADLINE = '2026-12-18';
 
 function clamp(value: number, min: number, max: number): number {
