@@ -1,8 +1,8 @@
-// record (issue #9): GET /api/student-record/{id}, 50 signed-in students each reading their own
+// record: GET /api/student-record/{id}, 50 signed-in students each reading their own
 // record (session lookup, the record, its document slots, the computed progress flags).
 // Baseline: a bare Fastify route doing one raw better-sqlite3 SELECT of the same row, on a copy of
 // the same database, in the same run. Tool: autocannon, 50 connections (one per student),
-// flat out; medians of the interleaved runs. Budget: ratio (req/s) >= 0.50.
+// flat out; medians of the interleaved runs. Budget: ratio (req/s) >= 0.35.
 
 import {
   RUNS,
@@ -24,7 +24,7 @@ import {
 const NAME = 'record';
 const STUDENTS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
-const MIN_RATIO = 0.5;
+const MIN_RATIO = 0.35;
 
 await runBench(NAME, `ratio>=${MIN_RATIO.toFixed(2)}`, async () => {
   const { buildWarning } = ensureBuilt();

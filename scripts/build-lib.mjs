@@ -35,6 +35,9 @@ function run(command, args) {
 export function build() {
   const started = Date.now();
   fs.mkdirSync(path.join(ROOT, 'dist'), { recursive: true });
+  // tsc never deletes what it wrote for a source that has since moved or gone: start from empty,
+  // so dist/ holds only the product (its incremental state goes too, or it would skip the emit).
+  for (const stale of ['server', 'shared', '.tsbuildinfo-server']) fs.rmSync(path.join(ROOT, 'dist', stale), { recursive: true, force: true });
   run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.server.json']);
   run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
   fs.writeFileSync(STAMP, new Date().toISOString());

@@ -1,4 +1,4 @@
-// The baselines of issue #9, in their own process like the portal: a bare Fastify app over a
+// The baselines, in their own process like the portal: a bare Fastify app over a
 // copy of the same SQLite database, with no sessions, no validation, no ORM, no audit: one raw
 // better-sqlite3 statement per request, a one-page pdfmake document, and a bare exceljs
 // streaming writer. What the portal does beyond these is what the ratios price.
@@ -17,14 +17,12 @@ const dist = process.env.BENCH_DIST;
 const dbFile = process.env.BENCH_DB;
 if (!dist || !dbFile) throw new Error('BENCH_DIST and BENCH_DB are required');
 
-// The same pragmas the portal's database.ts sets, so only the work per request differs.
-const sqlite = new SQLite(dbFile);
-sqlite.pragma('journal_mode = WAL');
-sqlite.pragma('synchronous = NORMAL');
-sqlite.pragma('foreign_keys = ON');
-sqlite.pragma('busy_timeout = 5000');
-
 const { renderPdf } = await import(pathToFileURL(path.join(dist, 'server/pdf/renderer.js')).href);
+const { SQLITE_PRAGMAS } = await import(pathToFileURL(path.join(dist, 'server/db/database.js')).href);
+
+// The pragmas the portal's database.ts sets (the same list), so only the work per request differs.
+const sqlite = new SQLite(dbFile);
+for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
 const { REGISTRATION_FIELDS } = await import(pathToFileURL(path.join(dist, 'shared/registration.fields.js')).href);
 
 const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });

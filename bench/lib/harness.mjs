@@ -602,3 +602,78 @@ export function perConnection(count, request) {
     if (next) client.on('response', () => client.setBody(next()));
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// A steady, open-loop load
+
+/** The q-quantile (0..1) of sorted numbers. */
+function quantile(sorted, q) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/**
+ * Requests at a steady rate, evenly spaced (one every 1000/rate ms), round-robin over `clients`
+ * (one keep-alive connection each: each acts as one signed-in person), for `duration` seconds.
+ * Open loop: a request leaves at its time whatever the earlier ones are doing, and its latency is
+ * counted from that time, so a server that falls behind is not hidden (coordinated omission).
+ * autocannon's `overallRate` instead starts every connection's one-a-second timer together, which
+ * sends the whole second's requests as one burst. `clients[i]` answers `{ headers, body() }`.
+ */
+export async function steadyRun({ url, method = 'POST', path: urlPath, rate, duration, clients, expectStatus = 200, title, pid }) {
+  const http = await import('node:http');
+  const target = new URL(url + urlPath);
+  const agents = clients.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const send = (i) =>
+    new Promise((resolve) => {
+      const { headers, body } = clients[i];
+      const payload = body?.();
+      const request = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, method, agent: agents[i], headers: { ...headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode));
+        },
+      );
+      request.on('error', () => resolve(0));
+      request.end(payload);
+    });
+  // Every connection opened and warm before the clock starts.
+  for (let i = 0; i < clients.length; i++) await send(i);
+
+  const total = Math.round(rate * duration);
+  const intervalMs = 1000 / rate;
+  const latencies = [];
+  const statuses = new Map();
+  const pending = [];
+  const cpuBefore = pid ? processCpuMs(pid) : Number.NaN;
+  const started = performance.now();
+  for (let k = 0; k < total; k++) {
+    const due = started + k * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    pending.push(
+      send(k % clients.length).then((status) => {
+        latencies.push(performance.now() - due);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const elapsedS = (performance.now() - started) / 1000;
+  const cpuMs = pid ? processCpuMs(pid) - cpuBefore : Number.NaN;
+  for (const agent of agents) agent.destroy();
+  const wrong = [...statuses].filter(([status]) => status !== expectStatus).reduce((a, [, n]) => a + n, 0);
+  if (wrong > total * 0.01) throw new Error(`${title ?? urlPath}: ${wrong} of ${total} answers were not ${expectStatus}: ${JSON.stringify(Object.fromEntries(statuses))}`);
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    rps: total / elapsedS,
+    total,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    cpuMsPerRequest: cpuMs / total,
+    statuses: Object.fromEntries(statuses),
+  };
+}

@@ -19,6 +19,15 @@ pg.types.setTypeParser(20, (value) => Number(value)); // int8 (count(*))
 pg.types.setTypeParser(1700, (value) => Number(value)); // numeric
 pg.types.setTypeParser(1082, (value) => value); // date
 
+/**
+ * How the portal runs SQLite (the bench's baselines open their copies with the same list).
+ * WAL: readers never wait for the writer. synchronous = FULL: every commit is on disk before it is
+ * acknowledged, so a save answered as saved survives a power cut, as on PostgreSQL (docs/decisions.md
+ * D11); group commit below shares that fsync among the saves of a turn. busy_timeout: a second
+ * process on the same file waits for the write lock instead of failing.
+ */
+export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
+
 /** Opens the database the configuration names: PostgreSQL when a URL is given, else SQLite. */
 export function createDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
@@ -32,12 +41,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: every commit is on disk before it is acknowledged, so a save answered as saved survives
-  // a power cut, as on PostgreSQL (docs/decisions.md D11). Group commit below shares that fsync.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
