@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
 import type { Db } from '../db/database.js';
 import type { SessionTable } from '../db/schema.js';
 
@@ -19,9 +20,12 @@ export interface SessionUserRow {
   last_name: string | null;
 }
 
-/** The session with this hashed id and its user, in one indexed read; undefined when there is none. */
-export function findSessionUser(db: Db, idHash: string): Promise<SessionUserRow | undefined> {
-  return db
+/**
+ * The session with this hashed id and its user, in one indexed read; undefined when there is none.
+ * Every signed-in request asks, so the query is compiled once (db/compiled-query.ts).
+ */
+const selectSessionUser = compiledOnce((db, slot: SlotOf<{ idHash: string }>) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('students', 'students.id', 'users.student_id')
@@ -38,8 +42,12 @@ export function findSessionUser(db: Db, idHash: string): Promise<SessionUserRow 
       'students.first_name',
       'students.last_name',
     ])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', slot('idHash')),
+);
+
+export async function findSessionUser(db: Db, idHash: string): Promise<SessionUserRow | undefined> {
+  const [row] = await selectSessionUser(db, { idHash });
+  return row;
 }
 
 export async function insertSession(db: Db, session: Insertable<SessionTable>): Promise<void> {

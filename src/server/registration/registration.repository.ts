@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationPeriod } from '../../shared/registration.schemas.js';
+import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
 import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { Database, RegistrationProgressTable, StudentTable } from '../db/schema.js';
 
@@ -22,14 +23,18 @@ function splitDocumentTypes(text: string | null): string[] {
   return text ? text.split(',') : [];
 }
 
-/** The student's row and the document types they have a file in, in one read; undefined without the student. */
-export async function findStudentRow(db: Db, id: string): Promise<{ row: StudentRow; documentTypes: string[] } | undefined> {
-  const found = await db
+/** The record's read, compiled once: every registration screen asks for it (db/compiled-query.ts). */
+const selectStudentRow = compiledOnce((db, slot: SlotOf<{ id: string }>) =>
+  db
     .selectFrom('students')
     .selectAll('students')
     .select((eb) => documentTypesColumn(db, eb))
-    .where('students.id', '=', id)
-    .executeTakeFirst();
+    .where('students.id', '=', slot('id')),
+);
+
+/** The student's row and the document types they have a file in, in one read; undefined without the student. */
+export async function findStudentRow(db: Db, id: string): Promise<{ row: StudentRow; documentTypes: string[] } | undefined> {
+  const [found] = await selectStudentRow(db, { id });
   // The row keeps the extra column (copying a 98-column row costs more than the read).
   return found ? { row: found, documentTypes: splitDocumentTypes(found.document_types) } : undefined;
 }
