@@ -11,7 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-audit-indexes': auditIndexes,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
 
 function migrator(db: Db): Migrator {
   return new Migrator({ db, provider });

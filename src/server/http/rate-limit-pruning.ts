@@ -18,7 +18,7 @@ export const RATE_LIMIT_KEEP_MS = 24 * 60 * 60_000;
  * the timer is unref'd, so it never keeps a process alive, and is stopped when the app closes.
  */
 export const rateLimitPruning = fp(
-  async (app: FastifyInstance, { db }: { db: Db }) => {
+  (app: FastifyInstance, { db }: { db: Db }, done: (error?: Error) => void) => {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     const prune = (): Promise<void> => {
@@ -29,15 +29,17 @@ export const rateLimitPruning = fp(
         });
       return running;
     };
-    app.addHook('onReady', async () => {
+    app.addHook('onReady', (hookDone) => {
       void prune();
       timer = setInterval(() => void prune(), RATE_LIMIT_PRUNE_INTERVAL_MS);
       timer.unref();
+      hookDone();
     });
     app.addHook('onClose', async () => {
       clearInterval(timer);
       await running;
     });
+    done();
   },
   { name: 'rate-limit-pruning' },
 );

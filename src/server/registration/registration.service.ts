@@ -44,7 +44,7 @@ function toRecord(row: repo.StudentRow, progress: ProgressFlags): StudentRecord 
 export async function getStudentRecord(db: Db, id: string, now = new Date()): Promise<StudentRecord> {
   const found = await repo.findStudentRow(db, id);
   if (!found) throw notFound('No student has this ID.');
-  const progress = computeProgress(found.row as unknown as Record<string, FieldValue>, found.documentTypes, { today: schoolToday(now) });
+  const progress = computeProgress(found.row, found.documentTypes, { today: schoolToday(now) });
   return toRecord(found.row, progress);
 }
 
