@@ -199,10 +199,6 @@ export function importDist(relative) {
 
 const CACHE_DIR = path.join(os.tmpdir(), 'portal-bench-cache');
 
-function schoolToday() {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Port_of_Spain', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
 /** A hash of the built seeding and migration code: a changed seeder makes a new cached school. */
 function seedCodeHash() {
   const hash = crypto.createHash('sha1');
@@ -220,6 +216,8 @@ function seedCodeHash() {
  */
 export async function seededDatabase(studentsPerClass = 32) {
   await appSnapshot();
+  // The demo school depends on the day it is seeded (attendance up to today): the portal's own day.
+  const { schoolToday } = await importDist('shared/dates.js');
   const key = `school-${studentsPerClass}-${schoolToday()}-${seedCodeHash()}`;
   const file = path.join(CACHE_DIR, `${key}.sqlite`);
   if (fs.existsSync(file)) return file;
