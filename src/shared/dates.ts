@@ -44,7 +44,7 @@ export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
 // Built on first use: building an Intl.DateTimeFormat costs far more than using it (and a browser
 // 15–25 ms the first time), and a page that never asks for the day should not pay for it.
 let dayFormat: Intl.DateTimeFormat | undefined;
-let minuteFormat: Intl.DateTimeFormat | undefined;
+let clockFormat: Intl.DateTimeFormat | undefined;
 
 /** The school's day at `now` as yyyy-MM-dd (the server's clock decides on the server). */
 export function schoolToday(now: Date = new Date()): string {
@@ -52,15 +52,37 @@ export function schoolToday(now: Date = new Date()): string {
   return dayFormat.format(now);
 }
 
-/** 'yyyy-MM-dd HH:mm' of an instant in the school's time zone (footers of printed documents). */
-export function schoolDateTime(instant: Date): string {
-  minuteFormat ??= new Intl.DateTimeFormat('sv-SE', {
+/** An instant's wall-clock time in the school's time zone, each part as two or four digits. */
+export interface SchoolClock {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+}
+
+export function schoolClock(instant: Date): SchoolClock {
+  clockFormat ??= new Intl.DateTimeFormat('en-CA', {
     timeZone: SCHOOL_TIME_ZONE,
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
   });
-  return minuteFormat.format(instant);
+  const clock: SchoolClock = { year: '', month: '', day: '', hour: '', minute: '', second: '' };
+  for (const part of clockFormat.formatToParts(instant)) if (part.type in clock) clock[part.type as keyof SchoolClock] = part.value;
+  return clock;
+}
+
+/**
+ * 'yyyy-MM-dd HH:mm' of an instant in the school's time zone (footers of printed documents), or
+ * 'yyyy-MM-dd HH:mm:ss' with seconds (the Swedish-locale form SPEC §4 gives a posting date).
+ */
+export function schoolDateTime(instant: Date, options: { seconds?: boolean } = {}): string {
+  const c = schoolClock(instant);
+  return `${c.year}-${c.month}-${c.day} ${c.hour}:${c.minute}${options.seconds ? `:${c.second}` : ''}`;
 }

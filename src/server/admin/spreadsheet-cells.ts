@@ -1,4 +1,4 @@
-import { isIsoDate, SCHOOL_TIME_ZONE } from '../../shared/dates.js';
+import { isIsoDate, schoolClock } from '../../shared/dates.js';
 
 /**
  * Cell values for the spreadsheets the office downloads. Every text cell goes through
@@ -26,17 +26,6 @@ export function excelDate(isoDate: string | null | undefined): Date | null {
   return new Date(Date.UTC(y, m - 1, d));
 }
 
-const localParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SCHOOL_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 /**
  * An ISO timestamp → a Date whose UTC fields are the school's wall-clock time: spreadsheets have
  * no time zones, so the office sees the time as it was in Trinidad, not in UTC.
@@ -45,8 +34,8 @@ export function excelDateTime(iso: string | null | undefined): Date | null {
   if (!iso) return null;
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return null;
-  const parts = Object.fromEntries(localParts.formatToParts(instant).map((p) => [p.type, p.value]));
-  return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)));
+  const c = schoolClock(instant);
+  return new Date(Date.UTC(Number(c.year), Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute), Number(c.second)));
 }
 
 /**

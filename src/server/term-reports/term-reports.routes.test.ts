@@ -6,7 +6,8 @@ import { countPossibleSessions } from '../../shared/school-days.js';
 import { PostedTermReportListSchema, PostedTermReportSchema, ReportCardTermListSchema } from '../../shared/term-reports.schemas.js';
 import { createDatabase, type Db } from '../db/database.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { postDueTermReports, schoolLocalDateTime } from './term-reports.service.js';
+import { schoolDateTime } from '../../shared/dates.js';
+import { postDueTermReports } from './term-reports.service.js';
 
 /**
  * Term reports over HTTP against the demo school (SPEC §2, §4, §7; issue #5): the student's list,
@@ -325,7 +326,7 @@ describe('scheduled posting (beyond the spec)', () => {
       .where('year', '=', 2025)
       .where('term', '=', 3)
       .executeTakeFirstOrThrow();
-    expect([row.posted, row.scheduled_at, row.date_posted]).toEqual([1, null, schoolLocalDateTime(at)]);
+    expect([row.posted, row.scheduled_at, row.date_posted]).toEqual([1, null, schoolDateTime(at, { seconds: true })]);
     expect(await auditCount('term-reports-posted', '2025-3')).toBe(2); // the manual post earlier, and this one
     const scheduler = await t.database.db
       .selectFrom('audit_log')
@@ -338,7 +339,7 @@ describe('scheduled posting (beyond the spec)', () => {
   });
 
   it('writes the school’s local time as date posted', () => {
-    expect(schoolLocalDateTime(new Date('2026-12-18T12:00:00Z'))).toBe('2026-12-18 08:00:00');
-    expect(schoolLocalDateTime(new Date('2027-01-01T03:30:05Z'))).toBe('2026-12-31 23:30:05');
+    expect(schoolDateTime(new Date('2026-12-18T12:00:00Z'), { seconds: true })).toBe('2026-12-18 08:00:00');
+    expect(schoolDateTime(new Date('2027-01-01T03:30:05Z'), { seconds: true })).toBe('2026-12-31 23:30:05');
   });
 });

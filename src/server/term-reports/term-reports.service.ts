@@ -2,7 +2,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import { SCHOOL_TIME_ZONE, schoolDateTime, schoolToday } from '../../shared/dates.js';
+import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import { countAttendance, summarizeAttendance } from '../../shared/attendance.stats.js';
 import { SESSIONS_PER_SCHOOL_DAY, listSchoolDays } from '../../shared/school-days.js';
 import type { TermNumber } from '../../shared/school.constants.js';
@@ -28,14 +28,6 @@ import { averagesByStudent, checkRecords, mapColumns, readRecords } from './term
 
 const termText = (term: number) => String(term) as TermText;
 const entityId = (year: number, term: number) => `${year}-${term}`;
-
-/** 'yyyy-MM-dd HH:mm:ss' of an instant in the school's time zone (SPEC §4's Swedish-locale format). */
-export function schoolLocalDateTime(instant: Date): string {
-  return instant.toLocaleString('sv-SE', {
-    timeZone: SCHOOL_TIME_ZONE,
-    hour12: false,
-  });
-}
 
 // ---- the student's list ------------------------------------------------------------------------
 
@@ -256,7 +248,7 @@ export async function postDueTermReports(db: Db, now: Date = new Date()): Promis
     const scheduledAt = row.scheduled_at!;
     // One statement, no surrounding transaction: the UPDATE is atomic on both engines, and on
     // SQLite a transaction held across an await would block the other connections' writers.
-    const done = await repo.postIfStillDue(db, row.id, scheduledAt, schoolLocalDateTime(new Date(scheduledAt)));
+    const done = await repo.postIfStillDue(db, row.id, scheduledAt, schoolDateTime(new Date(scheduledAt), { seconds: true }));
     if (done) {
       await writeAudit(db, {
         actor_user_id: null,
