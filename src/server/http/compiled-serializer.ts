@@ -24,7 +24,7 @@ function simplifyConstantUnions(schema: unknown): unknown {
 }
 
 /** The JSON Schema fast-json-stringify compiles from a zod schema (its output side). */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+export function jsonSchemaOf(schema: z.core.$ZodType): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
   return simplifyConstantUnions(json) as JsonSchema;
 }
@@ -39,7 +39,7 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
  */
 export function compiledSerializerCompiler<Schema>(route: Parameters<FastifySerializerCompiler<Schema>>[0]): (data: unknown) => string {
   const { schema } = route;
-  if (!(schema instanceof z.ZodType)) throw new Error(`${route.method} ${route.url}: a compiled serializer needs a zod schema`);
+  if (!(schema instanceof z.core.$ZodType)) throw new Error(`${route.method} ${route.url}: a compiled serializer needs a zod schema`);
   if (!String(route.httpStatus ?? '').startsWith('2')) return serializerCompiler({ ...route, schema });
   return fastJson(jsonSchemaOf(schema));
 }
