@@ -23,6 +23,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
 import { useSession } from '../lib/session.js';
@@ -54,24 +55,24 @@ export function RegistrationLayout() {
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus();
   const queryClient = useQueryClient();
-  const recordData = record.data;
 
   if (!user) return null;
   if (studentId === null) {
     return <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>;
   }
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
-  if (!recordData) return null;
+  // Only when the loader's call failed and the record is being asked for again.
+  if (!record.data) return <PageSpinner label="Loading the registration record" />;
 
   const role = user.role;
   const editable = role === 'admin' || status.data?.editable === true;
-  const progress = recordData.progress;
+  const progress = record.data.progress;
 
   return (
     <RegistrationContext.Provider
       value={{
         studentId,
-        record: recordData,
+        record: record.data,
         status: status.data,
         editable,
         role,
