@@ -1,11 +1,12 @@
-// web (issue #9): the gzip bytes of the JavaScript the login page loads, and the Lighthouse mobile
-// performance score of the login page (/) and of a registration page (/registration/student-data,
-// signed in) served by the built portal. Tool: Lighthouse 12 (its default mobile emulation and
-// simulated throttling, performance category only) driving Debian's Chromium (/usr/bin/chromium,
-// nothing downloaded); the JS loaded is taken from Lighthouse's own network records of the login
-// page, each file counted at gzip -9 (what the build's precompressed .gz holds). Medians of the
-// runs per page. No baseline in the issue. Budget: <= 180 kB and score >= 95 on both pages;
-// ratio = the larger of kB/180 and 95/score (<= 1 passes).
+// web: the gzip bytes of the JavaScript the login page loads, and Lighthouse mobile figures of the
+// login page (/) and of a registration step (/registration/student-data, signed in) served by the
+// built portal. Tool: Lighthouse 12 (its default mobile emulation and simulated throttling,
+// performance category only) driving Debian's Chromium (/usr/bin/chromium, nothing downloaded);
+// the JS loaded is taken from Lighthouse's own network records of the login page, each file
+// counted at gzip -9 (what the build's precompressed .gz holds). Medians of the runs per page.
+// No baseline. Budget: login page JS <= 180 kB; on both pages LCP <= 2.5 s, TBT <= 200 ms and
+// a performance score >= 90. ratio = the largest of kB/180, LCP/2.5 s, TBT/200 ms and 90/score
+// over both pages (<= 1 passes); `failed=` names each part over its limit.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +28,9 @@ import {
 
 const NAME = 'web';
 const MAX_JS_KB = 180;
-const MIN_SCORE = 95;
+const MAX_LCP_MS = 2500;
+const MAX_TBT_MS = 200;
+const MIN_SCORE = 90;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOGIN = '/';
 const REGISTRATION = '/registration/student-data';
@@ -45,7 +48,7 @@ function staticEntryJs(webDir) {
   return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
 }
 
-await runBench(NAME, `js_gzip_kb<=${MAX_JS_KB},score>=${MIN_SCORE}`, async () => {
+await runBench(NAME, `js_gzip_kb<=${MAX_JS_KB},lcp_ms<=${MAX_LCP_MS},tbt_ms<=${MAX_TBT_MS},score>=${MIN_SCORE}`, async () => {
   const { buildWarning } = ensureBuilt();
   const { dist } = await appSnapshot();
   const webDir = path.join(dist, 'web');
@@ -105,22 +108,38 @@ await runBench(NAME, `js_gzip_kb<=${MAX_JS_KB},score>=${MIN_SCORE}`, async () =>
   log(`login page scripts: ${listing(loginScripts)}`);
   log(`registration page scripts: ${listing(registrationScripts)}`);
   const registrationKb = registrationScripts.reduce((sum, urlPath) => sum + gzipKb(webDir, urlPath), 0);
-  const loginScore = median(runs.login.map((r) => r.score));
-  const registrationScore = median(runs.registration.map((r) => r.score));
-  const minScore = Math.min(loginScore, registrationScore);
+  const pages = Object.fromEntries(
+    Object.entries(runs).map(([page, results]) => [
+      page,
+      {
+        score: median(results.map((r) => r.score)),
+        lcpMs: median(results.map((r) => r.lcpMs)),
+        tbtMs: median(results.map((r) => r.tbtMs)),
+      },
+    ]),
+  );
+  // Each part of the budget as figure over limit (<= 1 passes).
+  const parts = { js_kb: jsKb / MAX_JS_KB };
+  for (const [page, figures] of Object.entries(pages)) {
+    parts[`${page}_lcp`] = figures.lcpMs / MAX_LCP_MS;
+    parts[`${page}_tbt`] = figures.tbtMs / MAX_TBT_MS;
+    parts[`${page}_score`] = MIN_SCORE / figures.score;
+  }
+  const failed = Object.entries(parts).filter(([, ratio]) => !(ratio <= 1)).map(([part]) => part);
   return {
-    ratio: Math.max(jsKb / MAX_JS_KB, MIN_SCORE / minScore),
-    pass: jsKb <= MAX_JS_KB && minScore >= MIN_SCORE,
+    ratio: Math.max(...Object.values(parts)),
+    pass: failed.length === 0,
+    failed: failed.join('+') || 'none',
     js_gzip_kb: jsKb,
     entry_js_gzip_kb: staticKb,
     login_js_files: loginScripts.length,
     registration_js_gzip_kb: registrationKb,
-    login_score: loginScore,
-    registration_score: registrationScore,
-    login_lcp_ms: median(runs.login.map((r) => r.lcpMs)),
-    login_tbt_ms: median(runs.login.map((r) => r.tbtMs)),
-    registration_lcp_ms: median(runs.registration.map((r) => r.lcpMs)),
-    registration_tbt_ms: median(runs.registration.map((r) => r.tbtMs)),
+    login_score: pages.login.score,
+    registration_score: pages.registration.score,
+    login_lcp_ms: pages.login.lcpMs,
+    login_tbt_ms: pages.login.tbtMs,
+    registration_lcp_ms: pages.registration.lcpMs,
+    registration_tbt_ms: pages.registration.tbtMs,
     runs: RUNS,
     tool: 'lighthouse12+chromium',
     build_warning: buildWarning,

@@ -18,7 +18,6 @@ import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
-import { escapeHtml, indexHtmlWithPreloads, readBuildManifest } from './web-preloads.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { adminRoutes } from './admin/admin.routes.js';
@@ -116,7 +115,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
 
 /** The app shell with the school's name written in, read once at start. */
 function loadIndexHtml(indexFile: string, schoolName: string): string {
-  const escaped = escapeHtml(schoolName);
+  const escaped = schoolName.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return fs
     .readFileSync(indexFile, 'utf8')
     .replace(/(<meta name="application-name" content=")[^"]*(")/, `$1${escaped}$2`)
@@ -125,15 +124,13 @@ function loadIndexHtml(indexFile: string, schoolName: string): string {
 
 /**
  * Serves the built SPA: hashed assets with long cache lifetimes (precompressed .br/.gz when the
- * build wrote them), and index.html for every client route (history fallback), naming the files
- * of the route's screens and a signed-in student's first calls for preloading (web-preloads.ts;
- * `request.user` is set by the session hook, which runs before this handler). Anything else that
- * matches no route answers the JSON 404.
+ * build wrote them), and the one index.html for every client route (history fallback); each
+ * screen loads its own data from its route's loader. Anything else that matches no route answers
+ * the JSON 404.
  */
 async function registerWebClient(app: FastifyInstance, webRoot: string, schoolName: string): Promise<void> {
   const indexFile = path.join(webRoot, 'index.html');
   const indexHtml = fs.existsSync(indexFile) ? loadIndexHtml(indexFile, schoolName) : undefined;
-  const indexHtmlFor = indexHtml ? indexHtmlWithPreloads(indexHtml, readBuildManifest(webRoot)) : undefined;
   if (indexHtml) {
     await app.register(async (web) => {
       await web.register(publicRoutes);
@@ -152,13 +149,8 @@ async function registerWebClient(app: FastifyInstance, webRoot: string, schoolNa
   const isClientRoute = (url: string) => !/^\/(api|sanctum)(\/|$)/.test(url) && !path.extname(url);
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (indexHtmlFor && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
-      // The page names the signed-in student's own calls (web-preloads.ts): never a shared cache's.
-      return reply
-        .header('cache-control', 'private, no-cache')
-        .header('vary', 'cookie')
-        .type('text/html; charset=utf-8')
-        .send(indexHtmlFor(url, request.user));
+    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
     }
     return reply.status(404).send({ message: `No such route: ${request.method} ${url}`, code: 'not_found' });
   });

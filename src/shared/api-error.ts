@@ -1,13 +1,42 @@
-import { z } from 'zod';
-import { ERROR_CODES } from './api-error.codes.js';
+import { z } from 'zod/mini';
 
-export { ERROR_CODES, firstErrorMessage, type ErrorCode } from './api-error.codes.js';
+/**
+ * The one error body every failing call answers, `{ message, code, errors? }` (DESIGN §5). Its
+ * schema is `zod/mini`, like the sign-in schemas: the web client parses every failure with it, so
+ * it is on the login page's load (docs/performance.md, web).
+ */
 
-/** The one error body every failing call answers: `{ message, code, errors? }`. */
+/** Stable error codes the server answers with (DESIGN §5). */
+export const ERROR_CODES = [
+  'bad_request',
+  'validation_failed',
+  'unauthenticated',
+  'forbidden',
+  'csrf_failed',
+  'password_change_required',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'registration_closed',
+  'too_many_requests',
+  'account_locked',
+  'invalid_credentials',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The message a screen shows: the first field error when present, else the message (SPEC §8). */
+export function firstErrorMessage(body: { message: string; errors?: Record<string, string[]> | undefined }): string {
+  const first = body.errors ? Object.values(body.errors).find((messages) => messages.length > 0) : undefined;
+  return first?.[0] ?? body.message;
+}
+
+/** The error body: what the server sends and what the web client parses every failure with. */
 export const ApiErrorSchema = z.object({
   message: z.string(),
   code: z.enum(ERROR_CODES),
   /** Field name → every message for that field. */
-  errors: z.record(z.string(), z.array(z.string())).optional(),
+  errors: z.optional(z.record(z.string(), z.array(z.string()))),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;

@@ -150,8 +150,8 @@ const MAX_SCANS_PER_CALL = 2000;
 /** One scan: the student (ID, or the card's serial, which is the student ID), date and time. */
 export const ScanSchema = z
   .object({
-    student_id: StudentIdSchema.optional(),
-    card_serial: StudentIdSchema.optional(),
+    student_id: z.optional(StudentIdSchema),
+    card_serial: z.optional(StudentIdSchema),
     date: IsoDateSchema,
     time: ClockTimeSchema,
   })

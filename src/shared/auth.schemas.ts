@@ -1,18 +1,25 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { fromCompactDate } from './dates.js';
 
-/** Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6). */
+/**
+ * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
+ * routes and the sign-in screens. Written with `zod/mini`, whose functions are bundled one by one:
+ * these are the only schemas the login page loads, and the whole of zod would be 26 kB gzip of its
+ * JS budget (docs/performance.md, web). Classic schemas take them as parts like any other.
+ */
 
 export const STUDENT_ID_PATTERN = /^[A-Za-z0-9-]{1,20}$/;
 export const StudentIdSchema = z
   .string()
-  .trim()
-  .min(1, 'Student ID is required.')
-  .max(20, 'Student ID is at most 20 characters.')
-  .regex(STUDENT_ID_PATTERN, 'Student ID has only letters, digits and dashes.');
+  .check(
+    z.trim(),
+    z.minLength(1, 'Student ID is required.'),
+    z.maxLength(20, 'Student ID is at most 20 characters.'),
+    z.regex(STUDENT_ID_PATTERN, 'Student ID has only letters, digits and dashes.'),
+  );
 
 export const PASSWORD_MIN_LENGTH = 8;
-const PasswordInput = z.string().min(1, 'This field is required.').max(200, 'Password is at most 200 characters.');
+const PasswordInput = z.string().check(z.minLength(1, 'This field is required.'), z.maxLength(200, 'Password is at most 200 characters.'));
 
 export const StudentLoginSchema = z.object({
   student_id: StudentIdSchema,
@@ -23,38 +30,38 @@ export type StudentLoginInput = z.infer<typeof StudentLoginSchema>;
 export const LoginAnswerSchema = z.object({
   name: z.string(),
   student_id: z.string(),
-  first_login: z.number().int(),
-  password_reset: z.number().int(),
+  first_login: z.int(),
+  password_reset: z.int(),
 });
 export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
 
 /** 'yyyymmdd' birth date, the form the login screen hints. */
 export const CompactBirthDateSchema = z
   .string()
-  .trim()
-  .refine((value) => fromCompactDate(value) !== null, 'Enter the date of birth as yyyymmdd.');
+  .check(
+    z.trim(),
+    z.refine((value) => fromCompactDate(value) !== null, 'Enter the date of birth as yyyymmdd.'),
+  );
 
 /** First login: birth certificate pin or SEA number, plus date of birth (DESIGN §6). */
 export const FirstLoginSchema = z.object({
   identifier: z
     .string()
-    .trim()
-    .min(1, 'Enter the birth certificate pin or SEA number.')
-    .max(15, 'At most 15 characters.'),
+    .check(z.trim(), z.minLength(1, 'Enter the birth certificate pin or SEA number.'), z.maxLength(15, 'At most 15 characters.')),
   date_of_birth: CompactBirthDateSchema,
 });
 export type FirstLoginInput = z.infer<typeof FirstLoginSchema>;
 
-export const UserStatusSchema = z.array(
-  z.object({ student_id: z.string(), first_login: z.number().int(), password_reset: z.number().int() }),
-);
+export const UserStatusSchema = z.array(z.object({ student_id: z.string(), first_login: z.int(), password_reset: z.int() }));
 export type UserStatus = z.infer<typeof UserStatusSchema>;
 
 /** New password rule: at least 8 characters; the date-of-birth check needs the record (server). */
 export const NewPasswordSchema = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(200, 'Password is at most 200 characters.');
+  .check(
+    z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`),
+    z.maxLength(200, 'Password is at most 200 characters.'),
+  );
 
 /**
  * Own change: `password` (+ `current_password` unless the account is in forced-change mode);
@@ -63,18 +70,20 @@ export const NewPasswordSchema = z
 export const ChangePasswordSchema = z
   .object({
     student_id: StudentIdSchema,
-    password: NewPasswordSchema.optional(),
-    reset_password: NewPasswordSchema.optional(),
-    current_password: z.string().max(200).optional(),
+    password: z.optional(NewPasswordSchema),
+    reset_password: z.optional(NewPasswordSchema),
+    current_password: z.optional(z.string().check(z.maxLength(200))),
   })
-  .refine((body) => Boolean(body.password) !== Boolean(body.reset_password), {
-    message: 'Send either password or reset_password.',
-    path: ['password'],
-  });
+  .check(
+    z.refine((body) => Boolean(body.password) !== Boolean(body.reset_password), {
+      message: 'Send either password or reset_password.',
+      path: ['password'],
+    }),
+  );
 export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
 
 export const AdminLoginSchema = z.object({
-  username: z.string().trim().min(1, 'Username field empty').max(50, 'Username is at most 50 characters.'),
+  username: z.string().check(z.trim(), z.minLength(1, 'Username field empty'), z.maxLength(50, 'Username is at most 50 characters.')),
   password: PasswordInput,
 });
 export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
@@ -82,12 +91,9 @@ export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
 export const AdminLoginAnswerSchema = z.object({ name: z.string(), role: z.literal('admin') });
 
 export const FindStudentIdSchema = z.object({
-  first_name: z.string().trim().min(1, 'This field is required.').max(20),
-  last_name: z.string().trim().min(1, 'This field is required.').max(20),
-  date_of_birth: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date of birth as yyyy-MM-dd.'),
+  first_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
+  last_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
+  date_of_birth: z.string().check(z.trim(), z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date of birth as yyyy-MM-dd.')),
 });
 export type FindStudentIdInput = z.infer<typeof FindStudentIdSchema>;
 
@@ -97,13 +103,13 @@ export const SessionUserSchema = z.object({
   role: z.enum(['student', 'admin']),
   name: z.string(),
   initials: z.string(),
-  student_id: z.string().nullable(),
-  username: z.string().nullable(),
-  first_login: z.number().int(),
-  password_reset: z.number().int(),
+  student_id: z.nullable(z.string()),
+  username: z.nullable(z.string()),
+  first_login: z.int(),
+  password_reset: z.int(),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
-export const SessionAnswerSchema = z.object({ user: SessionUserSchema.nullable() });
+export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema) });
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 
 export const ChangePasswordAnswerSchema = z.object({ name: z.string() });

@@ -8,7 +8,7 @@ import { StudentIdSchema } from './auth.schemas.js';
 
 /** GET /api/privacy/audit-log: newest first, filtered, paged by `before_id`. */
 export const AuditLogQuerySchema = z.object({
-  student_id: StudentIdSchema.optional(),
+  student_id: z.optional(StudentIdSchema),
   action: z
     .string()
     .trim()

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.js';
 import { StudentIdSchema } from './auth.schemas.js';
-import { isNumberColumn, type RegistrationStatus, type StudentRecord } from './registration.answers.js';
 import {
   checkFieldRules,
   EMAIL_PATTERN,
@@ -15,10 +14,6 @@ import {
   type RegistrationField,
 } from './registration.fields.js';
 import type { ProgressFlags } from './registration.progress.js';
-
-// The record and status types, and `recordValues`, live with their zod-free checks (the
-// registration step's first screen reads them without loading zod); exported here too.
-export { recordValues, type RegistrationStatus, type StudentRecord } from './registration.answers.js';
 
 /** Request and answer schemas of the registration calls (SPEC §7, DESIGN §5). */
 
@@ -36,11 +31,25 @@ export const ProgressFlagsSchema = z.object({
 
 export const FieldValueSchema = z.union([z.string(), z.number(), z.null()]);
 
+/** A record column holds a whole number (the switches, 0/1) rather than text or null. */
+export function isNumberColumn(field: RegistrationField): boolean {
+  return field.control === 'switch';
+}
+
+/** One registration record as `GET /api/student-record/{id}` answers it (in a list). */
+export interface StudentRecord {
+  id: string;
+  house_code: string | null;
+  class_id: string | null;
+  agree_terms_date: string | null;
+  updated_at: string;
+  progress: ProgressFlags;
+  [field: string]: FieldValue | ProgressFlags;
+}
+
 /**
- * One registration record as `GET /api/student-record/{id}` answers it (in a list, as the spec's
- * screens expect): every catalogue field, plus the id, the agreement date and the progress flags.
- * The browser checks it with `StudentRecordListParser` (registration.answers.ts), held to this
- * schema by a test.
+ * The record's schema (in a list, as the spec's screens expect): every catalogue field, plus the
+ * id, the agreement date and the progress flags.
  */
 const recordShape: Record<string, z.ZodType> = {
   id: z.string(),
@@ -54,6 +63,13 @@ for (const field of REGISTRATION_FIELDS) {
 // The shape is built from the catalogue, so its static type is stated once here.
 export const StudentRecordSchema = z.object(recordShape) as unknown as z.ZodType<StudentRecord>;
 export const StudentRecordListSchema = z.array(StudentRecordSchema);
+
+/** A record's field values by column name (for the screens and the progress rules). */
+export function recordValues(record: StudentRecord): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  for (const field of REGISTRATION_FIELDS) out[field.name] = (record[field.name] as FieldValue | undefined) ?? null;
+  return out;
+}
 
 // ---------------------------------------------------------------------------------------------
 // POST /api/student: the body, generated from the field catalogue
@@ -174,8 +190,8 @@ export const DeadlineSchema = z
   .nullable();
 
 /**
- * The window for the signed-in student's form level (`RegistrationStatus`, registration.answers.ts,
- * which the browser checks it with: `RegistrationStatusParser`).
+ * The window for the signed-in student's form level. `editable` is the server's verdict:
+ * open = 1 and the deadline (inclusive, Trinidad time) not passed; `reason` says why not.
  */
 export const RegistrationStatusSchema = z.object({
   open: Bit,
@@ -183,7 +199,8 @@ export const RegistrationStatusSchema = z.object({
   editable: z.boolean(),
   reason: z.string().optional(),
   form_level: z.number().int().nullable(),
-}) satisfies z.ZodType<RegistrationStatus>;
+});
+export type RegistrationStatus = z.infer<typeof RegistrationStatusSchema>;
 
 export const RegistrationPeriodSchema = z.object({
   /** null = the default for every form level without its own row. */

@@ -160,12 +160,17 @@ describe.each(ENGINES)('on %s', (engine) => {
       await pdf.getByRole('button', { name: 'Close' }).click();
       await pdf.waitFor({ state: 'hidden' });
 
+      // Term reports: the student's own term reports screen, where an administrator opens any card.
       await gridRow(registered.student_id).getByRole('menuitem', { name: 'Term reports' }).click();
-      const terms = page.getByRole('dialog', { name: /Term Reports/ });
-      await terms.getByRole('list', { name: 'Term reports' }).waitFor();
+      await page.waitForURL((address) => address.pathname === '/term-reports' && address.searchParams.get('student') === registered.student_id);
+      const terms = page.getByRole('list', { name: 'Term reports' });
+      await terms.waitFor();
       const card = page.waitForResponse((response) => /\/api\/report-card\//.test(response.url()));
       await terms.getByRole('button').filter({ hasText: /Term \d/ }).first().click();
       expect((await card).status()).toBe(200);
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.goBack();
+      await page.getByRole('grid', { name: 'Students' }).waitFor();
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import {
   FIELD_MESSAGES,
@@ -8,8 +8,6 @@ import {
   type RegistrationField,
 } from '../../src/shared/registration.fields.js';
 import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
-import { SCREEN_MODULES } from '../../src/shared/screen-modules.js';
-import { manifestKeyOf, readBuildManifest } from '../../src/server/web-preloads.js';
 import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
 
 /**
@@ -313,43 +311,27 @@ describe('rules and the editing window', () => {
   });
 });
 
-describe('the page the server answers for a registration step', () => {
-  it("names every screen module of the build and preloads the step's files, which exist", async () => {
-    const manifest = readBuildManifest(inject('webRoot'));
-    expect(manifest).toBeDefined();
-    for (const { modules } of SCREEN_MODULES) {
-      for (const module of modules) expect(manifestKeyOf(manifest!, module), module).toBeDefined();
-    }
-    const html = await (await fetch(url('/registration/student-data'))).text();
-    const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]!);
-    expect(preloads.some((file) => /\/assets\/registration-routes-[\w-]+\.js$/.test(file))).toBe(true);
-    for (const file of preloads) {
-      const response = await fetch(url(file));
-      expect(response.status, file).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/javascript/);
-    }
-    const login = await (await fetch(url('/'))).text();
-    expect(login).not.toContain('registration-routes');
-  });
-
-  it("asks for the student's record and the window's status once: the page's preload is the client's answer", async () => {
+describe("a registration step's data", () => {
+  it("is asked for once, by the route's loader, and the step shows it with every lookup in place", async () => {
     await openBrowser(375);
     const { registered } = DEMO_STUDENTS;
     await signInStudent(registered.student_id, registered.password);
     const asked: string[] = [];
-    const consoleMessages: string[] = [];
     page.on('request', (request) => {
       const path = new URL(request.url()).pathname;
       if (path.startsWith('/api/')) asked.push(path);
     });
-    page.on('console', (message) => consoleMessages.push(message.text()));
     await openStep('student-data', 'Student Data');
-    // The fields come after the first screen; the last of them shows once the lookups are in.
-    await fieldBox('ethnic_group_code').waitFor();
     const record = `/api/student-record/${registered.student_id}`;
     expect(asked.filter((path) => path === record)).toEqual([record]);
     expect(asked.filter((path) => path === '/api/registration-status')).toEqual(['/api/registration-status']);
-    // Chromium warns about a preload the page did not use (a fetch that did not match it).
-    expect(consoleMessages.filter((text) => /preload/i.test(text))).toEqual([]);
+    // The step renders after its loader: the selects show their stored choice at once.
+    const stored = await spec.portal.database.db.selectFrom('students').select('religion_code').where('id', '=', registered.student_id).executeTakeFirstOrThrow();
+    const religion = await spec.portal.database.db.selectFrom('religions').select('religion').where('code', '=', stored.religion_code!).executeTakeFirstOrThrow();
+    expect(await fieldBox('religion_code').getByRole('combobox').textContent()).toBe(religion.religion);
+    // Another step asks for its own lookups only; the record and the status are not asked again.
+    await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Family/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Family Data' }).waitFor();
+    expect(asked.filter((path) => path === record || path === '/api/registration-status')).toHaveLength(2);
   });
 });

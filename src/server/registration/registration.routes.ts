@@ -69,7 +69,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       schema: {
         tags,
         summary: "The registration window of the signed-in student's form level (administrators: of ?student_id, else the default)",
-        querystring: z.object({ student_id: StudentIdSchema.optional() }),
+        querystring: z.object({ student_id: z.optional(StudentIdSchema) }),
         response: { 200: RegistrationStatusSchema, ...errorResponses },
       },
     },

@@ -11,7 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
-import { ADMIN_MENU, ADMIN_MENU_GROUPS, findMenuEntry, type AdminMenuEntry, type AdminMenuGroup } from './admin-menu.js';
+import { ADMIN_MENU_GROUPS, findMenuEntry, type AdminMenuEntry, type AdminMenuGroup } from './admin-menu.js';
 
 /** A menu choice older than this is a reload of the page, not a click (Export Data starts on the click). */
 const SELECTION_FRESH_MS = 5_000;
@@ -19,20 +19,21 @@ const SELECTION_FRESH_MS = 5_000;
 /**
  * The admin area (/admin/dashboard, SPEC §2): the side menu and the chosen option's screen. The
  * choice lives in the address (?view=…), so reloading or going back keeps it. Wide screens show
- * the menu beside the screen; narrow ones open it in a drawer from the Menu button.
+ * the menu beside the screen; narrow ones open it in a drawer from the Menu button. The menu's
+ * entries come from the route wiring (app/admin-menu.tsx).
  */
-export function AdminDashboardPage() {
+export function AdminDashboardPage({ menu }: { menu: readonly AdminMenuEntry[] }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const active = findMenuEntry(params.get('view'));
+  const active = findMenuEntry(menu, params.get('view'));
   const state = location.state as { selectedAt?: number } | null;
   const selectedAt = state?.selectedAt !== undefined && Date.now() - state.selectedAt < SELECTION_FRESH_MS ? state.selectedAt : undefined;
 
   const select = (entry: AdminMenuEntry) => {
     setDrawerOpen(false);
-    void navigate({ search: entry.id === ADMIN_MENU[0]!.id ? '' : `?view=${entry.id}` }, { state: { selectedAt: Date.now() } });
+    void navigate({ search: entry.id === menu[0]!.id ? '' : `?view=${entry.id}` }, { state: { selectedAt: Date.now() } });
   };
   const Screen = active.screen;
 
@@ -43,11 +44,11 @@ export function AdminDashboardPage() {
           Menu: {active.label}
         </Button>
         <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} slotProps={{ paper: { sx: { width: 280 } } }}>
-          <AdminMenu active={active} onSelect={select} />
+          <AdminMenu menu={menu} active={active} onSelect={select} />
         </Drawer>
       </Box>
       <Paper variant="outlined" sx={{ display: { xs: 'none', md: 'block' }, position: 'sticky', top: 80 }}>
-        <AdminMenu active={active} onSelect={select} />
+        <AdminMenu menu={menu} active={active} onSelect={select} />
       </Paper>
       <Box sx={{ minWidth: 0 }}>
         <Suspense fallback={<PageSpinner />}>
@@ -59,21 +60,22 @@ export function AdminDashboardPage() {
 }
 
 interface AdminMenuProps {
+  menu: readonly AdminMenuEntry[];
   active: AdminMenuEntry;
   onSelect: (entry: AdminMenuEntry) => void;
 }
 
 /** The menu in order; entries of a group sit indented under its heading, where its first entry is. */
-function AdminMenu({ active, onSelect }: AdminMenuProps) {
+function AdminMenu({ menu, active, onSelect }: AdminMenuProps) {
   const items: ReactNode[] = [];
   const seenGroups = new Set<AdminMenuGroup>();
-  for (const entry of ADMIN_MENU) {
+  for (const entry of menu) {
     if (entry.group && seenGroups.has(entry.group)) continue;
     if (entry.group) {
       const group = entry.group;
       seenGroups.add(group);
       const heading = ADMIN_MENU_GROUPS[group];
-      const members = ADMIN_MENU.filter((e) => e.group === group);
+      const members = menu.filter((e) => e.group === group);
       items.push(
         <ListItem key={`group-${group}`} sx={{ py: 0.5 }}>
           <ListItemIcon sx={{ color: 'text.secondary' }} aria-hidden>

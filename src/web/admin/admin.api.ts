@@ -7,14 +7,12 @@ import {
   type AdminStudent,
   type StudentImportResult,
 } from '../../shared/admin.schemas.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
-import { FormClassListSchema } from '../../shared/lookups.schemas.js';
+import { LOOKUPS } from '../../shared/lookups.schemas.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
-import { ReportCardTermListSchema } from '../../shared/term-reports.schemas.js';
-import { BACKGROUND_QUERY } from '../auth/auth.api.js';
-import { ApiError, apiRequest, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { ApiError, apiRequest, errorFromBody, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
-/** The admin area's calls (SPEC §7; issue #7): one fetcher and one hook per call. */
+/** The admin area's calls (SPEC §7): one fetcher and one hook per call. */
 
 // ---- GET /api/students ---------------------------------------------------------------------------
 
@@ -73,23 +71,15 @@ export function useResetStudentPassword() {
   return useMutation({ mutationFn: resetStudentPassword, meta: BACKGROUND_QUERY });
 }
 
-// ---- lookups and the student's term reports ------------------------------------------------------
+// ---- lookups ------------------------------------------------------------------------------------
 
+/** The form classes with their levels (the registration screens keep the lookup as select options). */
 export function useFormClasses() {
+  const { path, schema } = LOOKUPS.formClasses;
   return useQuery({
-    queryKey: ['lookup', 'formClasses'],
-    queryFn: ({ signal }) => apiRequest('/api/form-classes-list', { schema: FormClassListSchema, ...(signal ? { signal } : {}) }),
+    queryKey: ['admin', 'form-classes'],
+    queryFn: ({ signal }) => apiRequest(path, { schema, signal }),
     staleTime: 5 * 60_000,
-  });
-}
-
-/** The term reports of one student (GET /api/report-card-terms/{id}); an admin sees unposted ones too. */
-export function useStudentTermReports(studentId: string | null) {
-  return useQuery({
-    queryKey: ['report-card-terms', studentId],
-    queryFn: ({ signal }) =>
-      apiRequest(`/api/report-card-terms/${encodeURIComponent(studentId ?? '')}`, { schema: ReportCardTermListSchema, ...(signal ? { signal } : {}) }),
-    enabled: studentId !== null,
   });
 }
 
@@ -97,8 +87,7 @@ export function useStudentTermReports(studentId: string | null) {
 
 async function errorOf(response: Response): Promise<ApiError> {
   const json: unknown = await response.json().catch(() => undefined);
-  const body = ApiErrorSchema.safeParse(json);
-  return new ApiError(response.status, body.success ? body.data : { code: 'internal', message: `The download failed (HTTP ${response.status}).` });
+  return errorFromBody(response.status, json, `The download failed (HTTP ${response.status}).`);
 }
 
 /**

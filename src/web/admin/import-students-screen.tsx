@@ -15,7 +15,7 @@ import { IMPORT_TEMPLATE_FILE_NAME, IMPORT_TEMPLATE_URL, type StudentImportResul
 import { findField } from '../../shared/registration.fields.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useImportStudents } from './admin.api.js';
-import { ImportFileControls, useCheckThenImport } from './spreadsheet-import.js';
+import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
 
 const ACTION_LABELS: Record<StudentImportRow['action'], string> = {
   create: 'New student',
@@ -33,7 +33,7 @@ const importLabel = (count: number) => (count === 0 ? 'Import' : `Import ${count
 const fieldLabel = (name: string) => (name === 'id' ? 'Student ID' : (findField(name)?.label ?? name));
 
 /**
- * Import Students (issue #7, DESIGN §6): download the template, choose an XLSX or CSV, check it
+ * Import Students (DESIGN §6): download the template, choose an XLSX or CSV, check it
  * (a dry run shows what every row would do and every problem), then import — all rows or none —
  * and see how many students were created, updated or left unchanged.
  */

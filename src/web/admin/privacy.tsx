@@ -28,7 +28,7 @@ import { useSnackbar } from '../components/snackbar-provider.js';
 import { apiRequest, errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
-// ---- calls (issue #8 privacy): the audit log, a student's history, export, deletion ----------------
+// ---- calls: the audit log, a student's history, export, deletion ----------------
 
 const privacyKey = ['admin', 'privacy'] as const;
 
@@ -116,7 +116,7 @@ function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[]
 }
 
 /**
- * Privacy (issue #8): the audit log (who read, exported or changed what, when), one student's
+ * Privacy: the audit log (who read, exported or changed what, when), one student's
  * change history, the export of everything held about a student, and deleting a student.
  */
 export function Privacy() {

@@ -13,27 +13,29 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useNavigate } from 'react-router';
 import { ADMIN_MESSAGES, listName, matchesStudentSearch, registrationFormUrl, type AdminStudent } from '../../shared/admin.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useStudents } from './admin.api.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 import { PdfDialog } from './pdf-dialog.js';
 import { ResetPasswordDialog } from './reset-password-dialog.js';
-import { StudentTermReportsDialog } from './student-term-reports-dialog.js';
 
-type Dialog = { kind: 'form' | 'edit' | 'reset' | 'terms'; student: AdminStudent } | null;
+type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | null;
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
  * Certificate Pin and Actions, newest change first; one search box over ID, names and pin;
  * 'Total Number of Students: N'. The grid draws only the rows in view, so 2,000 students are
- * as quick as 20. Actions: the registration form, edit, reset password, term reports.
+ * as quick as 20. Actions: the registration form, edit, reset password, and the student's term
+ * reports (the term reports screen, which lets an administrator open unposted cards too).
  */
 export default function StudentList() {
   const students = useStudents();
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const navigate = useNavigate();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
 
@@ -59,11 +61,11 @@ export default function StudentList() {
           <GridActionsCellItem key="form" icon={<PictureAsPdfIcon />} label="View registration form" showInMenu={narrow} onClick={() => setDialog({ kind: 'form', student: row })} />,
           <GridActionsCellItem key="edit" icon={<EditIcon />} label="Edit" showInMenu={narrow} onClick={() => setDialog({ kind: 'edit', student: row })} />,
           <GridActionsCellItem key="reset" icon={<LockResetIcon />} label="Reset password" showInMenu={narrow} onClick={() => setDialog({ kind: 'reset', student: row })} />,
-          <GridActionsCellItem key="terms" icon={<SummarizeIcon />} label="Term reports" showInMenu={narrow} onClick={() => setDialog({ kind: 'terms', student: row })} />,
+          <GridActionsCellItem key="terms" icon={<SummarizeIcon />} label="Term reports" showInMenu={narrow} onClick={() => void navigate(`/term-reports?student=${encodeURIComponent(row.id)}`)} />,
         ],
       },
     ],
-    [narrow],
+    [narrow, navigate],
   );
 
   const total = students.data?.length ?? 0;
@@ -116,7 +118,6 @@ export default function StudentList() {
       />
       <EditStudentDialog student={of('edit')} onClose={close} />
       <ResetPasswordDialog student={of('reset')} onClose={close} />
-      <StudentTermReportsDialog student={of('terms')} onClose={close} />
     </Paper>
   );
 }

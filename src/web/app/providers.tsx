@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider, type Theme } from '@mui/material/styles';
+import { ThemeProvider } from '@mui/material/styles';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { sessionQueryKey } from '../auth/auth.api.js';
 import { SnackbarProvider } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
+import { sessionQueryKey } from '../lib/session.js';
+import { theme } from './theme.js';
 
 /**
  * A call refused because the session ended (401) or because the password must change first
@@ -32,8 +33,8 @@ export function createQueryClient(): QueryClient {
   return queryClient;
 }
 
-/** Query cache (made by `createQueryClient`), MUI theme (`createAppTheme`) with its baseline CSS, and the app's snackbar. */
-export function Providers({ queryClient, theme, children }: { queryClient: QueryClient; theme: Theme; children: ReactNode }) {
+/** Query cache (made by `createQueryClient`), MUI theme with its baseline CSS, and the app's snackbar. */
+export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>

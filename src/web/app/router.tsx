@@ -1,48 +1,49 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
-import { sessionQuery } from '../auth/auth.api.js';
+import type { DataStep } from '../../shared/registration.progress.js';
 import { RequireAuth, RequireVisitor } from '../auth/require-auth.js';
 import { StudentLoginPage } from '../auth/student-login-page.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { RouteErrorPage } from '../components/route-error-page.js';
-import { requestEarly } from '../lib/api-client.js';
-import { registrationCallsOf } from '../../shared/registration.paths.js';
+import { sessionQuery } from '../lib/session.js';
 import { RootLayout } from './root-layout.js';
 
-/** The frame of the signed-in screens, fetched with the first of them. */
-const lazyAppShell = async () => ({ Component: (await import('../components/app-shell.js')).AppShell });
-
 /**
- * The registration screens' calls, started as soon as the route matches so they run while the
- * screens' code downloads: the record and the window's status at once (`requestEarly`; their
- * schemas come with that code), the lookups when the registration API module is in. The loader
- * answers at once; the screens read the same answers. The page the server answered for a
- * registration path has usually asked for the first two already (`<link rel="preload">`, same
- * URLs): the browser then hands that answer to this fetch.
- */
-async function prefetchRegistrationFor(queryClient: QueryClient): Promise<void> {
-  const { user } = await queryClient.ensureQueryData(sessionQuery);
-  if (!user?.student_id) return;
-  for (const path of registrationCallsOf(user.student_id)) requestEarly(path);
-  const { prefetchRegistration } = await import('../registration/registration.api.js');
-  prefetchRegistration(queryClient, user.student_id);
-}
-
-/**
- * The routes of SPEC §2. Access is decided by the layout route a page sits under
- * (RequireVisitor, RequireAuth, RequireAuth role="admin"); each feature owns the element of its
- * routes in its own folder and is loaded on first visit, so the sign-in pages never download
- * the registration, report or chart code. Only the student login page (/) is in the first load;
- * the admin login and the signed-in frame come with their routes (docs/performance.md, web).
+ * The routes of SPEC §2, and the one way a screen gets its data: the route's loader puts it in
+ * the query cache (`queryClient.ensureQueryData`, with the query options the screen's hooks use,
+ * from its feature's `*.api.ts`), and the screen reads it from there with those hooks. A loader's
+ * API module and the route's screen are fetched on first visit, side by side, so the sign-in
+ * pages never download the registration, report or chart code; only the student login page (/)
+ * is in the first load.
  *
- * `queryClient` is the app's cache, which the loaders fill ahead of the screens.
+ * Access is decided by the layout route a page sits under (RequireVisitor, RequireAuth,
+ * RequireAuth role="admin"); the server checks every call itself.
  */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  /** A registration data step: the frame's loader brings the record, the step's loader its lookups. */
+  const dataStep = (path: string, step: DataStep, title: string): RouteObject => ({
+    path,
+    loader: async () => (await import('../registration/registration.api.js')).loadRegistrationStep(queryClient, step),
+    lazy: async () => {
+      const { RegistrationStepPage } = await import('../registration/registration-step-page.js');
+      return { element: <RegistrationStepPage step={step} title={title} /> };
+    },
+  });
+
+  /** The frame of the signed-in screens: top bar and sign-out. */
+  const appShell = async () => ({ Component: (await import('../components/app-shell.js')).AppShell });
+
   return [
     {
       Component: RootLayout,
       HydrateFallback: PageSpinner,
       ErrorBoundary: RouteErrorPage,
+      // Every screen starts from who is signed in. A failed check leaves the guards to treat the
+      // user as a visitor, as a signed-out session would.
+      loader: async () => {
+        await queryClient.ensureQueryData(sessionQuery).catch(() => undefined);
+        return null;
+      },
       children: [
         {
           // Visitors only: signed-in users go on to their dashboard.
@@ -61,37 +62,46 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           element: <RequireAuth />,
           children: [
             {
-              lazy: lazyAppShell,
+              lazy: appShell,
               children: [
-                {
-                  path: 'dashboard',
-                  lazy: async () => ({ Component: (await import('../dashboard/dashboard-page.js')).DashboardPage }),
-                },
+                { path: 'dashboard', lazy: async () => ({ Component: (await import('../dashboard/dashboard-page.js')).DashboardPage }) },
                 {
                   path: 'registration/change-password',
                   lazy: async () => ({ Component: (await import('../auth/change-password-page.js')).ChangePasswordPage }),
                 },
                 {
-                  path: 'registration/*',
-                  loader: () => {
-                    // A failure here only loses the head start: the screens ask again and show it.
-                    prefetchRegistrationFor(queryClient).catch(() => undefined);
-                    return null;
-                  },
-                  shouldRevalidate: () => false,
-                  lazy: async () => ({
-                    Component: (await import('../registration/registration-routes.js')).RegistrationRoutes,
-                  }),
+                  path: 'registration',
+                  loader: async () => (await import('../registration/registration.api.js')).loadRegistration(queryClient),
+                  lazy: async () => ({ Component: (await import('../registration/registration-layout.js')).RegistrationLayout }),
+                  children: [
+                    dataStep('student-data', 'student', 'Student Data'),
+                    dataStep('family-data', 'family', 'Family Data'),
+                    dataStep('health-data', 'health', 'Health Data'),
+                    dataStep('other-data', 'other', 'Other Data'),
+                    {
+                      path: 'documents',
+                      loader: async () => (await import('../documents/documents.api.js')).loadDocuments(queryClient),
+                      lazy: async () => ({ Component: (await import('../documents/documents-step-page.js')).DocumentsStepPage }),
+                    },
+                    {
+                      path: 'complete',
+                      lazy: async () => ({ Component: (await import('../registration/complete-step-page.js')).CompleteStepPage }),
+                    },
+                    { index: true, element: <Navigate to="/registration/student-data" replace /> },
+                    { path: '*', element: <Navigate to="/registration/student-data" replace /> },
+                  ],
                 },
                 {
-                  path: 'term-reports/*',
-                  lazy: async () => ({
-                    Component: (await import('../term-reports/term-reports-routes.js')).TermReportsRoutes,
-                  }),
+                  path: 'term-reports',
+                  loader: async ({ request }) =>
+                    (await import('../term-reports/term-reports.api.js')).loadTermReports(queryClient, new URL(request.url)),
+                  lazy: async () => ({ Component: (await import('../term-reports/term-reports-page.js')).TermReportsPage }),
                 },
                 {
-                  path: 'attendance/*',
-                  lazy: async () => ({ Component: (await import('../attendance/attendance-routes.js')).AttendanceRoutes }),
+                  path: 'attendance',
+                  loader: async ({ request }) =>
+                    (await import('../attendance/attendance.api.js')).loadAttendance(queryClient, new URL(request.url)),
+                  lazy: async () => ({ Component: (await import('../attendance/attendance-page.js')).AttendancePage }),
                 },
               ],
             },
@@ -101,11 +111,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           element: <RequireAuth role="admin" />,
           children: [
             {
-              lazy: lazyAppShell,
+              lazy: appShell,
               children: [
                 {
                   path: 'admin/dashboard',
-                  lazy: async () => ({ Component: (await import('../admin/admin-dashboard-page.js')).AdminDashboardPage }),
+                  lazy: async () => {
+                    const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([
+                      import('../admin/admin-dashboard-page.js'),
+                      import('./admin-menu.js'),
+                    ]);
+                    return { element: <AdminDashboardPage menu={ADMIN_MENU} /> };
+                  },
                 },
               ],
             },

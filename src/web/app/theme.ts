@@ -1,36 +1,33 @@
-import { createTheme, type Theme } from '@mui/material/styles';
+import { createTheme } from '@mui/material/styles';
 
 /**
  * A calm school look: deep navy with a warm gold accent on a soft grey page. Text colours keep
  * at least 4.5:1 contrast on their backgrounds (WCAG 2.1 AA, checked by axe in the e2e tests).
- * Made by main.tsx in a start-up task of its own (5–6 ms of MUI's palette and typography work),
- * not while the scripts are evaluated (docs/performance.md, web).
  */
-export const createAppTheme = (): Theme =>
-  createTheme({
-    palette: {
-      mode: 'light',
-      primary: { main: '#1b4a72', dark: '#12344f', light: '#3d6d96', contrastText: '#ffffff' },
-      secondary: { main: '#f6c453', dark: '#c99a2e', contrastText: '#1d1d1d' },
-      error: { main: '#b3261e' },
-      success: { main: '#2e6b34' },
-      background: { default: '#f3f5f8', paper: '#ffffff' },
-      text: { primary: '#1d2733', secondary: '#4a5563' },
-    },
-    shape: { borderRadius: 10 },
-    typography: {
-      // The system font: nothing to download, and no font host for the CSP to allow.
-      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-      h1: { fontSize: '1.75rem', fontWeight: 600, lineHeight: 1.25 },
-      h2: { fontSize: '1.35rem', fontWeight: 600, lineHeight: 1.3 },
-      h3: { fontSize: '1.15rem', fontWeight: 600 },
-      button: { textTransform: 'none', fontWeight: 600 },
-    },
-    components: {
-      MuiButton: { defaultProps: { disableElevation: true } },
-      MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
-      MuiLink: { defaultProps: { underline: 'always' } },
-      MuiCard: { defaultProps: { variant: 'outlined' } },
-      MuiPaper: { styleOverrides: { outlined: { borderColor: '#d5dbe3' } } },
-    },
-  });
+export const theme = createTheme({
+  palette: {
+    mode: 'light',
+    primary: { main: '#1b4a72', dark: '#12344f', light: '#3d6d96', contrastText: '#ffffff' },
+    secondary: { main: '#f6c453', dark: '#c99a2e', contrastText: '#1d1d1d' },
+    error: { main: '#b3261e' },
+    success: { main: '#2e6b34' },
+    background: { default: '#f3f5f8', paper: '#ffffff' },
+    text: { primary: '#1d2733', secondary: '#4a5563' },
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    // The system font: nothing to download, and no font host for the CSP to allow.
+    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    h1: { fontSize: '1.75rem', fontWeight: 600, lineHeight: 1.25 },
+    h2: { fontSize: '1.35rem', fontWeight: 600, lineHeight: 1.3 },
+    h3: { fontSize: '1.15rem', fontWeight: 600 },
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  components: {
+    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
+    MuiLink: { defaultProps: { underline: 'always' } },
+    MuiCard: { defaultProps: { variant: 'outlined' } },
+    MuiPaper: { styleOverrides: { outlined: { borderColor: '#d5dbe3' } } },
+  },
+});

@@ -13,7 +13,7 @@ import {
 } from '../../shared/attendance.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 
-/** The administrator's attendance calls (issue #6): scanner devices, scan import, bell time, holidays. */
+/** The administrator's attendance calls: scanner devices, scan import, bell time, holidays. */
 
 // ---- scanner devices ----------------------------------------------------------------------------------
 

@@ -9,15 +9,15 @@ import { useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
 import { summarizeAttendance } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
-import { useSession } from '../auth/auth.api.js';
+import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
+import { studentShownTo, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { AttendanceCharts } from './attendance-charts.js';
 import { AttendanceReport } from './attendance-report-dialog.js';
 import { AttendanceTable } from './attendance-table.js';
 import { useStudentAttendance, type TermChoice } from './attendance.api.js';
-import { ChooseStudent } from '../components/choose-student.js';
 
 const TITLE = 'Student Attendance Records';
 
@@ -35,7 +35,7 @@ export function AttendancePage() {
   const user = useSession().data?.user ?? null;
   const [params, setParams] = useSearchParams();
   const isAdmin = user?.role === 'admin';
-  const studentId = isAdmin ? params.get('student') : (user?.student_id ?? null);
+  const studentId = studentShownTo(user, params);
   const [term, setTerm] = useState<TermChoice | null>(null);
   const attendance = useStudentAttendance(studentId, term);
 

@@ -7,8 +7,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import { FindStudentIdSchema } from '../../shared/auth.schemas.js';
+import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFindStudentId } from './auth.api.js';
@@ -53,7 +53,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
       <DialogContent sx={{ pt: 0 }}>
         <DialogContentText>Enter the student’s name and date of birth as the school has them.</DialogContentText>
         <ErrorAlert message={find.isError ? errorMessage(find.error) : null} />
-        <TextField
+        <OutlinedField
           label="First name"
           name="first_name"
           autoComplete="given-name"
@@ -63,7 +63,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
           helperText={fieldErrors['first_name']}
           required
         />
-        <TextField
+        <OutlinedField
           label="Last name"
           name="last_name"
           autoComplete="family-name"
@@ -73,7 +73,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
           helperText={fieldErrors['last_name']}
           required
         />
-        <TextField
+        <OutlinedField
           label="Date of birth"
           name="date_of_birth"
           type="date"
@@ -82,7 +82,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
           onChange={(event) => setDateOfBirth(event.target.value)}
           error={Boolean(fieldErrors['date_of_birth'])}
           helperText={fieldErrors['date_of_birth']}
-          slotProps={{ inputLabel: { shrink: true } }}
+          shrinkLabel
           required
         />
         {foundId !== null && (

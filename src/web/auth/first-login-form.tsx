@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import { FirstLoginSchema, type LoginAnswer } from '../../shared/auth.schemas.js';
+import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFirstLogin } from './auth.api.js';
@@ -26,7 +26,7 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="First-time sign in">
       <ErrorAlert message={firstLogin.isError ? errorMessage(firstLogin.error) : null} />
-      <TextField
+      <OutlinedField
         label="Birth certificate pin or SEA number"
         name="identifier"
         autoComplete="off"
@@ -36,7 +36,7 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
         helperText={fieldErrors['identifier']}
         required
       />
-      <TextField
+      <OutlinedField
         label="Date of birth"
         name="date_of_birth"
         autoComplete="off"
@@ -45,7 +45,8 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
         onChange={(event) => setDateOfBirth(event.target.value)}
         error={Boolean(fieldErrors['date_of_birth'])}
         helperText={fieldErrors['date_of_birth'] ?? 'Year, month and day, e.g. 20140309'}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 8 } }}
+        shrinkLabel
+        htmlInput={{ inputMode: 'numeric', maxLength: 8 }}
         required
       />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={firstLogin.isPending} sx={{ mt: 2 }}>

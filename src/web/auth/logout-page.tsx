@@ -6,7 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { LOGOUT_DELAY_MS } from '../../shared/school.constants.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { forgetSession, useLogout } from './auth.api.js';
+import { forgetSession } from '../lib/session.js';
+import { useLogout } from './auth.api.js';
 
 /**
  * /logout: a spinner, about a second's pause, the sign-out call, then /. The device forgets the

@@ -1,11 +1,13 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { homePathFor, needsPasswordChange, useDeferredSession } from './auth.api.js';
+import { homePathFor, needsPasswordChange, useSession } from '../lib/session.js';
 
 /**
  * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
- * group inherits its rule. The server still checks every call itself (DESIGN §5).
+ * group inherits its rule. The root route's loader has the session in the cache before any of
+ * them renders; they follow it as it changes (sign-in, sign-out, an expired session). The server
+ * still checks every call itself (DESIGN §5).
  */
 
 interface RequireAuthProps {
@@ -17,8 +19,9 @@ interface RequireAuthProps {
 
 /** Signed-in-only routes: visitors go to /, students owing a new password go to its form on /. */
 export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthProps) {
-  const { pending, user } = useDeferredSession();
-  if (pending) return <PageSpinner />;
+  const session = useSession();
+  if (session.isPending) return <PageSpinner />;
+  const user = session.data?.user ?? null;
   if (user === null) return <Navigate to="/" replace />;
   if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to="/" replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;
@@ -30,9 +33,10 @@ export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthPr
  * must change the password stays on / where the New-password form is.
  */
 export function RequireVisitor() {
-  const { pending, user } = useDeferredSession();
+  const session = useSession();
   const { pathname } = useLocation();
-  if (pending) return <PageSpinner />;
+  if (session.isPending) return <PageSpinner />;
+  const user = session.data?.user ?? null;
   if (user === null) return <Outlet />;
   if (needsPasswordChange(user)) return pathname === '/' ? <Outlet /> : <Navigate to="/" replace />;
   return <Navigate to={homePathFor(user)} replace />;

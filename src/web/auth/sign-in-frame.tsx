@@ -3,7 +3,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { SCHOOL_NAME } from '../app/school-name.js';
+import { SCHOOL_NAME } from '../lib/school-name.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
 /** The frame of the sign-in screens: school crest and name, the screen's heading, then the form. */

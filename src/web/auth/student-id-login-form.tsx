@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import type { LoginAnswer } from '../../shared/auth.schemas.js';
+import { StudentLoginSchema, type LoginAnswer } from '../../shared/auth.schemas.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { PasswordField } from '../components/password-field.js';
-import { errorMessage, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
-import { loadAuthSchemas, preloadAuthSchemas, useLoginStudent, useUserStatus } from './auth.api.js';
+import { useLoginStudent, useUserStatus } from './auth.api.js';
 import { ErrorAlert } from './error-alert.js';
 
 const STATUS_LOOKUP_DELAY_MS = 300;
@@ -22,33 +22,22 @@ interface StudentIdLoginFormProps {
 export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }: StudentIdLoginFormProps) {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [rulesMissing, setRulesMissing] = useState(false);
   const [lookupId, flushLookupId] = useDebouncedValue(studentId, STATUS_LOOKUP_DELAY_MS);
   const status = useUserStatus(lookupId);
   const login = useLoginStudent();
   const expectsBirthDate = status.data?.[0]?.password_reset === 1;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const schemas = await loadAuthSchemas().catch(() => null);
-    setRulesMissing(schemas === null);
-    if (schemas === null) return;
-    const parsed = schemas.StudentLoginSchema.safeParse({ student_id: studentId, password });
+    const parsed = StudentLoginSchema.safeParse({ student_id: studentId, password });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
     login.mutate(parsed.data, { onSuccess: onSignedIn });
   };
 
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(event) => void submit(event)}
-      // The shared rules are not part of the page's load; they come as soon as someone starts typing.
-      onFocus={preloadAuthSchemas}
-      aria-label="Student sign in"
-    >
-      <ErrorAlert message={rulesMissing ? UNREACHABLE_MESSAGE : login.isError ? errorMessage(login.error) : null} />
+    <Box component="form" noValidate onSubmit={submit} aria-label="Student sign in">
+      <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
       <OutlinedField
         label="Student ID"
         name="student_id"

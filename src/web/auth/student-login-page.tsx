@@ -1,21 +1,17 @@
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { LoginAnswer } from '../../shared/auth.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
-import { lazyNamed, useOpenedOnce } from '../lib/lazy-named.js';
-import { needsPasswordChange, useSession } from './auth.api.js';
+import { needsPasswordChange, useSession } from '../lib/session.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
+import { FindStudentIdDialog } from './find-student-id-dialog.js';
+import { FirstLoginForm } from './first-login-form.js';
+import { NewPasswordForm } from './new-password-form.js';
+import { NoteStudentIdDialog } from './note-student-id-dialog.js';
 import { SignInFrame } from './sign-in-frame.js';
 import { StudentIdLoginForm } from './student-id-login-form.js';
-
-// Only the normal mode's form comes with the page; the other modes and the dialogs are fetched
-// when first shown, which keeps zod and MUI's Dialog off the login page's load (docs/performance.md).
-const FirstLoginForm = lazyNamed(() => import('./first-login-form.js'), 'FirstLoginForm');
-const NewPasswordForm = lazyNamed(() => import('./new-password-form.js'), 'NewPasswordForm');
-const FindStudentIdDialog = lazyNamed(() => import('./find-student-id-dialog.js'), 'FindStudentIdDialog');
-const NoteStudentIdDialog = lazyNamed(() => import('./note-student-id-dialog.js'), 'NoteStudentIdDialog');
 
 /**
  * The student login screen (/) and its three modes (SPEC §2): normal, first login, and new
@@ -30,8 +26,6 @@ export function StudentLoginPage() {
   const [studentId, setStudentId] = useState('');
   const [idToNote, setIdToNote] = useState<string | null>(null);
   const [finding, setFinding] = useState(false);
-  const findDialogMounted = useOpenedOnce(finding);
-  const noteDialogMounted = useOpenedOnce(idToNote !== null);
 
   if (user !== null && needsPasswordChange(user) && idToNote === null) {
     const onChanged = () => {
@@ -40,9 +34,7 @@ export function StudentLoginPage() {
     };
     return (
       <SignInFrame title="Choose a new password">
-        <Suspense fallback={null}>
-          <NewPasswordForm user={user} onChanged={onChanged} />
-        </Suspense>
+        <NewPasswordForm user={user} onChanged={onChanged} />
         <Link component={RouterLink} to="/logout" sx={{ display: 'inline-block', mt: 2 }}>
           Cancel and sign out
         </Link>
@@ -66,9 +58,7 @@ export function StudentLoginPage() {
       {mode === 'normal' ? (
         <StudentIdLoginForm studentId={studentId} onStudentIdChange={setStudentId} onSignedIn={onSignedIn} />
       ) : (
-        <Suspense fallback={null}>
-          <FirstLoginForm onSignedIn={onFirstSignedIn} />
-        </Suspense>
+        <FirstLoginForm onSignedIn={onFirstSignedIn} />
       )}
       <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
         {mode === 'normal' ? (
@@ -87,24 +77,16 @@ export function StudentLoginPage() {
           Staff: administrator sign in
         </Link>
       </Stack>
-      {findDialogMounted && (
-        <Suspense fallback={null}>
-          <FindStudentIdDialog
-            open={finding}
-            onClose={() => setFinding(false)}
-            onUseId={(id) => {
-              setStudentId(id);
-              setMode('normal');
-              setFinding(false);
-            }}
-          />
-        </Suspense>
-      )}
-      {noteDialogMounted && (
-        <Suspense fallback={null}>
-          <NoteStudentIdDialog studentId={idToNote} onClose={() => setIdToNote(null)} />
-        </Suspense>
-      )}
+      <FindStudentIdDialog
+        open={finding}
+        onClose={() => setFinding(false)}
+        onUseId={(id) => {
+          setStudentId(id);
+          setMode('normal');
+          setFinding(false);
+        }}
+      />
+      <NoteStudentIdDialog studentId={idToNote} onClose={() => setIdToNote(null)} />
     </SignInFrame>
   );
 }

@@ -8,8 +8,8 @@ import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Outlet } from 'react-router';
-import { SCHOOL_NAME } from '../app/school-name.js';
-import { homePathFor, useSession } from '../auth/auth.api.js';
+import { SCHOOL_NAME } from '../lib/school-name.js';
+import { homePathFor, useSession } from '../lib/session.js';
 
 /** The frame of every signed-in screen: top bar with the school, the signed-in name and Sign out. */
 export function AppShell() {

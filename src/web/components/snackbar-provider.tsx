@@ -1,10 +1,12 @@
-import { createContext, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import type { AlertColor } from '@mui/material/Alert';
-import { lazyNamed } from '../lib/lazy-named.js';
-import type { SnackbarMessage } from './app-snackbar.js';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import Alert, { type AlertColor } from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
 
-// Fetched with the first message, so MUI's Snackbar is not part of any page's first load.
-const AppSnackbar = lazyNamed(() => import('./app-snackbar.js'), 'AppSnackbar');
+interface SnackbarMessage {
+  key: number;
+  text: string;
+  severity: AlertColor;
+}
 
 type ShowSnackbar = (text: string, severity?: AlertColor) => void;
 
@@ -27,11 +29,17 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   return (
     <SnackbarContext.Provider value={value}>
       {children}
-      {message !== null && (
-        <Suspense fallback={null}>
-          <AppSnackbar message={message} open={open} onClose={close} />
-        </Suspense>
-      )}
+      <Snackbar
+        key={message?.key}
+        open={open}
+        autoHideDuration={6000}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert onClose={close} severity={message?.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
+          {message?.text}
+        </Alert>
+      </Snackbar>
     </SnackbarContext.Provider>
   );
 }

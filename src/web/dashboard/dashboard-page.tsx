@@ -8,7 +8,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { useSession } from '../auth/auth.api.js';
+import { useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
 interface DashboardCardProps {

@@ -36,6 +36,8 @@ interface Props {
   file: UploadedFile | undefined;
   studentId: string;
   editable: boolean;
+  /** After an upload or a removal (the record's progress flags change with it). */
+  onStored: () => void;
 }
 
 /** The detail under 'Could not upload the file!': what the server said, minus the repeated words. */
@@ -49,7 +51,7 @@ function uploadDetail(error: unknown): string | null {
  * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
  * preview that opens the file, Remove, Resubmit). Messages are the spec's words (SPEC §5, §8).
  */
-export function DocumentSlotCard({ slot, required, file, studentId, editable }: Props) {
+export function DocumentSlotCard({ slot, required, file, studentId, editable, onStored }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const [chosen, setChosen] = useState<File | null>(null);
@@ -57,8 +59,8 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable }: 
   const [progress, setProgress] = useState(0);
   const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
   const [previewOpen, setPreviewOpen] = useState(false);
-  const upload = useUploadDocument(studentId);
-  const remove = useDeleteDocument(studentId);
+  const upload = useUploadDocument(studentId, onStored);
+  const remove = useDeleteDocument(studentId, onStored);
 
   const uploading = upload.isPending;
   const showChooser = editable && (file === undefined || replacing);

@@ -5,8 +5,8 @@ import Typography from '@mui/material/Typography';
 import { DOCUMENT_SLOTS, isSlotRequired } from '../../shared/documents.schemas.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
+import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useRegistration } from '../registration/registration-context.js';
 import { DocumentSlotCard } from './document-slot-card.js';
 import { useFiles } from './documents.api.js';
 
@@ -16,7 +16,7 @@ import { useFiles } from './documents.api.js';
  */
 export function DocumentsStepPage() {
   usePageTitle('Documents');
-  const { studentId, record, editable } = useRegistration();
+  const { studentId, record, editable, refreshRecord } = useRegistration();
   const files = useFiles(studentId);
   const values = recordValues(record);
   const missing = DOCUMENT_SLOTS.filter((slot) => isSlotRequired(slot, values) && !files.data?.some((file) => file.type === slot.type));
@@ -50,6 +50,7 @@ export function DocumentsStepPage() {
               file={files.data.find((file) => file.type === slot.type)}
               studentId={studentId}
               editable={editable}
+              onStored={refreshRecord}
             />
           ))}
         </Box>

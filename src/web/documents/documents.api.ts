@@ -1,5 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiErrorSchema } from '../../shared/api-error.js';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   DeleteFileAnswerSchema,
   StoreFileAnswerSchema,
@@ -8,12 +7,11 @@ import {
   type StoreFileAnswer,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
-import { ApiError, apiRequest, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
-import { studentRecordKey } from '../registration/registration.api.js';
+import { ApiError, apiRequest, errorFromBody, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+import { sessionQuery } from '../lib/session.js';
 
 /** The file calls of SPEC §7: one fetcher and one hook per call. */
-
-const BACKGROUND = { background: true } as const;
 
 // ---- GET /api/get-files/{student_id} -----------------------------------------------------------
 
@@ -23,8 +21,19 @@ export function getFiles(studentId: string, signal?: AbortSignal): Promise<Uploa
   return apiRequest(`/api/get-files/${encodeURIComponent(studentId)}`, { schema: UploadedFileListSchema, ...(signal ? { signal } : {}) });
 }
 
+export function filesQuery(studentId: string) {
+  return queryOptions({ queryKey: filesKey(studentId), queryFn: ({ signal }) => getFiles(studentId, signal), staleTime: 0 });
+}
+
 export function useFiles(studentId: string) {
-  return useQuery({ queryKey: filesKey(studentId), queryFn: ({ signal }) => getFiles(studentId, signal), staleTime: 0 });
+  return useQuery(filesQuery(studentId));
+}
+
+/** The Documents step's loader (app/router.tsx): the signed-in student's files; a failure is the screen's to show. */
+export async function loadDocuments(queryClient: QueryClient): Promise<null> {
+  const { user } = await queryClient.ensureQueryData(sessionQuery);
+  if (user?.student_id) await queryClient.ensureQueryData(filesQuery(user.student_id)).catch(() => undefined);
+  return null;
 }
 
 // ---- POST /api/store-file ----------------------------------------------------------------------
@@ -69,12 +78,7 @@ function errorOf(status: number, text: string): ApiError {
   } catch {
     // Not JSON (a proxy's page): fall back to the status.
   }
-  const parsed = ApiErrorSchema.safeParse(json);
-  if (parsed.success) return new ApiError(status, parsed.data);
-  return new ApiError(status, {
-    code: status === 413 ? 'payload_too_large' : status >= 500 ? 'internal' : 'bad_request',
-    message: `The upload failed (HTTP ${status}).`,
-  });
+  return errorFromBody(status, json, `The upload failed (HTTP ${status}).`);
 }
 
 /**
@@ -96,19 +100,19 @@ export async function uploadDocument(request: UploadRequest): Promise<StoreFileA
   return parsed.data;
 }
 
-/** Uploads into a slot; the list and the record's progress flags follow. */
-export function useUploadDocument(studentId: string) {
+/** Uploads into a slot; the list follows, and `onStored` (the record's progress flags). */
+export function useUploadDocument(studentId: string, onStored: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: Omit<UploadRequest, 'studentId'>) => uploadDocument({ ...input, studentId }),
     // The slot shows its own progress bar; the page overlay stays down.
-    meta: BACKGROUND,
+    meta: BACKGROUND_QUERY,
     onSuccess: (answer) => {
       queryClient.setQueryData<UploadedFile[]>(filesKey(studentId), (old) => [
         ...(old ?? []).filter((file) => file.type !== answer.file.type),
         answer.file,
       ]);
-      void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+      onStored();
     },
   });
 }
@@ -120,13 +124,13 @@ export function deleteDocument(studentId: string, file: Pick<UploadedFile, 'type
   return apiRequest(`/api/file?${query.toString()}`, { method: 'DELETE', schema: DeleteFileAnswerSchema });
 }
 
-export function useDeleteDocument(studentId: string) {
+export function useDeleteDocument(studentId: string, onStored: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (file: Pick<UploadedFile, 'type' | 'name'>) => deleteDocument(studentId, file),
     onSuccess: (_answer, file) => {
       queryClient.setQueryData<UploadedFile[]>(filesKey(studentId), (old) => (old ?? []).filter((item) => item.type !== file.type));
-      void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+      onStored();
     },
   });
 }

@@ -1,13 +1,9 @@
-import type { ApiErrorBody } from '../../shared/api-error.js';
-import { firstErrorMessage, type ErrorCode } from '../../shared/api-error.codes.js';
+import { ApiErrorSchema, firstErrorMessage, type ApiErrorBody, type ErrorCode } from '../../shared/api-error.js';
 
 /**
  * The one way the web client talks to the server: same origin, session cookie sent, CSRF header
  * on every state-changing call (DESIGN §2 sessions), error bodies turned into typed `ApiError`s
  * and answers parsed with their zod schema, never cast (STYLE "What not to copy").
- *
- * This module is on the login page's first load, so it imports no zod itself: the error body's
- * schema is loaded when a call first fails (docs/performance.md, web).
  */
 
 const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -62,64 +58,20 @@ export async function fetchCsrfCookie(): Promise<void> {
   if (!response.ok) throw await toApiError(response);
 }
 
-/**
- * What an answer is parsed with: a zod schema, or (on the login page's first load, where zod is
- * not loaded) a small guard with the same `safeParse` shape.
- */
-export interface AnswerParser<T> {
+/** What an answer is parsed with: its shared zod schema (classic or `zod/mini`; both parse alike). */
+export interface AnswerSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
-
-/** The parser of an empty answer (204), for modules that load no zod. */
-export const NO_CONTENT: AnswerParser<void> = {
-  safeParse: (value) => (value === undefined ? { success: true, data: undefined } : { success: false }),
-};
 
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON; a FormData (a file upload) is sent as multipart/form-data. */
   body?: unknown;
-  /** Parses the answer; use `z.void()` or `NO_CONTENT` for a 204. */
-  schema: AnswerParser<T>;
+  /** Parses the answer; `z.void()` for a 204. */
+  schema: AnswerSchema<T>;
   /** Fetch a fresh CSRF cookie first, as every sign-in call does (SPEC §7). */
   freshCsrf?: boolean;
   signal?: AbortSignal;
-}
-
-/** An answer asked for ahead of its screen's code (`requestEarly`), and when. */
-interface EarlyAnswer {
-  response: Promise<Response>;
-  askedAt: number;
-}
-
-const earlyAnswers = new Map<string, EarlyAnswer>();
-/** An early answer older than this is not handed out: the screen asks again. */
-const EARLY_ANSWER_TTL_MS = 10_000;
-
-/**
- * Sends `GET path` now, while the code of the screen that needs it still downloads (a route's
- * loader knows what the screen will ask for), and keeps the answer for the first `apiRequest` of
- * that path; it is parsed there, with that call's schema (docs/performance.md, web).
- */
-export function requestEarly(path: string): void {
-  const known = earlyAnswers.get(path);
-  if (known && Date.now() - known.askedAt < EARLY_ANSWER_TTL_MS) return;
-  const response = sendBody(path, 'GET', undefined);
-  // A failure is the screen's to report, when it takes the answer.
-  response.catch(() => undefined);
-  earlyAnswers.set(path, { response, askedAt: Date.now() });
-}
-
-/** Drops every early answer not taken yet (sign-out: they belong to the session that ended). */
-export function forgetEarlyAnswers(): void {
-  earlyAnswers.clear();
-}
-
-/** The early answer to `GET path`, once, if it is recent enough. */
-function takeEarlyAnswer(path: string): Promise<Response> | undefined {
-  const early = earlyAnswers.get(path);
-  earlyAnswers.delete(path);
-  return early && Date.now() - early.askedAt < EARLY_ANSWER_TTL_MS ? early.response : undefined;
 }
 
 /** Calls the API and returns the answer parsed with `schema`; throws `ApiError` on any failure. */
@@ -128,8 +80,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   const unsafe = UNSAFE_METHODS.has(method);
   if (unsafe && (options.freshCsrf || readCookie(CSRF_COOKIE) === null)) await fetchCsrfCookie();
 
-  const early = method === 'GET' ? takeEarlyAnswer(path) : undefined;
-  let response = await (early ?? sendBody(path, method, options.body, options.signal));
+  let response = await sendBody(path, method, options.body, options.signal);
   // A token rotated by the server (for example at sign-in) is refused once; the call had no
   // effect, so fetching a fresh cookie and sending it again is safe.
   if (unsafe && response.status === 403) {
@@ -169,7 +120,7 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-async function parseAnswer<T>(response: Response, schema: AnswerParser<T>): Promise<T> {
+async function parseAnswer<T>(response: Response, schema: AnswerSchema<T>): Promise<T> {
   const text = await response.text();
   let json: unknown = undefined;
   if (text !== '') {
@@ -191,25 +142,18 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page, say): fall through to the status text.
   }
-  const body = await parseErrorBody(json);
-  if (body !== null) return new ApiError(response.status, body);
-  return new ApiError(response.status, {
-    code: response.status >= 500 ? 'internal' : 'bad_request',
-    message: response.statusText || `The request failed (HTTP ${response.status}).`,
-  });
+  return errorFromBody(response.status, json, response.statusText || `The request failed (HTTP ${response.status}).`);
 }
 
-/** The server's `{ message, code, errors? }`, checked with its shared schema (loaded on the first failure). */
-async function parseErrorBody(json: unknown): Promise<ApiErrorBody | null> {
-  if (json === undefined) return null;
-  try {
-    const { ApiErrorSchema } = await import('../../shared/api-error.js');
-    const parsed = ApiErrorSchema.safeParse(json);
-    return parsed.success ? parsed.data : null;
-  } catch {
-    // The schema's file could not be loaded (the connection dropped): the status text will do.
-    return null;
-  }
+/**
+ * The `ApiError` of a failed answer: the server's `{ message, code, errors? }` when the body is
+ * one (checked with its shared schema), else `fallbackMessage` (a proxy's page, an empty body).
+ */
+export function errorFromBody(status: number, json: unknown, fallbackMessage: string): ApiError {
+  const parsed = ApiErrorSchema.safeParse(json);
+  if (parsed.success) return new ApiError(status, parsed.data);
+  const code: ErrorCode = status === 413 ? 'payload_too_large' : status >= 500 || status === 0 ? 'internal' : 'bad_request';
+  return new ApiError(status, { code, message: fallbackMessage });
 }
 
 function unexpectedAnswer(status: number): ApiError {

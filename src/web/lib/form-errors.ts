@@ -1,13 +1,13 @@
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 
 /** Field name → the message to show under that field. */
 export type FieldErrors = Partial<Record<string, string>>;
 
 /**
  * The first message of each field of a failed shared-schema parse, for the form's helper texts
- * (what `z.flattenError` gives, read from the issues so the sign-in forms need no zod to load).
+ * (what `z.flattenError` gives, read from the issues so it serves classic and `zod/mini` schemas).
  */
-export function fieldErrorsOf(error: Pick<z.ZodError, 'issues'>): FieldErrors {
+export function fieldErrorsOf(error: Pick<$ZodError, 'issues'>): FieldErrors {
   const result: FieldErrors = {};
   for (const issue of error.issues) {
     const [key] = issue.path;
@@ -19,6 +19,6 @@ export function fieldErrorsOf(error: Pick<z.ZodError, 'issues'>): FieldErrors {
 }
 
 /** The first message of a failed parse, for screens that show one alert (SPEC §2 admin login). */
-export function firstIssueMessage(error: z.ZodError): string {
+export function firstIssueMessage(error: Pick<$ZodError, 'issues'>): string {
   return error.issues[0]?.message ?? 'Check the form and try again.';
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { SCHOOL_NAME } from '../app/school-name.js';
+import { SCHOOL_NAME } from './school-name.js';
 
 /** Sets the tab title to '{title} · {school}', so each screen is announced by its name. */
 export function usePageTitle(title: string): void {

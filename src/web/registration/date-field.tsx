@@ -6,11 +6,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { format as formatDate, isValid, parseISO } from 'date-fns';
 import type { RegistrationField as CatalogueField } from '../../shared/registration.fields.js';
 
-/**
- * A registration date field: MUI's date picker, with its own date-fns localisation. Its own
- * module, loaded after the step shows (registration-field.tsx), because the pickers and date-fns
- * are the largest part of the registration screens' code.
- */
+/** A registration date field: MUI's date picker, with its own date-fns localisation. */
 
 interface DateFieldProps {
   field: CatalogueField;
@@ -38,8 +34,7 @@ export function DateField({ field, value, readOnly, indicator, message, onDraft,
   const wrapper = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const stored = toDate(value);
-    // The same day as shown (always so on mount) keeps the picker as it is: each render of a
-    // picker costs a selection sync with the page (docs/performance.md, web).
+    // The same day as shown (always so on mount) keeps the picker's own state as it is.
     setPicked((shown) => (shown?.getTime() === stored?.getTime() ? shown : stored));
     latest.current = stored;
   }, [value]);

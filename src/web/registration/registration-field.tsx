@@ -1,4 +1,4 @@
-import { memo, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -16,13 +16,9 @@ import {
 } from '../../shared/registration.fields.js';
 import { SAVE_INDICATOR_DELAY_MS } from '../../shared/school.constants.js';
 import { isApiError } from '../lib/api-client.js';
-import { lazyNamed } from '../lib/lazy-named.js';
+import { DateField } from './date-field.js';
 import { registrationStatusKey, useLookupOptions, useSaveField } from './registration.api.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
-
-// The date pickers and date-fns (about 60 kB) come after the step is on screen: until then a
-// date field shows its stored value in a plain field of the same size (docs/performance.md, web).
-const DateField = lazyNamed(() => import('./date-field.js'), 'DateField');
 
 interface RegistrationFieldProps {
   field: CatalogueField;
@@ -47,9 +43,8 @@ const asText = (value: FieldValue): string => (value === null ? '' : String(valu
  * One field of the registration record, drawn from its catalogue entry: it checks the input with
  * the same rules as the server and shows the message before any save; a valid change is saved on
  * blur (text) or on change (select, switch, date) with its own indicator (SPEC §2, §4, §5).
- * Memoised: its props are the catalogue entry and plain values, so a step that shows one more
- * section, or a save of another field, does not render (and commit: MUI's layout effects, the
- * date picker's selection sync) every field already shown again (docs/performance.md, web).
+ * Memoised: its props are the catalogue entry and plain values, so a save of one field does not
+ * render every other field of the step again.
  */
 export const RegistrationField = memo(function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
   const save = useSaveField(studentId);
@@ -157,27 +152,25 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
       );
     case 'date':
       return (
-        <Suspense fallback={<DateFieldPlaceholder label={field.label} value={asText(value)} required={field.required} />}>
-          <DateField
-            field={field}
-            // The stored value: the picker keeps its own partial entry while the user types.
-            value={asText(value)}
-            readOnly={readOnly}
-            indicator={indicator}
-            message={message}
-            onDraft={(next) => {
-              setDraft(next);
-              if (state !== 'saving') setState('idle');
-            }}
-            onCommit={(next) => {
-              focused.current = false;
-              void commit(next);
-            }}
-            onFocus={() => {
-              focused.current = true;
-            }}
-          />
-        </Suspense>
+        <DateField
+          field={field}
+          // The stored value: the picker keeps its own partial entry while the user types.
+          value={asText(value)}
+          readOnly={readOnly}
+          indicator={indicator}
+          message={message}
+          onDraft={(next) => {
+            setDraft(next);
+            if (state !== 'saving') setState('idle');
+          }}
+          onCommit={(next) => {
+            focused.current = false;
+            void commit(next);
+          }}
+          onFocus={() => {
+            focused.current = true;
+          }}
+        />
       );
     default: {
       const isPhone = field.control === 'phone';
@@ -307,23 +300,5 @@ function SelectField({ field, value, readOnly, indicator, common, helperProps, o
         </MenuItem>
       ))}
     </TextField>
-  );
-}
-
-/** What a date field shows while the picker loads: the stored date, not editable yet. */
-function DateFieldPlaceholder({ label, value, required }: { label: string; value: string; required: boolean }) {
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}>
-      <TextField
-        label={label}
-        value={value}
-        required={required}
-        margin="none"
-        helperText="yyyy-MM-dd"
-        sx={{ flex: 1 }}
-        slotProps={{ htmlInput: { readOnly: true, 'aria-busy': true } }}
-      />
-      <Box sx={{ width: 22, flexShrink: 0 }} />
-    </Box>
   );
 }

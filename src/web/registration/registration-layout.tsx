@@ -20,12 +20,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useDeferredValue, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
-import { useSession } from '../auth/auth.api.js';
+import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
-import { RegistrationContext } from './registration-context.js';
-import { useRegistrationStatus, useStudentRecord } from './registration.api.js';
+import { RegistrationContext } from '../lib/registration-context.js';
+import { useSession } from '../lib/session.js';
+import { studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
 
@@ -40,7 +42,8 @@ const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
 
 /**
  * The frame of the six registration steps: the progress header, a side menu on wide screens and a
- * bottom navigation on narrow ones (< 600 px), the read-only banner, and the step below.
+ * bottom navigation on narrow ones (< 600 px), the read-only banner, and the step below. Its
+ * route's loader has put the record and the window's status in the query cache.
  */
 export function RegistrationLayout() {
   const theme = useTheme();
@@ -51,23 +54,31 @@ export function RegistrationLayout() {
   const studentId = user?.student_id ?? null;
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus();
-  // The step (some forty fields) renders as a transition, in slices, when the record arrives or
-  // changes, not in one long task (Lighthouse's Total Blocking Time; docs/performance.md, web).
-  const recordData = useDeferredValue(record.data);
+  const queryClient = useQueryClient();
 
   if (!user) return null;
   if (studentId === null) {
     return <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>;
   }
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
-  if (!recordData) return null;
+  // Only when the loader's call failed and the record is being asked for again.
+  if (!record.data) return <PageSpinner label="Loading the registration record" />;
 
   const role = user.role;
   const editable = role === 'admin' || status.data?.editable === true;
-  const progress = recordData.progress;
+  const progress = record.data.progress;
 
   return (
-    <RegistrationContext.Provider value={{ studentId, record: recordData, status: status.data, editable, role }}>
+    <RegistrationContext.Provider
+      value={{
+        studentId,
+        record: record.data,
+        status: status.data,
+        editable,
+        role,
+        refreshRecord: () => void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) }),
+      }}
+    >
       <Box
         sx={{
           display: 'grid',

@@ -1,50 +1,38 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { LookupName } from '../../shared/lookups.schemas.js';
-import { RegistrationStatusParser, StudentRecordListParser, type StudentRecord } from '../../shared/registration.answers.js';
-import type { FieldValue } from '../../shared/registration.fields.js';
-import { REGISTRATION_STATUS_PATH, studentRecordPath } from '../../shared/registration.paths.js';
-import type { SaveRegistrationPeriodInput, SaveStudentAnswer } from '../../shared/registration.schemas.js';
+import { queryOptions, skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { LOOKUPS, toLookupOptions, type LookupName } from '../../shared/lookups.schemas.js';
+import { fieldsOfStep, type FieldValue } from '../../shared/registration.fields.js';
+import type { DataStep } from '../../shared/registration.progress.js';
+import {
+  RegistrationPeriodListSchema,
+  RegistrationStatusSchema,
+  SaveStudentAnswerSchema,
+  StudentRecordListSchema,
+  type SaveRegistrationPeriodInput,
+  type SaveStudentAnswer,
+  type StudentRecord,
+} from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
+import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+import { sessionQuery } from '../lib/session.js';
 
 /**
- * The registration calls of SPEC §7: one fetcher and one hook per call. A step's first screen
- * needs only the record and the window's status, which are checked without zod
- * (registration.answers.ts); every other answer is parsed with its zod schema, loaded with the
- * first call that needs it (`loadRegistrationSchemas`, `loadLookupSchemas`), after that screen is
- * up (docs/performance.md, web).
+ * The registration calls of SPEC §7: one fetcher and one hook per call, and the loaders of the
+ * registration routes (app/router.tsx), which fill the query cache with the same query options
+ * before a step renders.
  */
-
-/** The shared registration schemas (zod); the browser loads the file once and keeps it. */
-export function loadRegistrationSchemas() {
-  return import('../../shared/registration.schemas.js');
-}
-
-/** The lookups' paths and answer schemas (zod). */
-function loadLookupSchemas() {
-  return import('../../shared/lookups.schemas.js');
-}
-
-const BACKGROUND = { background: true } as const;
 
 // ---- GET /api/student-record/{id} ---------------------------------------------------------------
 
 export const studentRecordKey = (id: string) => ['student-record', id] as const;
 
-/**
- * The record is asked for afresh each time the registration screens open; one fetched in the last
- * few seconds (by `prefetchRegistration`, while the screens' code loaded) counts as that.
- */
-const RECORD_FRESH_MS = 5_000;
-
 export function studentRecordQuery(id: string) {
   return queryOptions({
     queryKey: studentRecordKey(id),
     queryFn: async ({ signal }) => {
-      const [record] = await apiRequest(studentRecordPath(id), { schema: StudentRecordListParser, signal });
+      const [record] = await apiRequest(`/api/student-record/${encodeURIComponent(id)}`, { schema: StudentRecordListSchema, signal });
       if (!record) throw new Error('The record is empty.');
       return record;
     },
-    staleTime: RECORD_FRESH_MS,
   });
 }
 
@@ -58,7 +46,7 @@ export const registrationStatusKey = ['registration-status'] as const;
 
 const registrationStatusQuery = queryOptions({
   queryKey: registrationStatusKey,
-  queryFn: ({ signal }) => apiRequest(REGISTRATION_STATUS_PATH, { schema: RegistrationStatusParser, signal }),
+  queryFn: ({ signal }) => apiRequest('/api/registration-status', { schema: RegistrationStatusSchema, signal }),
   staleTime: 60_000,
 });
 
@@ -69,38 +57,57 @@ export function useRegistrationStatus() {
 
 // ---- Lookups -----------------------------------------------------------------------------------
 
+/** A lookup as `{ value, label }` options; none for a field without one. */
 export function lookupQuery(name: LookupName | undefined) {
   return queryOptions({
     queryKey: ['lookup', name],
-    queryFn: async ({ signal }) => {
-      const { LOOKUPS, toLookupOptions } = await loadLookupSchemas();
-      const lookup = LOOKUPS[name!];
-      const rows = await apiRequest<Record<string, unknown>[]>(lookup.path, { schema: lookup.schema, signal });
-      return toLookupOptions(name!, rows);
-    },
+    queryFn:
+      name === undefined
+        ? skipToken
+        : async ({ signal }) => {
+            const lookup = LOOKUPS[name];
+            const rows = await apiRequest<Record<string, unknown>[]>(lookup.path, { schema: lookup.schema, signal });
+            return toLookupOptions(name, rows);
+          },
+    // The server lets browsers cache them for an hour too.
     staleTime: 60 * 60_000,
   });
 }
 
-/** A lookup as `{ value, label }` options; the server lets browsers cache them for an hour. */
 export function useLookupOptions(name: LookupName | undefined) {
-  return useQuery({ ...lookupQuery(name), enabled: name !== undefined });
+  return useQuery(lookupQuery(name));
 }
 
+// ---- The routes' loaders -----------------------------------------------------------------------
+
 /**
- * Starts the calls a registration step's first screen needs — the record and the window's status
- * — so they run while the screens' code downloads instead of after it has rendered (router.tsx;
- * docs/performance.md, web). The fields' lookups follow that screen (registration-step-page.tsx).
+ * The registration frame's data: the signed-in student's record and the window's status. A
+ * failure is left to the screen, which asks again and says what went wrong (and a call refused
+ * because the session ended sends the student to sign in). An administrator has no record here.
  */
-export function prefetchRegistration(queryClient: QueryClient, studentId: string): void {
-  void queryClient.prefetchQuery(studentRecordQuery(studentId));
-  void queryClient.prefetchQuery(registrationStatusQuery);
+export async function loadRegistration(queryClient: QueryClient): Promise<null> {
+  const { user } = await queryClient.ensureQueryData(sessionQuery);
+  if (user?.student_id) {
+    await Promise.all([
+      queryClient.ensureQueryData(studentRecordQuery(user.student_id)),
+      queryClient.ensureQueryData(registrationStatusQuery),
+    ]).catch(() => undefined);
+  }
+  return null;
+}
+
+/** A data step's own data: the lookups its selects and suggestions show. */
+export async function loadRegistrationStep(queryClient: QueryClient, step: DataStep): Promise<null> {
+  const { user } = await queryClient.ensureQueryData(sessionQuery);
+  if (!user?.student_id) return null;
+  const lookups = new Set(fieldsOfStep(step).flatMap((field) => (field.lookup ? [field.lookup] : [])));
+  await Promise.all([...lookups].map((name) => queryClient.ensureQueryData(lookupQuery(name)))).catch(() => undefined);
+  return null;
 }
 
 // ---- POST /api/student -------------------------------------------------------------------------
 
-export async function saveStudentFields(id: string, fields: Record<string, FieldValue>): Promise<SaveStudentAnswer> {
-  const { SaveStudentAnswerSchema } = await loadRegistrationSchemas();
+export function saveStudentFields(id: string, fields: Record<string, FieldValue>): Promise<SaveStudentAnswer> {
   return apiRequest('/api/student', { method: 'POST', body: { id, ...fields }, schema: SaveStudentAnswerSchema });
 }
 
@@ -113,7 +120,7 @@ export function useSaveField(studentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ name, value }: { name: string; value: FieldValue }) => saveStudentFields(studentId, { [name]: value }),
-    meta: BACKGROUND,
+    meta: BACKGROUND_QUERY,
     onSuccess: (answer) => {
       queryClient.setQueryData<StudentRecord>(studentRecordKey(studentId), (old) =>
         old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old,
@@ -129,20 +136,15 @@ export const registrationPeriodsKey = ['registration-periods'] as const;
 export function useRegistrationPeriods() {
   return useQuery({
     queryKey: registrationPeriodsKey,
-    queryFn: async ({ signal }) => {
-      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
-      return apiRequest('/api/registration-periods', { schema: RegistrationPeriodListSchema, signal });
-    },
+    queryFn: ({ signal }) => apiRequest('/api/registration-periods', { schema: RegistrationPeriodListSchema, signal }),
   });
 }
 
 export function useSaveRegistrationPeriod() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: SaveRegistrationPeriodInput) => {
-      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
-      return apiRequest('/api/registration-periods', { method: 'PUT', body: input, schema: RegistrationPeriodListSchema });
-    },
+    mutationFn: (input: SaveRegistrationPeriodInput) =>
+      apiRequest('/api/registration-periods', { method: 'PUT', body: input, schema: RegistrationPeriodListSchema }),
     onSuccess: (periods) => {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
@@ -153,10 +155,7 @@ export function useSaveRegistrationPeriod() {
 export function useRemoveRegistrationPeriod() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (formLevel: number) => {
-      const { RegistrationPeriodListSchema } = await loadRegistrationSchemas();
-      return apiRequest(`/api/registration-periods/${formLevel}`, { method: 'DELETE', schema: RegistrationPeriodListSchema });
-    },
+    mutationFn: (formLevel: number) => apiRequest(`/api/registration-periods/${formLevel}`, { method: 'DELETE', schema: RegistrationPeriodListSchema }),
     onSuccess: (periods) => {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   GradingSettingsSchema,
   ImportReportSchema,
@@ -10,10 +10,11 @@ import {
   type PostedTermReport,
   type ScheduleTermReportsInput,
 } from '../../shared/term-reports.schemas.js';
-import { BACKGROUND_QUERY } from '../auth/auth.api.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
+import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+import { sessionQuery, studentShownTo } from '../lib/session.js';
 
-/** The term report calls (SPEC §7; issue #5): one fetcher and one hook per call. */
+/** The term report calls (SPEC §7): one fetcher and one hook per call, and the list's loader. */
 
 // ---- GET /api/report-card-terms/{userID} ---------------------------------------------------------
 
@@ -26,14 +27,21 @@ export function getReportCardTerms(studentId: string, signal?: AbortSignal) {
   });
 }
 
+export function reportCardTermsQuery(studentId: string) {
+  return queryOptions({ queryKey: reportCardTermsKey(studentId), queryFn: ({ signal }) => getReportCardTerms(studentId, signal) });
+}
+
 /** The student's term reports, posted or not (the list greys out what is not posted). */
 export function useReportCardTerms(studentId: string | null) {
-  return useQuery({
-    queryKey: reportCardTermsKey(studentId ?? ''),
-    queryFn: ({ signal }) => getReportCardTerms(studentId ?? '', signal),
-    enabled: studentId !== null,
-    staleTime: 30_000,
-  });
+  return useQuery({ ...reportCardTermsQuery(studentId ?? ''), enabled: studentId !== null });
+}
+
+/** The /term-reports route's loader (app/router.tsx); a failure is the screen's to show. */
+export async function loadTermReports(queryClient: QueryClient, url: URL): Promise<null> {
+  const { user } = await queryClient.ensureQueryData(sessionQuery);
+  const studentId = studentShownTo(user, url.searchParams);
+  if (studentId) await queryClient.ensureQueryData(reportCardTermsQuery(studentId)).catch(() => undefined);
+  return null;
 }
 
 // ---- GET /api/term-reports-posted, POST /api/post-term-reports, POST /api/term-reports/schedule ----

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
+import { z } from 'zod';
 import { ApiErrorSchema } from '../../../src/shared/api-error.js';
 import type { Db } from '../../../src/server/db/database.js';
 import { isPostgres } from '../../../src/server/db/database.js';
@@ -153,7 +154,7 @@ export function errorShapeProblem(response: LightMyRequestResponse): string | nu
   } catch {
     return 'body is not JSON';
   }
-  const parsed = ApiErrorSchema.strict().safeParse(body);
+  const parsed = z.strictObject(ApiErrorSchema.shape).safeParse(body);
   if (!parsed.success) return `not the error shape: ${response.body.slice(0, 200)}`;
   if (!parsed.data.message || !parsed.data.code) return 'empty message or code';
   return null;

@@ -21,11 +21,11 @@ export interface CheckThenImport<Result> {
   preview: Result | null;
   /** The import's answer, once it is done. */
   done: Result | null;
-  choose(event: ChangeEvent<HTMLInputElement>): void;
-  check(): void;
-  commit(): void;
+  choose: (event: ChangeEvent<HTMLInputElement>) => void;
+  check: () => void;
+  commit: () => void;
   /** Forgets the preview and the outcome (the file or what it is imported into changed). */
-  clearResults(): void;
+  clearResults: () => void;
 }
 
 /**

@@ -18,8 +18,8 @@ import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/sch
 import { describeGradeKey } from '../../shared/term-reports.grading.js';
 import { TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { TEMPLATE_URLS, useGradingSettings, useImportTermResults } from '../term-reports/term-reports.api.js';
-import { ImportFileControls, useCheckThenImport } from './spreadsheet-import.js';
+import { TEMPLATE_URLS, useGradingSettings, useImportTermResults } from './term-reports.api.js';
+import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
 
 /** Rows shown in the preview besides every row with a problem. */
 const PREVIEW_ROWS = 200;
@@ -33,7 +33,7 @@ function currentAcademicYear(now = new Date()): number {
 }
 
 /**
- * Import Term Results (issue #5): choose the year and term, download the template, choose an XLSX
+ * Import Term Results: choose the year and term, download the template, choose an XLSX
  * or CSV, check it (a dry run shows every row's total, grade and problems), then import — all rows
  * or none. Totals use the form level's coursework/exam weights and grades the school's key.
  */
@@ -46,7 +46,7 @@ export function ImportTermResults() {
   const grading = useGradingSettings();
   const importer = useCheckThenImport<ImportReport>(
     (file, dryRun, onSuccess) => upload.mutate({ file, year, term, dryRun }, { onSuccess }),
-    upload.reset,
+    () => upload.reset(),
   );
   const { preview, done } = importer;
   const reset = importer.clearResults;

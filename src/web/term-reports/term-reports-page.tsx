@@ -8,20 +8,15 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
-import { useSession } from '../auth/auth.api.js';
+import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
+import { studentShownTo, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { ReportCardDialog, type OpenReportCard } from './report-card-dialog.js';
 import { useReportCardTerms } from './term-reports.api.js';
-import { ChooseStudent } from '../components/choose-student.js';
 
 const TITLE = 'Select Term Report';
-
-/** Everything under /term-reports (SPEC §2): the list of report cards. */
-export function TermReportsRoutes() {
-  return <TermReportsPage />;
-}
 
 /**
  * 'Select Term Report' (SPEC §2 Term Report screen): one item per term with results, posted or
@@ -33,7 +28,7 @@ export function TermReportsPage() {
   const user = useSession().data?.user ?? null;
   const [params, setParams] = useSearchParams();
   const isAdmin = user?.role === 'admin';
-  const studentId = isAdmin ? params.get('student') : (user?.student_id ?? null);
+  const studentId = studentShownTo(user, params);
   const terms = useReportCardTerms(studentId);
   const [open, setOpen] = useState<OpenReportCard | null>(null);
 

@@ -14,11 +14,12 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { isIsoDate, schoolToday } from '../../shared/dates.js';
-import { FORM_LEVELS, type RegistrationPeriod } from '../../shared/registration.schemas.js';
+import { schoolToday } from '../../shared/dates.js';
+import { FORM_LEVELS, SaveRegistrationPeriodSchema, type RegistrationPeriod } from '../../shared/registration.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
-import { useRegistrationPeriods, useRemoveRegistrationPeriod, useSaveRegistrationPeriod } from '../registration/registration.api.js';
+import { firstIssueMessage } from '../lib/form-errors.js';
+import { useRegistrationPeriods, useRemoveRegistrationPeriod, useSaveRegistrationPeriod } from './registration.api.js';
 
 const ALL = 'all';
 const scopeLabel = (formLevel: number | null) => (formLevel === null ? 'All forms (default)' : `Form ${formLevel}`);
@@ -55,13 +56,14 @@ export function RegistrationSettings() {
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (deadline !== '' && !isIsoDate(deadline)) {
-      setError('Enter the deadline as yyyy-MM-dd.');
+    const parsed = SaveRegistrationPeriodSchema.safeParse({ form_level: formLevel, open: open ? 1 : 0, deadline: deadline === '' ? null : deadline });
+    if (!parsed.success) {
+      setError(firstIssueMessage(parsed.error));
       return;
     }
     setError(null);
     try {
-      await save.mutateAsync({ form_level: formLevel, open: open ? 1 : 0, deadline: deadline === '' ? null : deadline });
+      await save.mutateAsync(parsed.data);
       snackbar(`${scopeLabel(formLevel)}: registration settings saved.`);
     } catch (cause) {
       setError(errorMessage(cause));
@@ -123,7 +125,7 @@ export function RegistrationSettings() {
         </Table>
       </TableContainer>
 
-      <Box component="form" onSubmit={submit} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
+      <Box component="form" onSubmit={(event) => void submit(event)} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
         <TextField select label="Applies to" value={scope} onChange={(event) => pickScope(event.target.value)} margin="none">
           <MenuItem value={ALL}>{scopeLabel(null)}</MenuItem>
           {FORM_LEVELS.map((level) => (

@@ -19,7 +19,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CreateScannerDeviceSchema, type CreatedScannerDevice, type ScannerDevice } from '../../shared/attendance.schemas.js';
-import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from '../attendance/attendance-admin.api.js';
+import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from './attendance-admin.api.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -33,7 +33,7 @@ function moment(iso: string | null): string {
 }
 
 /**
- * Scanner Devices (issue #6): the gate scanners allowed to send scans. Each gets a key, shown
+ * Scanner Devices: the gate scanners allowed to send scans. Each gets a key, shown
  * once when it is added; revoking a device stops its key at once.
  */
 export function ScannerDevices() {

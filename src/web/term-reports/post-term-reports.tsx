@@ -26,7 +26,7 @@ import { PageSpinner } from '../components/page-spinner.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { usePostTermReports, usePostedTerms, useScheduleTermReports } from '../term-reports/term-reports.api.js';
+import { usePostTermReports, usePostedTerms, useScheduleTermReports } from './term-reports.api.js';
 
 /** A stored UTC time as the browser's local 'yyyy-MM-dd HH:mm'. */
 const localTime = (iso: string) => new Date(iso).toLocaleString('sv-SE').slice(0, 16);

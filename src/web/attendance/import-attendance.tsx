@@ -12,7 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ImportResult } from '../../shared/attendance.schemas.js';
-import { useImportAttendance } from '../attendance/attendance-admin.api.js';
+import { useImportAttendance } from './attendance-admin.api.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
@@ -20,7 +20,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 const SHOWN_ERRORS = 200;
 
 /**
- * Import Attendance (issue #6): a day's or a term's gate scans from a CSV or XLSX file with the
+ * Import Attendance: a day's or a term's gate scans from a CSV or XLSX file with the
  * columns student_id (or card_serial), date (yyyy-MM-dd) and time (HH:mm or HH:mm:ss). 'Check
  * File' previews without storing; 'Import' stores all or nothing. Scans already stored are
  * skipped, so importing the same file twice changes nothing.

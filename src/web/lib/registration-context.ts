@@ -1,7 +1,11 @@
 import { createContext, useContext } from 'react';
 import type { RegistrationStatus, StudentRecord } from '../../shared/registration.schemas.js';
 
-/** What every registration step reads: whose record, the record itself and whether it may change. */
+/**
+ * What every registration step reads from the registration frame: whose record, the record itself
+ * and whether it may change. The frame is the registration feature's; the Documents step (the
+ * documents feature) sits in it too, so the context is shared here.
+ */
 export interface RegistrationContextValue {
   studentId: string;
   record: StudentRecord;
@@ -9,11 +13,13 @@ export interface RegistrationContextValue {
   /** Students: the window's verdict (SPEC §4); administrators may always edit. */
   editable: boolean;
   role: 'student' | 'admin';
+  /** Asks for the record again: an upload or a removal changes its progress flags. */
+  refreshRecord: () => void;
 }
 
 export const RegistrationContext = createContext<RegistrationContextValue | null>(null);
 
-/** The registration context of the surrounding layout; the Documents and Complete steps use it too. */
+/** The registration context of the surrounding frame (registration/registration-layout.tsx). */
 export function useRegistration(): RegistrationContextValue {
   const value = useContext(RegistrationContext);
   if (!value) throw new Error('useRegistration() must be used inside the registration layout.');

@@ -10,10 +10,10 @@ import { useRef } from 'react';
 import { registrationFormUrl } from '../../shared/documents.schemas.js';
 import { findField, type FieldValue } from '../../shared/registration.fields.js';
 import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
+import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useRegistration } from '../registration/registration-context.js';
-import { RegistrationField } from '../registration/registration-field.js';
-import { REGISTRATION_STEPS } from '../registration/registration-steps.js';
+import { RegistrationField } from './registration-field.js';
+import { REGISTRATION_STEPS } from './registration-steps.js';
 
 const AGREE_FIELD = findField('agree_terms_conditions')!;
 

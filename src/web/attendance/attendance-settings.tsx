@@ -20,7 +20,7 @@ import {
   useRemoveSchoolHoliday,
   useSchoolHolidays,
   useUpdateAttendanceSettings,
-} from '../attendance/attendance-admin.api.js';
+} from './attendance-admin.api.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
@@ -29,7 +29,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 const alertHelper = (message: string | undefined) => (message ? { role: 'alert' } : {});
 
 /**
- * Attendance Settings (issue #6): the bell time (arriving after it is late) and the school
+ * Attendance Settings: the bell time (arriving after it is late) and the school
  * holidays, which are not school days: possible attendance leaves them out at once.
  */
 export function AttendanceSettings() {

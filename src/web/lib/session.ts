@@ -1,0 +1,56 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { SessionAnswerSchema, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
+import { apiRequest } from './api-client.js';
+import { BACKGROUND_QUERY } from './query-meta.js';
+
+/**
+ * Who is signed in (GET /api/session): every route's loader makes sure the answer is in the
+ * query cache before its screen renders (app/router.tsx), and every guard and screen reads it
+ * from there. The server is the only source of truth.
+ */
+
+export const sessionQueryKey = ['session'] as const;
+
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: ({ signal }) => apiRequest('/api/session', { schema: SessionAnswerSchema, signal }),
+  staleTime: 60_000,
+  meta: BACKGROUND_QUERY,
+});
+
+/** The signed-in user's session, or `{ user: null }` for a visitor. */
+export function useSession() {
+  return useQuery(sessionQuery);
+}
+
+/** Fetches the session again now and resolves once the cache holds the answer. */
+export function refreshSession(queryClient: QueryClient): Promise<SessionAnswer> {
+  return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+}
+
+/** Forgets everything about the signed-in user on this device (SPEC §4: even if sign-out fails). */
+export function forgetSession(queryClient: QueryClient): void {
+  void queryClient.cancelQueries();
+  // The session query stays (its observers are the guards); everything else goes.
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
+  queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+  window.sessionStorage.clear();
+}
+
+/** A student who must choose a new password before anything else (SPEC §4; admins are exempt). */
+export function needsPasswordChange(user: SessionUser | null | undefined): boolean {
+  return user?.role === 'student' && (user.first_login === 1 || user.password_reset === 1);
+}
+
+/**
+ * Whose data a student screen (term reports, attendance) shows: a student's own; an administrator
+ * names the student with `?student=ID` (null until named: the screen asks).
+ */
+export function studentShownTo(user: SessionUser | null, search: URLSearchParams): string | null {
+  return user?.role === 'admin' ? search.get('student') : (user?.student_id ?? null);
+}
+
+/** Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2). */
+export function homePathFor(user: SessionUser): string {
+  return user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+}
