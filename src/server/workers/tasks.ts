@@ -1,0 +1,31 @@
+import { move } from 'piscina';
+import type { PdfDocument } from '../pdf/pdf-document.js';
+
+/**
+ * What the worker pool's threads do (worker-pool.ts): one entry point, one kind of task each.
+ * Inputs and answers are plain data (structured clone); PDF bytes come back transferred, not
+ * copied. Each kind loads its libraries on first use, so a thread that only prints never loads
+ * the PDF parser, and one that only reads spreadsheets never loads pdfmake.
+ */
+
+export type TaskRequest = { kind: 'render-pdf'; doc: PdfDocument };
+
+interface Answers {
+  'render-pdf': Uint8Array;
+}
+export type TaskAnswer<T extends TaskRequest> = Answers[T['kind']];
+
+/** Bytes to hand back without a copy: the view must own its whole buffer to be transferred. */
+function transferable(bytes: Uint8Array): Uint8Array {
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  return move(owned) as Uint8Array;
+}
+
+export default async function runTask(task: TaskRequest): Promise<Answers[TaskRequest['kind']]> {
+  switch (task.kind) {
+    case 'render-pdf': {
+      const { printPdf } = await import('../pdf/pdf-printer.js');
+      return transferable(await printPdf(task.doc));
+    }
+  }
+}
