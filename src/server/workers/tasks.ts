@@ -1,4 +1,5 @@
 import { move } from 'piscina';
+import type { PdfVerdict } from '../documents/pdf-inspection.js';
 import type { PdfDocument } from '../pdf/pdf-document.js';
 
 /**
@@ -8,10 +9,11 @@ import type { PdfDocument } from '../pdf/pdf-document.js';
  * the PDF parser, and one that only reads spreadsheets never loads pdfmake.
  */
 
-export type TaskRequest = { kind: 'render-pdf'; doc: PdfDocument };
+export type TaskRequest = { kind: 'render-pdf'; doc: PdfDocument } | { kind: 'inspect-pdf'; bytes: Uint8Array };
 
 interface Answers {
   'render-pdf': Uint8Array;
+  'inspect-pdf': PdfVerdict;
 }
 export type TaskAnswer<T extends TaskRequest> = Answers[T['kind']];
 
@@ -26,6 +28,10 @@ export default async function runTask(task: TaskRequest): Promise<Answers[TaskRe
     case 'render-pdf': {
       const { printPdf } = await import('../pdf/pdf-printer.js');
       return transferable(await printPdf(task.doc));
+    }
+    case 'inspect-pdf': {
+      const { inspectPdf } = await import('../documents/pdf-inspection.js');
+      return inspectPdf(task.bytes);
     }
   }
 }

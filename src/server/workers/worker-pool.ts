@@ -35,6 +35,7 @@ const IDLE_MS = 60_000;
 /** Time limits per kind of task, from when it is asked for. */
 export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
   'render-pdf': 60_000,
+  'inspect-pdf': 30_000,
 };
 
 const runningFromSource = import.meta.url.endsWith('.ts');
