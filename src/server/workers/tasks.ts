@@ -1,6 +1,7 @@
 import { move } from 'piscina';
 import type { PdfVerdict } from '../documents/pdf-inspection.js';
 import type { PdfDocument } from '../pdf/pdf-document.js';
+import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js';
 
 /**
  * What the worker pool's threads do (worker-pool.ts): one entry point, one kind of task each.
@@ -9,11 +10,15 @@ import type { PdfDocument } from '../pdf/pdf-document.js';
  * the PDF parser, and one that only reads spreadsheets never loads pdfmake.
  */
 
-export type TaskRequest = { kind: 'render-pdf'; doc: PdfDocument } | { kind: 'inspect-pdf'; bytes: Uint8Array };
+export type TaskRequest =
+  | { kind: 'render-pdf'; doc: PdfDocument }
+  | { kind: 'inspect-pdf'; bytes: Uint8Array }
+  | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
 
 interface Answers {
   'render-pdf': Uint8Array;
   'inspect-pdf': PdfVerdict;
+  'read-spreadsheet': SheetAnswer;
 }
 export type TaskAnswer<T extends TaskRequest> = Answers[T['kind']];
 
@@ -32,6 +37,10 @@ export default async function runTask(task: TaskRequest): Promise<Answers[TaskRe
     case 'inspect-pdf': {
       const { inspectPdf } = await import('../documents/pdf-inspection.js');
       return inspectPdf(task.bytes);
+    }
+    case 'read-spreadsheet': {
+      const { readSheet } = await import('../spreadsheets/sheet-reader.js');
+      return readSheet(task.bytes, task.request);
     }
   }
 }

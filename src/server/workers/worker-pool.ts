@@ -36,6 +36,7 @@ const IDLE_MS = 60_000;
 export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
   'render-pdf': 60_000,
   'inspect-pdf': 30_000,
+  'read-spreadsheet': 60_000,
 };
 
 const runningFromSource = import.meta.url.endsWith('.ts');
