@@ -16,6 +16,7 @@ import type { TaskRequest, TaskAnswer } from './tasks.js';
  * - Time: each task has a limit from when it is asked for (queue wait included); past it the task's
  *   thread is stopped and the caller gets a timeout.
  * - Memory: each thread's heap is capped, so a hostile file ends that thread, not the server.
+ * - Priority: the threads run niced, so the event loop gets a core first when both want one.
  * - Lifetime: the pool starts with the first task and each app closes it (onClose); an idle thread
  *   ends after a minute, so a server nobody prints on holds no second thread.
  *
@@ -31,6 +32,8 @@ export const MAX_QUEUED = 16;
 /** Heap of each thread: a report card takes ~30 MB, the all-classes report ~150 MB. */
 const THREAD_HEAP_MB = 512;
 const IDLE_MS = 60_000;
+/** How much lower the threads' priority is than the server's (nice levels). */
+const THREAD_NICE = 10;
 
 /** Time limits per kind of task, from when it is asked for. */
 export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
@@ -63,6 +66,9 @@ function startPool(): Piscina<TaskRequest, TaskAnswer<TaskRequest>> {
     maxQueue: MAX_QUEUED,
     idleTimeout: IDLE_MS,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    // The threads run at a lower priority than the event loop (Linux, through piscina's optional
+    // @napi-rs/nice): on two cores a render must not take the core a sign-in is waiting for.
+    niceIncrement: THREAD_NICE,
   });
   return pool;
 }
