@@ -15,7 +15,7 @@ import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';
 // The one upload reader of every import (bounded, off the event loop, formulas never evaluated).
-import { normaliseHeading, readSpreadsheet, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
+import { cellText, normaliseHeading, readSpreadsheet, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
@@ -91,22 +91,6 @@ export interface ImportSheet {
   columns: (string | null)[];
   ignoredColumns: string[];
   rows: SheetRow[];
-}
-
-function cellText(cell: Cell | undefined): string {
-  if (!cell) return '';
-  switch (cell.kind) {
-    case 'empty':
-      return '';
-    case 'number':
-      return Number.isInteger(cell.value) ? String(cell.value) : String(cell.value);
-    case 'text':
-      return cell.value.trim();
-    case 'formula':
-      return cell.text;
-    case 'date':
-      return cell.date;
-  }
 }
 
 /** The header row → which field each column holds; refuses a file without 'Student ID' or with a column twice. */

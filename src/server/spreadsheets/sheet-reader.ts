@@ -150,7 +150,7 @@ class RowCollector {
       const accepted = new Map<string, true>();
       for (const names of Object.values(this.request.columns)) for (const name of names) accepted.set(name, true);
       headerCells.forEach((cell, column) => {
-        const text = headingText(cell);
+        const text = cellText(cell);
         if (text !== '' && accepted.has(normaliseHeading(text, this.request.headingRule))) this.known.set(column, this.known.size);
       });
       this.data.columns = [...this.known.keys()];
@@ -178,7 +178,9 @@ class RowCollector {
 
 const EMPTY: Cell = { kind: 'empty' };
 
-function headingText(cell: Cell): string {
+/** A cell as text, trimmed: headings, IDs, anything an import reads as words. */
+export function cellText(cell: Cell | undefined): string {
+  if (!cell) return '';
   switch (cell.kind) {
     case 'empty':
       return '';

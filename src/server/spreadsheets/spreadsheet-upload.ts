@@ -3,7 +3,7 @@ import { AppError } from '../http/errors.js';
 import { runInWorker, WorkerTaskFailed } from '../workers/worker-pool.js';
 import { cellFromWire, normaliseHeading, type Cell, type HeadingRule, type SheetRequest, type SheetRow } from './sheet-reader.js';
 
-export { normaliseHeading, SHEET_LIMITS, type Cell, type HeadingRule, type SheetRequest, type SheetRow } from './sheet-reader.js';
+export { cellText, normaliseHeading, SHEET_LIMITS, type Cell, type HeadingRule, type SheetRequest, type SheetRow } from './sheet-reader.js';
 export { decodeText, decodeWindows1252 } from './sheet-reader.js';
 
 /**
