@@ -20,6 +20,7 @@ import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
+import { closeWorkerPool } from './workers/worker-pool.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -66,6 +67,8 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: frameworkErrorHandler,
   });
+  // PDFs and uploaded files are worked on by a pool of threads that starts with the first task.
+  app.addHook('onClose', closeWorkerPool);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

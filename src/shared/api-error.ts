@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'too_many_requests',
   'account_locked',
   'invalid_credentials',
+  'service_unavailable',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

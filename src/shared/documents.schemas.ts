@@ -50,7 +50,13 @@ export const DOCUMENT_MESSAGES = {
   wrongKind: (slot: DocumentSlot) => `Could not upload the file! The ${slot.label} must be a ${acceptedKindsLabel(slot)} file.`,
   tooLarge: (maxBytes: number) => `Could not upload the file! A file can be at most ${formatBytes(maxBytes)}.`,
   empty: 'Could not upload the file! The file is empty.',
-  scripted: 'Could not upload the file! PDFs with scripts, launch actions or a password cannot be accepted.',
+  /** Why a PDF is refused, by what its check found (docs/decisions.md D17). */
+  refusedPdf: {
+    active:
+      'Could not upload the file! The PDF contains scripts, attached files, forms or links that open by themselves. Print it to a new PDF, or scan the paper again, and upload that.',
+    encrypted: 'Could not upload the file! The PDF is protected with a password. Save a copy without the password and upload that.',
+    unreadable: 'Could not upload the file! The PDF could not be read. Save or scan it again and upload the new file.',
+  },
   uploaded: 'File uploaded successfully.',
   deleted: 'File deleted.',
 } as const;

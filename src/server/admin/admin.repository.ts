@@ -40,10 +40,14 @@ export function pageStudentRecords(db: Db, afterId: string | null, limit: number
   return query.execute();
 }
 
-/** Every student record, of one class or all: the reports' one query for the records. */
-export function listStudentRecords(db: Db, classId: string | null): Promise<StudentRow[]> {
-  let query = db.selectFrom('students').selectAll();
+/**
+ * Full student records of one class (or all), a page at a time: keyset by id, `limit` rows after
+ * `afterId`. A whole school's records read in one statement hold the event loop for ~30 ms on SQLite.
+ */
+export function listStudentRecordsPage(db: Db, classId: string | null, afterId: string | null, limit: number): Promise<StudentRow[]> {
+  let query = db.selectFrom('students').selectAll().orderBy('id').limit(limit);
   if (classId !== null) query = query.where('class_id', '=', classId);
+  if (afterId !== null) query = query.where('id', '>', afterId);
   return query.execute();
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import type { FieldValue } from '../../shared/registration.fields.js';
@@ -65,18 +66,25 @@ function groupByClass<R extends { class_id: string | null }, G>(
   return groups;
 }
 
+const PROGRESS_PER_TURN = 200;
+const RECORDS_PER_PAGE = 250;
+
 /**
- * The registration report's data in three queries whatever the school's size: the classes, the
- * records, and the (student, document type) pairs; progress is computed here by the same rules
- * the registration screens use.
+ * The registration report's data: the classes, the (student, document type) pairs, and the
+ * records 250 at a time; progress is computed here by the same rules the registration screens
+ * use. Pages and progress are taken a slice per event-loop turn, so a 2,000-student report does
+ * not hold other users' requests (the PDF itself renders on the worker pool).
  */
 export async function gatherRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<RegistrationReportData> {
   const classId = formClass?.id ?? null;
-  const [classes, records, documents] = await Promise.all([
-    repo.listFormClasses(db),
-    repo.listStudentRecords(db, classId),
-    repo.listDocumentTypesOfClass(db, classId),
-  ]);
+  const [classes, documents] = await Promise.all([repo.listFormClasses(db), repo.listDocumentTypesOfClass(db, classId)]);
+  const records: repo.StudentRow[] = [];
+  for (;;) {
+    const page = await repo.listStudentRecordsPage(db, classId, records.at(-1)?.id ?? null, RECORDS_PER_PAGE);
+    records.push(...page);
+    if (page.length < RECORDS_PER_PAGE) break;
+    await nextTurn();
+  }
   const today = schoolToday(now);
   records.sort(byName);
   const toStudent = (record: repo.StudentRow): ReportStudent => {
@@ -91,11 +99,16 @@ export async function gatherRegistrationReport(db: Db, schoolName: string, formC
       termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,
     };
   };
+  const students = new Map<string, ReportStudent>();
+  for (const [index, record] of records.entries()) {
+    if (index > 0 && index % PROGRESS_PER_TURN === 0) await nextTurn();
+    students.set(record.id, toStudent(record));
+  }
   const groups = groupByClass(classes, records, formClass, (c, rows): ReportClass => ({
     classId: c?.id ?? null,
     formLevel: c?.form_level ?? null,
     formTeacher: c?.form_teacher ?? null,
-    students: rows.map(toStudent),
+    students: rows.map((row) => students.get(row.id)!),
   }));
   return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now), classes: groups };
 }

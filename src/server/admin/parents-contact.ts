@@ -1,8 +1,8 @@
-import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { listName } from '../../shared/admin.schemas.js';
 import { PHONE_PREFIX, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 import type { ContactRow } from './admin.repository.js';
 import { classTitle } from './registration-report.pdf.js';
 import type { SheetColumn } from './xlsx-writer.js';
@@ -86,7 +86,7 @@ export interface ParentsContactData {
 }
 
 /** The Parents Contact PDF (Letter, landscape): a table per class, each on its own pages. */
-export function buildParentsContact(data: ParentsContactData): TDocumentDefinitions {
+export function buildParentsContact(data: ParentsContactData): PdfDocument {
   const content: Content[] = [schoolHeader(data.schoolName, 'Parents Contact', data.scope)];
   data.classes.forEach((group, index) => {
     if (index > 0) content.push({ text: '', pageBreak: 'before' });

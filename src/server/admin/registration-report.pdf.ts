@@ -1,7 +1,7 @@
-import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 
 /**
  * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`; issue #7): one
@@ -108,7 +108,7 @@ function classTable(group: ReportClass): Content {
 }
 
 /** The document definition (Letter, landscape). Tests read its text back from the PDF. */
-export function buildRegistrationReport(data: RegistrationReportData): TDocumentDefinitions {
+export function buildRegistrationReport(data: RegistrationReportData): PdfDocument {
   const school = totalsOf(data.classes.flatMap((group) => group.students));
   const content: Content[] = [
     schoolHeader(data.schoolName, 'Registration Report', data.scope),

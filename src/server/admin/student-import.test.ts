@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
 import type { StudentRow } from './admin.repository.js';
 import { HEADER_TO_FIELD, IMPORTABLE_FIELDS, checkAcrossRows, checkRow, readHeader, type LookupResolver } from './student-import.js';
-import type { Cell, SheetRow } from '../term-reports/spreadsheet-file.js';
+import type { Cell, SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 
 const text = (value: string): Cell => (value === '' ? { kind: 'empty' } : { kind: 'text', value });
 const sheetRow = (rowNumber: number, values: (string | Cell)[]): SheetRow => ({ rowNumber, cells: values.map((v) => (typeof v === 'string' ? text(v) : v)) });

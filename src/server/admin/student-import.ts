@@ -13,9 +13,9 @@ import { nowIso, type Db } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
-// The upload reader of the term-results import (bounded unzip, CSV dialects, formulas never
-// evaluated); one reader for every import of the portal.
-import { loadExcelJs, readSpreadsheet, type Cell, type SheetRow } from '../term-reports/spreadsheet-file.js';
+import { loadExcelJs } from '../spreadsheets/exceljs.js';
+// The one upload reader of every import (bounded, off the event loop, formulas never evaluated).
+import { cellText, normaliseHeading, readSpreadsheet, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
@@ -55,7 +55,7 @@ export const TEMPLATE_FIELDS = [
 
 const REQUIRED_FOR_NEW = ['first_name', 'last_name', 'date_of_birth', 'class_id'] as const;
 
-const normaliseHeader = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const normaliseHeader = (text: string) => normaliseHeading(text, 'letters-and-digits');
 
 /** Heading (normalised) → field name: the catalogue's names and labels, and 'Student ID'/'ID'. */
 export const HEADER_TO_FIELD: ReadonlyMap<string, string> = (() => {
@@ -73,6 +73,17 @@ export const HEADER_TO_FIELD: ReadonlyMap<string, string> = (() => {
   return map;
 })();
 
+/** What the reader keeps of an uploaded file: the columns with a heading above (already normalised). */
+const STUDENT_SHEET: SheetRequest = {
+  headingRule: 'letters-and-digits',
+  maxRows: IMPORT_MAX_ROWS,
+  columns: (() => {
+    const byField: Record<string, string[]> = {};
+    for (const [heading, field] of HEADER_TO_FIELD) (byField[field] ??= []).push(heading);
+    return byField;
+  })(),
+};
+
 // ---- reading the file ----------------------------------------------------------------------------
 
 export interface ImportSheet {
@@ -80,20 +91,6 @@ export interface ImportSheet {
   columns: (string | null)[];
   ignoredColumns: string[];
   rows: SheetRow[];
-}
-
-function cellText(cell: Cell | undefined): string {
-  if (!cell) return '';
-  switch (cell.kind) {
-    case 'empty':
-      return '';
-    case 'number':
-      return Number.isInteger(cell.value) ? String(cell.value) : String(cell.value);
-    case 'text':
-      return cell.value.trim();
-    case 'formula':
-      return cell.text;
-  }
 }
 
 /** The header row → which field each column holds; refuses a file without 'Student ID' or with a column twice. */
@@ -299,7 +296,8 @@ function nameOf(checked: CheckedRow): string {
 
 /** Reads the file and checks every row against the database as `db` (or a transaction) sees it. */
 async function evaluate(db: Db, bytes: Buffer, today: string) {
-  const sheet = readHeader(await readSpreadsheet(bytes, { maxRows: IMPORT_MAX_ROWS, maxInflatedBytes: 64 * 1024 * 1024 }));
+  const { header, rows: dataRows } = await readSpreadsheet(bytes, STUDENT_SHEET);
+  const sheet = readHeader(header ? [header, ...dataRows] : []);
   const idColumn = sheet.columns.indexOf('id');
   const ids = [...new Set(sheet.rows.map((row) => cellText(row.cells[idColumn])).filter((id) => StudentIdSchema.safeParse(id).success))];
   const [existing, resolve, identifiers] = await Promise.all([repo.findStudentRecords(db, ids), loadLookupResolver(db), repo.listIdentifiers(db)]);

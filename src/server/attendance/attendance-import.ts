@@ -1,4 +1,3 @@
-import type ExcelJS from 'exceljs';
 import { ClockTimeSchema, IMPORT_COLUMNS, IsoDateSchema, type ImportResult, type ImportRowError } from '../../shared/attendance.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -6,8 +5,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-// The one loader of exceljs (it loads with the first spreadsheet, not at start).
-import { loadExcelJs } from '../term-reports/spreadsheet-file.js';
+import { headingsByColumn, normaliseHeading, readSpreadsheet, type Cell, type SheetRequest } from '../spreadsheets/spreadsheet-upload.js';
 import { screenScans, storeScans, type IncomingScan } from './scans.service.js';
 
 /**
@@ -30,112 +28,72 @@ export function importFormatOf(fileName: string, mimeType: string): ImportFormat
   return null;
 }
 
-/** RFC 4180 CSV: quoted fields with "" escapes, commas or semicolons, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const firstLine = source.slice(0, source.search(/\r?\n|$/));
-  const separator = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]!;
-    if (quoted) {
-      if (char === '"' && source[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === separator) {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-/** A spreadsheet cell as text: dates and times as Excel stores them become yyyy-MM-dd / HH:mm:ss. */
-function cellText(value: ExcelJS.CellValue, column: 'student' | 'date' | 'time'): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) {
-    // exceljs gives Excel's local date-times as UTC instants; read them back in UTC.
-    if (column === 'time') return `${pad2(value.getUTCHours())}:${pad2(value.getUTCMinutes())}:${pad2(value.getUTCSeconds())}`;
-    return value.toISOString().slice(0, 10);
-  }
-  if (typeof value === 'number') {
-    if (column === 'time' && value >= 0 && value < 1) {
-      const seconds = Math.round(value * 86_400);
-      return `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}:${pad2(seconds % 60)}`;
+type ColumnKind = 'student' | 'date' | 'time';
+
+/** A cell as text: dates and times as Excel stores them become yyyy-MM-dd / HH:mm:ss. */
+function cellText(cell: Cell | undefined, column: ColumnKind): string {
+  if (!cell) return '';
+  switch (cell.kind) {
+    case 'empty':
+      return '';
+    case 'text':
+      return cell.value;
+    case 'formula':
+      return cell.text;
+    case 'date':
+      return column === 'time' ? cell.time : cell.date;
+    case 'number': {
+      const value = cell.value;
+      if (column === 'time' && value >= 0 && value < 1) {
+        const seconds = Math.round(value * 86_400);
+        return `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}:${pad2(seconds % 60)}`;
+      }
+      if (column === 'date' && value > 20_000 && value < 80_000) {
+        // An Excel serial day number (1900 date system).
+        return new Date(Date.UTC(1899, 11, 30) + Math.round(value) * 86_400_000).toISOString().slice(0, 10);
+      }
+      return String(value);
     }
-    if (column === 'date' && value > 20_000 && value < 80_000) {
-      // An Excel serial day number (1900 date system).
-      return new Date(Date.UTC(1899, 11, 30) + Math.round(value) * 86_400_000).toISOString().slice(0, 10);
-    }
-    return String(value);
   }
-  if (typeof value === 'object') {
-    if ('result' in value && value.result !== undefined) return cellText(value.result as ExcelJS.CellValue, column);
-    if ('richText' in value) return value.richText.map((part) => part.text).join('');
-    if ('text' in value) return String(value.text);
-  }
-  return String(value);
 }
 
-/** The rows of the file as text cells, the header first. */
-export async function readImportRows(bytes: Buffer, format: ImportFormat): Promise<string[][]> {
-  if (format === 'csv') return parseCsv(bytes.toString('utf8'));
-  const { Workbook } = await loadExcelJs();
-  const workbook = new Workbook();
-  try {
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest('The file is not a readable XLSX workbook.');
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return [];
-  const header = sheet.getRow(1);
-  const kinds: ('student' | 'date' | 'time' | null)[] = [];
-  header.eachCell({ includeEmpty: true }, (cell, col) => {
-    kinds[col] = columnKind(cellText(cell.value, 'student'));
-  });
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
-    const cells: string[] = [];
-    for (let col = 1; col <= Math.max(row.cellCount, kinds.length - 1); col++) {
-      const kind = rowNumber === 1 ? 'student' : (kinds[col] ?? 'student');
-      cells.push(cellText(row.getCell(col).value, kind));
-    }
-    rows.push(cells);
-  });
-  return rows;
-}
+/** The columns the reader keeps: the student, date and time headings (IMPORT_COLUMNS). */
+const SCANS_SHEET: SheetRequest = {
+  headingRule: 'letters-and-digits',
+  maxRows: IMPORT_MAX_ROWS,
+  columns: headingsByColumn(IMPORT_COLUMNS, 'letters-and-digits'),
+};
 
-function columnKind(name: string): 'student' | 'date' | 'time' | null {
-  const normal = name.trim().toLowerCase();
+function columnKind(name: string): ColumnKind | null {
+  const normal = normaliseHeading(name, 'letters-and-digits');
   for (const kind of ['student', 'date', 'time'] as const) {
-    if ((IMPORT_COLUMNS[kind] as readonly string[]).includes(normal)) return kind;
+    if (SCANS_SHEET.columns[kind]!.includes(normal)) return kind;
   }
   return null;
 }
 
+/** An import's rows as text: the headings, and each row with its number as the spreadsheet shows it. */
+export interface ImportRows {
+  header: string[];
+  rows: Array<{ row: number; cells: string[] }>;
+}
+
+/** Reads the file (the one spreadsheet reader, off the event loop) into text cells by column kind. */
+export async function readImportRows(bytes: Buffer): Promise<ImportRows> {
+  const { header, rows } = await readSpreadsheet(bytes, SCANS_SHEET);
+  const headings = (header?.cells ?? []).map((cell) => cellText(cell, 'student').trim());
+  const kinds = headings.map(columnKind);
+  return {
+    header: headings,
+    rows: rows.map((row) => ({ row: row.rowNumber, cells: row.cells.map((cell, column) => cellText(cell, kinds[column] ?? 'student')) })),
+  };
+}
+
 /** Turns the rows into scans and row errors (row numbers as a spreadsheet shows them). */
-export function rowsToScans(rows: readonly string[][]): { scans: IncomingScan[]; errors: ImportRowError[]; dataRows: number } {
-  const header = rows[0];
-  if (!header) throw badRequest('The file is empty: it needs a header row (student_id, date, time) and one scan a row.');
+export function rowsToScans({ header, rows }: ImportRows): { scans: IncomingScan[]; errors: ImportRowError[]; dataRows: number } {
+  if (header.length === 0) throw badRequest('The file is empty: it needs a header row (student_id, date, time) and one scan a row.');
   const index = { student: -1, date: -1, time: -1 };
   header.forEach((name, i) => {
     const kind = columnKind(name);
@@ -149,8 +107,7 @@ export function rowsToScans(rows: readonly string[][]): { scans: IncomingScan[];
   const scans: IncomingScan[] = [];
   const errors: ImportRowError[] = [];
   let dataRows = 0;
-  rows.slice(1).forEach((cells, i) => {
-    const row = i + 2;
+  rows.forEach(({ row, cells }) => {
     if (cells.every((cell) => cell.trim() === '')) return; // blank lines are not rows
     dataRows++;
     const student = StudentIdSchema.safeParse(cells[index.student] ?? '');
@@ -176,7 +133,9 @@ export async function importScans(
   format: ImportFormat,
   options: { dryRun: boolean; actor: Actor; fileName: string },
 ): Promise<ImportResult> {
-  const { scans, errors, dataRows } = rowsToScans(await readImportRows(bytes, format));
+  // The reader tells XLSX from CSV by the bytes; a file named .xlsx must be one.
+  if (format === 'xlsx' && !(bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50)) throw badRequest('The file is not a readable XLSX workbook.');
+  const { scans, errors, dataRows } = rowsToScans(await readImportRows(bytes));
   const { accepted, rejected } = await screenScans(db, scans, schoolToday());
   for (const scan of rejected) errors.push({ row: scan.index, field: 'student_id', message: scan.reason });
   errors.sort((a, b) => a.row - b.row);

@@ -1,7 +1,7 @@
-import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
-import { PAGE_SIZES, renderPdf } from '../pdf/renderer.js';
+import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import type { RangeAttendance } from './attendance.service.js';
 import type { AcademicTerm } from '../../shared/attendance.schemas.js';
@@ -34,7 +34,7 @@ export interface AttendanceReportInput extends RangeAttendance {
 }
 
 /** The report's document definition (exported for tests of its content). */
-function attendanceReportDefinition(input: AttendanceReportInput): TDocumentDefinitions {
+export function attendanceReportDefinition(input: AttendanceReportInput): PdfDocument {
   const { student, summary } = input;
   const name = [student.last_name, student.first_name].filter(Boolean).join(', ') || student.id;
   const byDate = new Map(input.records.map((record) => [record.date_scanned, record] as const));

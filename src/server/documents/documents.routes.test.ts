@@ -8,6 +8,8 @@ import {
   UploadedFileListSchema,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
+import { encryptedPdf, manySmallObjectsPdf, multiPageScan, pdfWithClickableLink, refusedPdfs, unreadablePdfs } from '../../../tests/support/crafted-pdfs.js';
+import { EVENT_LOOP_BOUND_MS, longestEventLoopDelay } from '../../../tests/support/event-loop.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import {
@@ -182,6 +184,40 @@ describe('impostor files are refused by their bytes', () => {
   it('accepts a PDF whose page data merely contains the bytes "/JS"', async () => {
     const c = await student();
     await uploadOk(c, me, 'immunization_card', { filename: 'scan.pdf', bytes: pdfWithJsBytesInsideAStream() });
+  });
+});
+
+describe('PDFs are checked by parsing them (issue 14 item 2, D17)', () => {
+  const refused: Array<[string, Buffer, string]> = [
+    ...refusedPdfs().map(([label, bytes]): [string, Buffer, string] => [label, bytes, DOCUMENT_MESSAGES.refusedPdf.active]),
+    ['an encrypted PDF', encryptedPdf(), DOCUMENT_MESSAGES.refusedPdf.encrypted],
+    ...unreadablePdfs().map(([label, bytes]): [string, Buffer, string] => [label, bytes, DOCUMENT_MESSAGES.refusedPdf.unreadable]),
+  ];
+
+  it.each(refused)('refuses %s with 415, its reason, and stores nothing', async (_label, bytes, message) => {
+    const c = await otherStudent();
+    const before = await storedRow(other, 'sea_slip');
+    const body = expectError(await upload(c, other, 'sea_slip', { filename: 'slip.pdf', bytes }), 415, 'unsupported_media_type');
+    expect(body.message).toBe(message);
+    expect(body.errors).toEqual({ file: [message] });
+    expect((await storedRow(other, 'sea_slip'))?.sha256).toBe(before?.sha256);
+  });
+
+  it('accepts a multi-page scan and a page with links the reader clicks', async () => {
+    const c = await student();
+    const scan = await multiPageScan();
+    await uploadOk(c, me, 'birth_certificate', { filename: 'scan.pdf', bytes: scan });
+    expect((await storedRow(me, 'birth_certificate'))?.sha256).toBe(sha256(scan));
+    await uploadOk(c, me, 'sea_slip', { filename: 'slip.pdf', bytes: pdfWithClickableLink() });
+  });
+
+  it('checks a large PDF off the event loop: other requests are not held while it is parsed', async () => {
+    const c = await student();
+    const big = manySmallObjectsPdf();
+    // Parsed on this thread, this file holds the event loop for about 2 s on a 2-core machine.
+    const { result, maxDelayMs } = await longestEventLoopDelay(() => upload(c, me, 'immunization_card', { filename: 'notes.pdf', bytes: big }));
+    expect(result.statusCode, result.body).toBe(200);
+    expect(maxDelayMs).toBeLessThan(EVENT_LOOP_BOUND_MS);
   });
 });
 

@@ -19,7 +19,7 @@ import { nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import * as registration from '../registration/registration.service.js';
 import * as repo from './documents.repository.js';
-import { detectKind, isUnsafePdf } from './file-sniffing.js';
+import { detectKind, findPdfProblem } from './file-sniffing.js';
 
 /** Who is calling (the registration feature's caller: role, own student id, audit actor). */
 export type Caller = registration.Caller;
@@ -72,7 +72,8 @@ export interface UploadInput {
 
 /**
  * Stores an uploaded file in its slot (SPEC §7 `POST /api/store-file`). The kind is decided from
- * the bytes and must be one the slot accepts; PDFs that can run code are refused; the name is
+ * the bytes and must be one the slot accepts; PDFs that act when opened, carry other files, are
+ * encrypted or cannot be parsed are refused (file-sniffing.ts); the name is
  * cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
  * and the new progress flags; a file already in the slot is replaced (its old URL stops working).
  */
@@ -86,8 +87,10 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
   if (kind === null || !slot.accepts.includes(kind)) {
     throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.wrongKind(slot), { file: [DOCUMENT_MESSAGES.wrongKind(slot)] });
   }
-  if (kind === 'pdf' && isUnsafePdf(input.bytes)) {
-    throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.scripted, { file: [DOCUMENT_MESSAGES.scripted] });
+  const problem = kind === 'pdf' ? await findPdfProblem(input.bytes) : null;
+  if (problem) {
+    const message = DOCUMENT_MESSAGES.refusedPdf[problem];
+    throw new AppError(415, 'unsupported_media_type', message, { file: [message] });
   }
 
   const document: repo.NewDocument = {

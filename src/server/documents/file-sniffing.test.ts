@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { detectKind, isUnsafePdf } from './file-sniffing.js';
+import { encryptedPdf } from '../../../tests/support/crafted-pdfs.js';
+import { detectKind, findPdfProblem } from './file-sniffing.js';
 import {
   ELF_EXECUTABLE,
-  handMadePdf,
   HTML_PAGE,
   ONE_PIXEL_JPEG,
   ONE_PIXEL_PNG,
@@ -31,27 +31,14 @@ describe('detectKind', () => {
   });
 });
 
-describe('isUnsafePdf', () => {
-  it('passes an ordinary PDF and one whose page data merely contains "/JS"', async () => {
-    expect(isUnsafePdf(await tinyPdf())).toBe(false);
-    expect(isUnsafePdf(pdfWithJsBytesInsideAStream())).toBe(false);
-  });
-
-  it('refuses scripts (plain, #xx-escaped, in an object stream), launch actions and encryption', () => {
-    expect(isUnsafePdf(PDF_WITH_JAVASCRIPT)).toBe(true);
-    expect(isUnsafePdf(PDF_WITH_ESCAPED_JAVASCRIPT)).toBe(true);
-    expect(isUnsafePdf(pdfWithScriptInObjectStream())).toBe(true);
-    expect(isUnsafePdf(handMadePdf(['<< /Type /Catalog /OpenAction << /S /Launch /F (cmd.exe) >> >>']))).toBe(true);
-    const encrypted = handMadePdf(['<< /Type /Catalog >>', '<< /Filter /Standard /V 2 >>']).toString('latin1').replace('trailer\n<<', 'trailer\n<< /Encrypt 2 0 R');
-    expect(isUnsafePdf(Buffer.from(encrypted, 'latin1'))).toBe(true);
-  });
-
-  it('refuses an object stream it cannot read, and reads an unfiltered one', () => {
-    const lzw = handMadePdf(['<< /Type /ObjStm /N 1 /First 4 /Filter /LZWDecode /Length 4 >>\nstream\nabcd\nendstream']);
-    expect(isUnsafePdf(lzw)).toBe(true);
-    const plain = handMadePdf(['<< /Type /ObjStm /N 1 /First 4 /Length 20 >>\nstream\n3 0 << /S /Launch >>\nendstream']);
-    expect(isUnsafePdf(plain)).toBe(true);
-    const harmless = handMadePdf(['<< /Type /ObjStm /N 1 /First 4 /Length 20 >>\nstream\n3 0 << /Type /Page >>\nendstream']);
-    expect(isUnsafePdf(harmless)).toBe(false);
+describe('findPdfProblem (the check on the worker pool)', () => {
+  it('answers null for an ordinary PDF and what keeps the others out', async () => {
+    expect(await findPdfProblem(await tinyPdf())).toBeNull();
+    expect(await findPdfProblem(pdfWithJsBytesInsideAStream())).toBeNull();
+    expect(await findPdfProblem(PDF_WITH_JAVASCRIPT)).toBe('active');
+    expect(await findPdfProblem(PDF_WITH_ESCAPED_JAVASCRIPT)).toBe('active');
+    expect(await findPdfProblem(pdfWithScriptInObjectStream())).toBe('active');
+    expect(await findPdfProblem(encryptedPdf())).toBe('encrypted');
+    expect(await findPdfProblem(Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type\n', 'latin1'))).toBe('unreadable');
   });
 });

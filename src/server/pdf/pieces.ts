@@ -1,4 +1,4 @@
-import type { Content, ContentTable, TableCell } from 'pdfmake/interfaces.js';
+import type { Content, ContentTable, CustomTableLayout, TableCell } from 'pdfmake/interfaces.js';
 
 /**
  * Small layout pieces shared by every document (registration form, report card, attendance
@@ -36,16 +36,23 @@ export function display(value: string | number | null | undefined): string {
   return text === '' ? '—' : text;
 }
 
-/** Thin rules between rows and one point of padding: for forms that must fit a page. */
-const COMPACT_TABLE_LAYOUT = {
-  hLineWidth: (i: number, node: { table: { body: unknown[] } }) => (i === 0 || i === node.table.body.length ? 0 : 0.5),
-  vLineWidth: () => 0,
-  hLineColor: () => COLORS.rule,
-  paddingLeft: (i: number) => (i === 0 ? 0 : 3),
-  paddingRight: () => 3,
-  paddingTop: () => 1,
-  paddingBottom: () => 1,
-};
+/**
+ * The portal's own table layouts, by name. A document names its layout (`layout: 'compactRules'`)
+ * and the renderer registers these with pdfmake, so a document definition stays plain data that
+ * can cross to the rendering thread (functions cannot).
+ */
+export const TABLE_LAYOUTS = {
+  /** Thin rules between rows and one point of padding: for forms that must fit a page. */
+  compactRules: {
+    hLineWidth: (i: number, node: { table: { body: unknown[] } }) => (i === 0 || i === node.table.body.length ? 0 : 0.5),
+    vLineWidth: () => 0,
+    hLineColor: () => COLORS.rule,
+    paddingLeft: (i: number) => (i === 0 ? 0 : 3),
+    paddingRight: () => 3,
+    paddingTop: () => 1,
+    paddingBottom: () => 1,
+  },
+} satisfies Record<string, CustomTableLayout>;
 
 /**
  * Label/value pairs laid out in `columns` columns (labels muted, values wrapped). `compact`
@@ -68,7 +75,7 @@ export function keyValueGrid(
   }
   if (body.length === 0) return { text: '' };
   const widths = Array.from({ length: columns }, () => ['auto', '*']).flat();
-  return { table: { widths, body }, layout: options.compact ? COMPACT_TABLE_LAYOUT : 'lightHorizontalLines', margin: [0, 0, 0, options.compact ? 2 : 4] };
+  return { table: { widths, body }, layout: options.compact ? 'compactRules' : 'lightHorizontalLines', margin: [0, 0, 0, options.compact ? 2 : 4] };
 }
 
 /** A table with a bold header row that repeats on each page. */
@@ -122,20 +129,31 @@ export function signatureLines(captions: readonly string[]): Content {
   };
 }
 
+/** The foot of every page as data: a line of small print, then 'Page n of m' (footerContent). */
+export interface PageFooter {
+  smallPrint: string;
+}
+
 /** 'Page n of m' and a line of small print at the foot of every page. */
-export function pageFooter(smallPrint: string) {
-  return (currentPage: number, pageCount: number): Content => ({
+export function pageFooter(smallPrint: string): PageFooter {
+  return { smallPrint };
+}
+
+/** What the renderer puts at the foot of page `currentPage` of `pageCount`. */
+export function footerContent(footer: PageFooter, currentPage: number, pageCount: number): Content {
+  return {
     columns: [
-      { text: smallPrint, fontSize: 7, color: COLORS.muted },
+      { text: footer.smallPrint, fontSize: 7, color: COLORS.muted },
       { text: `Page ${currentPage} of ${pageCount}`, fontSize: 7, color: COLORS.muted, alignment: 'right' },
     ],
     margin: [40, 10, 40, 0],
-  });
+  };
 }
 
 /**
- * A passport-photo box: the picture (a data URL of PNG or JPEG bytes) fitted into the box, or an
- * outlined empty box with a caption when there is none (to paste a photo on the printed page).
+ * A passport-photo box: the picture (the name of an entry in the document's `images`) fitted into
+ * the box, or an outlined empty box with a caption when there is none (to paste a photo on the
+ * printed page).
  */
 export function photoBox(image: string | null, options: { width?: number; height?: number; caption?: string } = {}): Content {
   const width = options.width ?? 96;

@@ -1,4 +1,4 @@
-import type { Content, ContentTable, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, ContentTable } from 'pdfmake/interfaces.js';
 import { DOCUMENT_SLOTS, isSlotRequired } from '../../shared/documents.schemas.js';
 import {
   fieldsOfStep,
@@ -11,7 +11,7 @@ import {
 } from '../../shared/registration.fields.js';
 import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
 import { checklist, COLORS, keyValueGrid, pageFooter, photoBox, schoolHeader, sectionTitle as band, signatureLines } from '../pdf/pieces.js';
-import { PAGE_SIZES } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument, type PdfImage } from '../pdf/renderer.js';
 
 /**
  * The printable registration form (SPEC §1 "print the registration form (Legal paper, 8 1/2 x
@@ -30,8 +30,8 @@ export interface RegistrationFormData {
   lookupLabels: Readonly<Record<string, ReadonlyMap<string, string>>>;
   /** Document types uploaded. */
   uploaded: ReadonlySet<string>;
-  /** The student's picture as a data URL (PNG or JPEG), or null. */
-  picture: string | null;
+  /** The student's picture (PNG or JPEG bytes), or null. */
+  picture: PdfImage | null;
   /** 'yyyy-MM-dd' or null. */
   agreedOn: string | null;
   /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
@@ -103,7 +103,7 @@ function studentSection(data: RegistrationFormData): Content[] {
     {
       columns: [
         { width: '*', stack: [keyValueGrid([['Student ID', data.studentId], ...pairsOf(beside, data)], 2, COMPACT)] },
-        { width: 90, stack: [photoBox(data.picture, { width: 88, height: 110, caption: 'Affix photo' })] },
+        { width: 90, stack: [photoBox(data.picture ? 'picture' : null, { width: 88, height: 110, caption: 'Affix photo' })] },
       ],
       columnGap: 10,
     },
@@ -217,7 +217,7 @@ function termsSection(data: RegistrationFormData): Content[] {
 }
 
 /** The document definition of the registration form (tests read its text back from the PDF). */
-export function buildRegistrationForm(data: RegistrationFormData): TDocumentDefinitions {
+export function buildRegistrationForm(data: RegistrationFormData): PdfDocument {
   const name = studentName(data.record, data.studentId);
   return {
     pageSize: PAGE_SIZES.legal,
@@ -225,6 +225,7 @@ export function buildRegistrationForm(data: RegistrationFormData): TDocumentDefi
     info: { title: `${FORM_TITLE} – ${name} (${data.studentId})`, author: data.schoolName, subject: FORM_TITLE },
     defaultStyle: { fontSize: 8 },
     footer: pageFooter(`${data.schoolName} · ${FORM_TITLE} · ${name} (${data.studentId}) · printed ${data.printedAt}`),
+    ...(data.picture ? { images: { picture: data.picture } } : {}),
     content: [
       schoolHeader(data.schoolName, FORM_TITLE, `${name} · Student ID ${data.studentId}`),
       ...studentSection(data),

@@ -3,9 +3,11 @@ import type { RecordValues } from '../../shared/registration.fields.js';
 import type { Db } from '../db/database.js';
 import * as documents from '../documents/documents.service.js';
 import { listLookup } from '../lookups/lookups.service.js';
-import { renderPdf } from '../pdf/renderer.js';
+import { renderPdf, type PdfImage } from '../pdf/renderer.js';
 import * as registration from '../registration/registration.service.js';
 import { buildRegistrationForm, type RegistrationFormData } from './registration-form.pdf.js';
+
+const isPictureMime = (mime: string): mime is PdfImage['mime'] => mime === 'image/png' || mime === 'image/jpeg';
 
 function labelMap(rows: readonly object[], value: string, label: string): Map<string, string> {
   return new Map(rows.map((row) => [String((row as Record<string, unknown>)[value]), String((row as Record<string, unknown>)[label])]));
@@ -20,7 +22,8 @@ export async function loadRegistrationForm(db: Db, studentId: string, schoolName
     listLookup(db, 'ethnicGroups'),
     listLookup(db, 'houses'),
   ]);
-  const picture = files.picture ? `data:${files.picture.mime};base64,${files.picture.bytes.toString('base64')}` : null;
+  // The bytes as stored: the detected kind (documents' sniffing) decides the mime type.
+  const picture = files.picture && isPictureMime(files.picture.mime) ? { mime: files.picture.mime, bytes: files.picture.bytes } : null;
   return {
     schoolName,
     studentId,

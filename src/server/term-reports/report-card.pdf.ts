@@ -1,8 +1,8 @@
-import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content } from 'pdfmake/interfaces.js';
 import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
 import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from '../pdf/pieces.js';
-import { PAGE_SIZES, renderPdf } from '../pdf/renderer.js';
+import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 
 /**
  * The end-of-term report card (issue #5, SPEC §7 `/api/report-card/{studentId}/{year}/{term}`),
@@ -71,7 +71,7 @@ function remarks(title: string, text: string | null, signedBy: string | null): C
 }
 
 /** The document definition of a report card (tests read its text back from the PDF). */
-function buildReportCard(data: ReportCardData): TDocumentDefinitions {
+export function buildReportCard(data: ReportCardData): PdfDocument {
   const termName = `Term ${data.term} ${TERM_NAMES[data.term]}`;
   const yearLabel = academicYearLabel(data.year);
   const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;

@@ -16,9 +16,9 @@ import {
   type TermText,
 } from '../../shared/term-reports.schemas.js';
 import type { ReportCardData } from './report-card.pdf.js';
-import { readSpreadsheet } from './spreadsheet-file.js';
+import { readSpreadsheet } from '../spreadsheets/spreadsheet-upload.js';
 import * as repo from './term-reports.repository.js';
-import { averagesByStudent, checkRecords, mapColumns, readRecords } from './term-results.import.js';
+import { averagesByStudent, checkRecords, mapColumns, readRecords, TERM_RESULTS_SHEET } from './term-results.import.js';
 
 /**
  * Term report rules (SPEC §2, §4, §6; DESIGN §5 "unposted report cards are served to
@@ -280,12 +280,9 @@ export async function importTermResults(
   actor: Actor,
 ): Promise<ImportReport> {
   const { year, term } = input;
-  const sheet = await readSpreadsheet(input.bytes, {
-    maxRows: TERM_RESULTS_MAX_ROWS,
-    maxInflatedBytes: 64 * 1024 * 1024,
-  });
-  const { columns, errors: fileErrors } = mapColumns(sheet[0]);
-  const dataRows = sheet.slice(1);
+  const sheet = await readSpreadsheet(input.bytes, { ...TERM_RESULTS_SHEET, maxRows: TERM_RESULTS_MAX_ROWS });
+  const { columns, errors: fileErrors } = mapColumns(sheet.header);
+  const dataRows = sheet.rows;
   if (fileErrors.length === 0 && dataRows.length === 0) fileErrors.push('The file has a header row but no results under it.');
 
   const gradeKey = await repo.listGradeKey(db);

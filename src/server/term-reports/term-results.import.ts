@@ -7,7 +7,7 @@ import {
   type ImportRow,
   type TermResultColumnKey,
 } from '../../shared/term-reports.schemas.js';
-import type { Cell, SheetRow } from './spreadsheet-file.js';
+import { headingsByColumn, normaliseHeading, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 
 /**
  * The import's rules, without the database: which column is which, what each cell must hold,
@@ -15,7 +15,7 @@ import type { Cell, SheetRow } from './spreadsheet-file.js';
  * The service loads the lookups, calls `checkRecords`, and writes only when no row has an error.
  */
 
-const normalise = (header: string) => header.toLowerCase().replace(/[^a-z]/g, '');
+const normalise = (header: string) => normaliseHeading(header, 'letters');
 
 /** Header spellings accepted besides the template's (ignoring case, spaces and punctuation). */
 const ALIASES: Record<TermResultColumnKey, string[]> = {
@@ -27,6 +27,12 @@ const ALIASES: Record<TermResultColumnKey, string[]> = {
   comment: ['comment', 'comments', 'teachercomment', 'subjectcomment'],
   form_teacher_remarks: ['formteacherremarks', 'formteacherremark', 'formteachercomment', 'formteachercomments'],
   principal_remarks: ['principalremarks', 'principalremark', 'principalcomment', 'principalscomments', 'principalsremarks'],
+};
+
+/** What the reader keeps of an uploaded file: the columns above, by any of their headings. */
+export const TERM_RESULTS_SHEET: Omit<SheetRequest, 'maxRows'> = {
+  headingRule: 'letters',
+  columns: headingsByColumn(Object.fromEntries(TERM_RESULT_COLUMNS.map((c) => [c.key, [c.header, ...ALIASES[c.key]]])), 'letters'),
 };
 
 export type ColumnMap = Partial<Record<TermResultColumnKey, number>>;
@@ -83,7 +89,8 @@ function readText(cell: Cell, label: string, maxLength: number, errors: string[]
     errors.push(`${label} is a formula (${cell.text.slice(0, 40)}); type the text itself.`);
     return null;
   }
-  const text = (cell.kind === 'number' ? String(cell.value) : cell.value).replace(/\s+/g, ' ').trim();
+  const raw = cell.kind === 'number' ? String(cell.value) : cell.kind === 'date' ? cell.date : cell.value;
+  const text = raw.replace(/\s+/g, ' ').trim();
   if (text === '') return null;
   if (text.length > maxLength) errors.push(`${label} is longer than ${maxLength} characters.`);
   return text;
@@ -102,7 +109,7 @@ export function readMark(cell: Cell, label: string, errors: string[]): number | 
   let value: number;
   if (cell.kind === 'number') value = cell.value;
   else {
-    const text = cell.value.trim();
+    const text = cell.kind === 'date' ? cell.date : cell.value.trim();
     if (/^[=+\-@\t\r]/.test(text)) {
       errors.push(`${label} “${text.slice(0, 20)}” is not a mark; enter a number from 0 to ${MAX_MARK}.`);
       return null;

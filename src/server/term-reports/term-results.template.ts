@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.js';
 import { TERM_RESULT_COLUMNS } from '../../shared/term-reports.schemas.js';
-import { loadExcelJs } from './spreadsheet-file.js';
+import { loadExcelJs } from '../spreadsheets/exceljs.js';
 import * as repo from './term-reports.repository.js';
 
 /**

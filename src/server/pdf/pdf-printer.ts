@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module';
+import type { TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
+import type { PdfDocument } from './pdf-document.js';
+import { footerContent, TABLE_LAYOUTS } from './pieces.js';
+
+/**
+ * pdfmake with the Roboto TTFs it ships, embedded in every document: the one place a document is
+ * laid out and written. It runs on a thread of the worker pool (renderer.ts sends the document
+ * there); nothing is written to disk. pdfmake and its fonts load with the thread's first
+ * document, not when the server starts.
+ */
+
+type Printer = {
+  createPdfKitDocument(doc: TDocumentDefinitions, options?: { tableLayouts?: typeof TABLE_LAYOUTS }): NodeJS.ReadableStream & { end(): void };
+};
+type PrinterClass = new (fonts: TFontDictionary) => Printer;
+
+let pdfmake: { PdfPrinter: PrinterClass; fonts: TFontDictionary } | undefined;
+
+/** pdfmake and the Roboto TTFs it ships (its virtual file system), loaded on first use. */
+function loadPdfmake(): { PdfPrinter: PrinterClass; fonts: TFontDictionary } {
+  if (!pdfmake) {
+    const require = createRequire(import.meta.url);
+    const vfs = require('pdfmake/build/vfs_fonts.js') as Record<string, string>;
+    const face = (file: string) => Buffer.from(vfs[file] ?? '', 'base64');
+    const roboto = {
+      normal: face('Roboto-Regular.ttf'),
+      bold: face('Roboto-Medium.ttf'),
+      italics: face('Roboto-Italic.ttf'),
+      bolditalics: face('Roboto-MediumItalic.ttf'),
+    };
+    pdfmake = { PdfPrinter: require('pdfmake') as PrinterClass, fonts: { Roboto: roboto } as unknown as TFontDictionary };
+  }
+  return pdfmake;
+}
+
+/**
+ * A printer for one document. pdfmake's printer keeps the last document it made (its pdfkit
+ * document and every laid-out line) until it makes the next: 50 MB after the all-classes report.
+ * A printer per document lets each go when it is written; making one costs nothing (the fonts
+ * are loaded once).
+ */
+function newPrinter(): Printer {
+  const { PdfPrinter, fonts } = loadPdfmake();
+  return new PdfPrinter(fonts);
+}
+
+/** The portal's document → pdfmake's: the footer function, pictures as data URLs, the default font. */
+function toPdfmake(doc: PdfDocument): TDocumentDefinitions {
+  const { footer, images, ...rest } = doc;
+  const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } };
+  if (footer) definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount);
+  if (images) {
+    // pdfmake's image dictionary takes data URLs (or file paths, which a document never names).
+    definition.images = Object.fromEntries(
+      Object.entries(images).map(([name, image]) => [name, `data:${image.mime};base64,${Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString('base64')}`]),
+    );
+  }
+  return definition;
+}
+
+/** Lays out and writes a document on this thread: its PDF bytes. */
+export function printPdf(doc: PdfDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const pdf = newPrinter().createPdfKitDocument(toPdfmake(doc), { tableLayouts: TABLE_LAYOUTS });
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+    pdf.end();
+  });
+}

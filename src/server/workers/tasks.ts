@@ -1,0 +1,46 @@
+import { move } from 'piscina';
+import type { PdfVerdict } from '../documents/pdf-inspection.js';
+import type { PdfDocument } from '../pdf/pdf-document.js';
+import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js';
+
+/**
+ * What the worker pool's threads do (worker-pool.ts): one entry point, one kind of task each.
+ * Inputs and answers are plain data (structured clone); PDF bytes come back transferred, not
+ * copied. Each kind loads its libraries on first use, so a thread that only prints never loads
+ * the PDF parser, and one that only reads spreadsheets never loads pdfmake.
+ */
+
+export type TaskRequest =
+  | { kind: 'render-pdf'; doc: PdfDocument }
+  | { kind: 'inspect-pdf'; bytes: Uint8Array }
+  | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
+
+interface Answers {
+  'render-pdf': Uint8Array;
+  'inspect-pdf': PdfVerdict;
+  'read-spreadsheet': SheetAnswer;
+}
+export type TaskAnswer<T extends TaskRequest> = Answers[T['kind']];
+
+/** Bytes to hand back without a copy: the view must own its whole buffer to be transferred. */
+function transferable(bytes: Uint8Array): Uint8Array {
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  return move(owned) as Uint8Array;
+}
+
+export default async function runTask(task: TaskRequest): Promise<Answers[TaskRequest['kind']]> {
+  switch (task.kind) {
+    case 'render-pdf': {
+      const { printPdf } = await import('../pdf/pdf-printer.js');
+      return transferable(await printPdf(task.doc));
+    }
+    case 'inspect-pdf': {
+      const { inspectPdf } = await import('../documents/pdf-inspection.js');
+      return inspectPdf(task.bytes);
+    }
+    case 'read-spreadsheet': {
+      const { readSheet } = await import('../spreadsheets/sheet-reader.js');
+      return readSheet(task.bytes, task.request);
+    }
+  }
+}

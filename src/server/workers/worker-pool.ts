@@ -1,0 +1,105 @@
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { AppError } from '../http/errors.js';
+import type { TaskRequest, TaskAnswer } from './tasks.js';
+
+/**
+ * The worker pool for CPU-heavy work (DESIGN §2 "a worker pool (piscina) for PDFs and spreadsheet
+ * parsing"): rendering PDFs, checking uploaded PDFs, reading uploaded spreadsheets. Work that
+ * takes seconds runs on another thread, so one clerk's 40-page report or 300,000-row import never
+ * holds another user's sign-in or save (docs/decisions.md D33).
+ *
+ * - Threads: cores − 1 (at least 1), so the event loop keeps a core on a 2-core school server.
+ * - Queue: at most MAX_QUEUED tasks wait; past that a request is refused with 503 and a message,
+ *   rather than piling up memory and answering minutes late.
+ * - Time: each task has a limit from when it is asked for (queue wait included); past it the task's
+ *   thread is stopped and the caller gets a timeout.
+ * - Memory: each thread's heap is capped, so a hostile file ends that thread, not the server.
+ * - Priority: the threads run niced, so the event loop gets a core first when both want one.
+ * - Lifetime: the pool starts with the first task and each app closes it (onClose); an idle thread
+ *   ends after a minute, so a server nobody prints on holds no second thread.
+ *
+ * The task module is `tasks.ts`. From the compiled server (dist) the thread loads `tasks.js`
+ * beside this file; from the sources (tests, `npm run dev`) it loads `tasks-from-source.mjs`,
+ * which registers tsx's loader in the thread first (Node 20 gives a worker thread none of the
+ * main thread's module hooks).
+ */
+
+export const POOL_THREADS = Math.max(1, os.availableParallelism() - 1);
+/** Tasks that may wait for a thread; one more is refused with 503. */
+export const MAX_QUEUED = 16;
+/** Heap of each thread: a report card takes ~30 MB, the all-classes report ~150 MB. */
+const THREAD_HEAP_MB = 512;
+const IDLE_MS = 60_000;
+/** How much lower the threads' priority is than the server's (nice levels). */
+const THREAD_NICE = 10;
+
+/** Time limits per kind of task, from when it is asked for. */
+export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
+  'render-pdf': 60_000,
+  'inspect-pdf': 30_000,
+  'read-spreadsheet': 60_000,
+};
+
+const runningFromSource = import.meta.url.endsWith('.ts');
+const TASKS_FILE = fileURLToPath(new URL(runningFromSource ? './tasks-from-source.mjs' : './tasks.js', import.meta.url));
+
+/** Why a task did not answer: its thread ran out of memory, took too long, or failed. */
+export class WorkerTaskFailed extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'out-of-memory' | 'crashed',
+    cause: unknown,
+  ) {
+    super(`worker task failed: ${reason}`, { cause });
+    this.name = 'WorkerTaskFailed';
+  }
+}
+
+let pool: Piscina<TaskRequest, TaskAnswer<TaskRequest>> | undefined;
+
+function startPool(): Piscina<TaskRequest, TaskAnswer<TaskRequest>> {
+  pool ??= new Piscina({
+    filename: TASKS_FILE,
+    minThreads: 0,
+    maxThreads: POOL_THREADS,
+    maxQueue: MAX_QUEUED,
+    idleTimeout: IDLE_MS,
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    // The threads run at a lower priority than the event loop (Linux, through piscina's optional
+    // @napi-rs/nice): on two cores a render must not take the core a sign-in is waiting for.
+    niceIncrement: THREAD_NICE,
+  });
+  return pool;
+}
+
+function busy(): AppError {
+  return new AppError(503, 'service_unavailable', 'The server is busy making other documents and reading other files. Try again in a minute.', undefined, {
+    'retry-after': '30',
+  });
+}
+
+/**
+ * Runs a task on the pool and answers its result. Throws 503 (AppError) when the queue is full,
+ * and WorkerTaskFailed when the task timed out, ran out of memory or crashed: the caller says
+ * what that means for its request (a refused upload, a failed print).
+ */
+export async function runInWorker<T extends TaskRequest>(task: T, transferList?: ArrayBuffer[]): Promise<TaskAnswer<T>> {
+  const running = startPool();
+  if (running.queueSize >= MAX_QUEUED) throw busy();
+  try {
+    return (await running.run(task, { signal: AbortSignal.timeout(TASK_TIME_LIMIT_MS[task.kind]), transferList })) as TaskAnswer<T>;
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Task queue is at limit') throw busy();
+    if (error instanceof Error && error.name === 'AbortError') throw new WorkerTaskFailed('timeout', error);
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new WorkerTaskFailed('out-of-memory', error);
+    throw new WorkerTaskFailed('crashed', error);
+  }
+}
+
+/** Stops the pool's threads (with the app); the next task starts a new pool. */
+export async function closeWorkerPool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.destroy();
+}
