@@ -1,6 +1,19 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import Alert, { type AlertColor } from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ReactNode,
+} from "react";
+import type { AlertColor } from "@mui/material/Alert";
+
+// Loaded with the first message: no page needs the snackbar's code before it shows something.
+const SnackbarMessage = lazy(async () => ({
+  default: (await import("./snackbar-message.js")).SnackbarMessage,
+}));
 
 interface SnackbarMessage {
   key: number;
@@ -17,29 +30,29 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [message, setMessage] = useState<SnackbarMessage | null>(null);
   const [open, setOpen] = useState(false);
 
-  const show = useCallback<ShowSnackbar>((text, severity = 'success') => {
+  const show = useCallback<ShowSnackbar>((text, severity = "success") => {
     setMessage({ key: Date.now(), text, severity });
     setOpen(true);
   }, []);
   const close = useCallback((_event?: unknown, reason?: string) => {
-    if (reason !== 'clickaway') setOpen(false);
+    if (reason !== "clickaway") setOpen(false);
   }, []);
   const value = useMemo(() => show, [show]);
 
   return (
     <SnackbarContext.Provider value={value}>
       {children}
-      <Snackbar
-        key={message?.key}
-        open={open}
-        autoHideDuration={6000}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert onClose={close} severity={message?.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
-          {message?.text}
-        </Alert>
-      </Snackbar>
+      {message !== null && (
+        <Suspense fallback={null}>
+          <SnackbarMessage
+            key={message.key}
+            text={message.text}
+            severity={message.severity}
+            open={open}
+            onClose={close}
+          />
+        </Suspense>
+      )}
     </SnackbarContext.Provider>
   );
 }
@@ -47,6 +60,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
 /** `show(text, severity?)`: puts a message in the app's snackbar (e.g. 'Password Changed Successfully.'). */
 export function useSnackbar(): ShowSnackbar {
   const show = useContext(SnackbarContext);
-  if (show === null) throw new Error('useSnackbar needs a SnackbarProvider above it.');
+  if (show === null)
+    throw new Error("useSnackbar needs a SnackbarProvider above it.");
   return show;
 }
