@@ -145,6 +145,7 @@ export function unreadablePdfs(): Array<[string, Buffer]> {
       'an object stream that inflates to 64 MiB',
       writePdf([catalog(), ...page(), { obj: 7, body: Buffer.concat([latin1(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${zipBomb.length} >>\nstream\n`), zipBomb, latin1('\nendstream')]) }]),
     ],
+    ['an object stream whose objects do not parse', writePdf([catalog(), ...page(), { obj: 7, body: '<< /Type /ObjStm /N 3 /First 2 /Length 4 >>\nstream\n)))(\nendstream' }])],
     ['an object stream in a filter that cannot be checked', writePdf([catalog(), ...page(), { obj: 7, body: '<< /Type /ObjStm /N 1 /First 4 /Filter /LZWDecode /Length 4 >>\nstream\nabcd\nendstream' }])],
   ];
 }
