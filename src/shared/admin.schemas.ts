@@ -103,15 +103,15 @@ export const ReportClassParamsSchema = z.object({
 export type ReportClassParams = z.infer<typeof ReportClassParamsSchema>;
 
 /** The registration report PDF of one class or all (SPEC §7 /api/registration-report/all). */
-export function registrationReportUrl(classId: string | 'all'): string {
+export function registrationReportUrl(classId: ReportClassParams['classId']): string {
   return `/api/registration-report/${encodeURIComponent(classId)}`;
 }
 /** The Parents Contact PDF of one class or all. */
-export function parentsContactUrl(classId: string | 'all'): string {
+export function parentsContactUrl(classId: ReportClassParams['classId']): string {
   return `/api/parents-contact/${encodeURIComponent(classId)}`;
 }
 /** The Parents Contact spreadsheet of one class or all. */
-export function parentsContactSpreadsheetUrl(classId: string | 'all'): string {
+export function parentsContactSpreadsheetUrl(classId: ReportClassParams['classId']): string {
   return `/api/parents-contact-spreadsheet/${encodeURIComponent(classId)}`;
 }
 /** The printable registration form of a student (issue #4, SPEC §7). */

@@ -83,7 +83,7 @@ function summaryTable(classes: readonly ReportClass[], school: Totals): Content 
   const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete'];
   const row = (label: string, teacher: string | null, t: Totals, strong = false) =>
     [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete].map((cell) =>
-      strong ? bold(cell) : ({ text: String(cell) } as TableCell),
+      strong ? bold(cell) : { text: String(cell) },
     );
   return dataTable(
     headers,

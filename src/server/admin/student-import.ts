@@ -189,7 +189,7 @@ function normaliseValue(field: RegistrationField, text: string, resolve: LookupR
   }
 }
 
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 /** Checks one data row against the catalogue and the import's own rules (no uniqueness across rows). */
 export function checkRow(sheetRow: SheetRow, columns: readonly (string | null)[], ctx: RowContext): CheckedRow {
