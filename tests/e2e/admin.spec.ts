@@ -183,7 +183,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const file = await download;
       expect(file.suggestedFilename()).toBe('Registration Data.xlsx');
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
+      await workbook.xlsx.load(fs.readFileSync(await file.path()) as unknown as ArrayBuffer);
       const sheet = workbook.worksheets[0]!;
       expect(sheet.getRow(1).getCell(1).value).toBe('Student ID');
       expect(sheet.actualRowCount).toBe((await countStudents()) + 1);

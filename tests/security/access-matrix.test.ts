@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { createTestApp } from '../support/test-app.js';
 import { expectedFor } from '../support/security/access-matrix.js';
 import {
@@ -62,7 +63,7 @@ describe.each(rows.filter((row) => row.access && sampleFor(row.method, row.url))
       expect(response.statusCode, detail).toBe(expected.status);
       if (row.method !== 'HEAD') {
         expect(errorShapeProblem(response), detail).toBeNull();
-        if (expected.code) expect(response.json().code, detail).toBe(expected.code);
+        if (expected.code) expect(ApiErrorSchema.parse(response.json()).code, detail).toBe(expected.code);
       }
     });
   },

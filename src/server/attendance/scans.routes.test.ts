@@ -8,6 +8,7 @@ import {
   ImportResultSchema,
   ScanResultSchema,
   ScannerDeviceSchema,
+  SchoolHolidaySchema,
   StudentAttendanceSchema,
 } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -313,7 +314,7 @@ describe('bell time and school holidays (admin)', () => {
     const day = schoolDays[7]!;
     const created = await admin.post('/api/attendance/holidays', { date: day, name: 'Flood day' });
     expect(created.statusCode).toBe(201);
-    const holiday = created.json() as { id: number };
+    const holiday = SchoolHolidaySchema.parse(created.json());
     expect(await possible()).toBe(before - 2);
     expectError(await admin.post('/api/attendance/holidays', { date: day, name: 'Again' }), 409, 'conflict');
     expectError(await admin.post('/api/attendance/holidays', { date: '2026-02-31', name: 'No such day' }), 400, 'validation_failed');

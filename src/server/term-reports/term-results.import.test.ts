@@ -112,7 +112,7 @@ describe('access and the template', () => {
     expect(workbook.worksheets[0]!.getRow(1).values).toEqual([undefined, ...HEADER]);
     expect(workbook.worksheets[0]!.rowCount).toBe(1);
     const notes: string[] = [];
-    workbook.worksheets[1]!.eachRow((row) => notes.push(String(row.getCell(1).value)));
+    workbook.worksheets[1]!.eachRow((row) => notes.push(row.getCell(1).text));
     expect(notes).toContain('MATH');
     expect(notes).toContain('5D');
 
