@@ -15,7 +15,7 @@ import {
 import { ROUTE_SAMPLES, sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §1: the access matrix, generated from Fastify's route table. Every route × {visitor,
+ * The access matrix, generated from Fastify's route table. Every route × {visitor,
  * student on their own id, student on another student's id, admin} → the status its declared
  * access implies. A route without a row in route-samples.ts fails here, so a new route cannot
  * arrive unchecked; a row whose route is gone fails too, so the table stays true.

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from '../../src/server/http/session.js';
 import { Agent, createSession, OWN_STUDENT, userIdOfStudent } from '../support/security/harness.js';
 
 /**
- * Issue #8 §3, the upload cases the documents suite (src/server/documents/documents.routes.test.ts:
+ * The upload cases the documents suite (src/server/documents/documents.routes.test.ts:
  * executables named .pdf, SVG and HTML named .png, PDF scripts, names, the exact cap) leaves
  * open: polyglots, ZIP-based office files, and an oversized stream refused at the cap with
  * memory flat. The invariant for a polyglot: refused (415, nothing stored), or stored and served

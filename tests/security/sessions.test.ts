@@ -9,7 +9,7 @@ import { accessLabel, createSession, errorShapeProblem, freshAddress, OWN_STUDEN
 import { sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §4, sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated
+ * Sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated
  * here: the id changes when the same browser signs in again, logout ends the session server-side,
  * idle and absolute expiry, a password change and an office reset end the other sessions, the
  * student cookie is httpOnly + SameSite=Lax. This file adds what those leave open: fixation with

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { degrees, drawImage, PDFDocument, PDFName, PDFString, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
 
 /**
- * Hand-crafted PDFs for the upload check (docs/security.md, issue 14 item 2): one for each kind of
+ * Hand-crafted PDFs for the upload check (docs/security.md): one for each kind of
  * active content a school's document must not carry, the ways of hiding it from a byte pattern,
  * and ordinary documents that must still be accepted. Each is a complete file with a
  * cross-reference table, so a real viewer would open it as written.

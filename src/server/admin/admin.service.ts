@@ -10,7 +10,7 @@ import * as repo from './admin.repository.js';
 import type { ContactClass, ParentsContactData } from './parents-contact.js';
 import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
 
-/** The admin area's rules (issue #7): the student list, report data, export auditing. */
+/** The admin area's rules: the student list, report data, export auditing. */
 
 /** The dashboard's student list (SPEC §2, §3), newest change first. */
 export function listStudents(db: Db): Promise<AdminStudent[]> {

@@ -17,7 +17,7 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
 /**
- * The gate scanners and the admin's import (issue #6): device keys made and revoked by an
+ * The gate scanners and the admin's import: device keys made and revoked by an
  * administrator, scans stored idempotently and in any order, records recomputed from them,
  * bell time and holidays, and the all-or-nothing import of CSV and XLSX files.
  */

@@ -31,7 +31,7 @@ import {
 } from '../../../tests/support/test-files.js';
 
 /**
- * The document slots (issue #4): every upload type, impostor files, the size cap, file names,
+ * The document slots: every upload type, impostor files, the size cap, file names,
  * someone else's files, removal, replacement, the progress flag and the registration window,
  * through the real app on the real database engine (SQLite and PostgreSQL projects).
  */
@@ -188,7 +188,7 @@ describe('impostor files are refused by their bytes', () => {
   });
 });
 
-describe('PDFs are checked by parsing them (issue 14 item 2, D17)', () => {
+describe('PDFs are checked by parsing them (D17)', () => {
   const refused: Array<[string, Buffer, string]> = [
     ...refusedPdfs().map(([label, bytes]): [string, Buffer, string] => [label, bytes, DOCUMENT_MESSAGES.refusedPdf.active]),
     ['an encrypted PDF', encryptedPdf(), DOCUMENT_MESSAGES.refusedPdf.encrypted],

@@ -8,7 +8,7 @@ import { agentFor, OWN_STUDENT, routeRows } from '../../../tests/support/securit
 import { sampleFor } from '../../../tests/support/security/route-samples.js';
 
 /**
- * Issue #8 "Privacy and operations": administrators' reads of a student's data, documents and
+ * Administrators' reads of a student's data, documents and
  * exports are logged (generated over the route table, so a new student-data route is covered
  * when it arrives); the log and a student's change history are readable by administrators only;
  * a student's data exports whole and deletes whole.

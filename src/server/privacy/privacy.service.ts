@@ -13,7 +13,7 @@ import {
 import * as repo from './privacy.repository.js';
 
 /**
- * Privacy and accountability (issue #8): who read or exported whose data is recorded; the office
+ * Privacy and accountability: who read or exported whose data is recorded; the office
  * can read that log and a student's change history; a student's data can be exported whole or
  * deleted whole.
  */

@@ -8,7 +8,7 @@ import { weightedTotal, gradeFor } from '../../shared/term-reports.grading.js';
 import { GradingSettingsSchema, ImportReportSchema, TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
 
 /**
- * The results import over HTTP (issue #5 "Tests that must exist: Import"): a good file in both
+ * The results import over HTTP: a good file in both
  * formats, a file with bad rows (nothing committed, every error reported), a huge file refused,
  * formulas and odd encodings in cells. Imports go into 2026 Term 1, which has no results yet.
  */
