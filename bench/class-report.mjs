@@ -1,4 +1,4 @@
-// class-report (issue #9): the registration report for all classes (GET
+// class-report: the registration report for all classes (GET
 // /api/registration-report/all, one PDF of every form class) on a school of 2,000 students:
 // seconds to download it whole and the server's peak RSS while it is made (VmHWM from
 // /proc/<pid>/status, reset before each run). Tool: fetch, one request at a time; medians of the

@@ -1,4 +1,4 @@
-// export (issue #9): 'Registration Data.xlsx' (GET /api/registration-data-spreadsheet) for a
+// export: 'Registration Data.xlsx' (GET /api/registration-data-spreadsheet) for a
 // school of 2,000 students: seconds to download it whole and the server's peak RSS while it is
 // written (VmHWM, reset before each run). Baseline: a bare exceljs streaming writer in a bare
 // Fastify route over a copy of the same database, the same rows and columns (Student ID, every

@@ -1,4 +1,4 @@
-// login-storm (issue #9): the p99 of GET /api/session (what every page asks first) while 20
+// login-storm: the p99 of GET /api/session (what every page asks first) while 20
 // connections sign in continuously (POST /api/login-student: argon2id verification, a new
 // session row), against the same p99 with no sign-ins, in the same run.
 // Tool: autocannon. Session reads: 10 signed-in students at a steady 100 requests a second

@@ -1,4 +1,4 @@
-// pdf-isolation (issue 14 item 4): the p99 of GET /api/session (what every page asks first) for
+// pdf-isolation: the p99 of GET /api/session (what every page asks first) for
 // signed-in students at a steady rate while an administrator downloads the all-classes
 // registration report (GET /api/registration-report/all, one PDF of every form class) of a
 // 2,000-student school again and again, against the same p99 with no report being made, in the

@@ -1,4 +1,4 @@
-// post-term (issue #9): posting a whole school's term (POST /api/post-term-reports with posted 1,
+// post-term: posting a whole school's term (POST /api/post-term-reports with posted 1,
 // as the Post Term Reports dialog's Yes sends it) on a school of 2,000 students; each run is
 // measured after the term was removed again (posted 0), so every run really posts.
 // Tool: fetch, one request at a time; medians. No baseline in the issue.

@@ -1,4 +1,4 @@
-// report-card (issue #9): milliseconds per report card PDF, GET /api/report-card/{id}/{year}/{term}
+// report-card: milliseconds per report card PDF, GET /api/report-card/{id}/{year}/{term}
 // for signed-in students opening their own posted card (session, access, the card's data, the
 // pdfmake document, the audit row of the view). Baseline: a bare Fastify route rendering a bare
 // one-page pdfmake document with the portal's own renderer (dist/server/pdf/renderer.js), in the

@@ -3,7 +3,7 @@
 //                           class-report pdf-isolation export post-term web
 // Builds first when dist/ is stale. Each script prints its own `RESULT NAME ratio=… budget=…
 // pass=…` line last; after all of them, the RESULT lines are printed again together. The exit
-// code is 1 when any budget failed, but nothing in bench/ gates CI (issue #9).
+// code is 1 when any budget failed, but nothing in bench/ gates CI.
 // Env: BENCH_RUNS (medians of how many runs, default 3), BENCH_DURATION (seconds per autocannon
 // run, default 6), BENCH_PROFILE=DIR (start the portal with --cpu-prof into DIR; summarise with
 // node bench/lib/profile-summary.mjs FILE), BENCH_VERBOSE=1 (the servers' stderr).

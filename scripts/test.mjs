@@ -1,5 +1,6 @@
-// npm test: typecheck, then Vitest's projects. The PostgreSQL and browser projects run when their
-// engines are here; with CI=true a missing PostgreSQL or Chromium fails the run instead of skipping.
+// npm test: typecheck, lint, then Vitest's projects. The PostgreSQL and browser projects run when
+// their engines are here; with CI=true a missing PostgreSQL or Chromium fails the run instead of
+// skipping.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -39,4 +40,5 @@ const step = (label, args) => {
 };
 
 step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
 step(`vitest (${projects.join(', ')})`, ['node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((p) => ['--project', p]), ...process.argv.slice(2)]);

@@ -1,4 +1,4 @@
-// The bench harness (issue #9): build when stale, a private snapshot of dist/, seeded demo
+// The bench harness: build when stale, a private snapshot of dist/, seeded demo
 // databases, the built portal and a bare-Fastify baseline as child processes on 127.0.0.1,
 // signed-in clients, autocannon runs, peak RSS from /proc, and the RESULT line.
 //
@@ -55,7 +55,7 @@ function fmt(value) {
   return String(value).replace(/\s+/g, '_');
 }
 
-/** The last line of every script, exactly as issue #9 asks, then any other key=value figures. */
+/** The last line of every script, the one bench/run.mjs reads, then any other key=value figures. */
 export function printResult(name, { ratio, budget, pass, ...figures }) {
   const extras = Object.entries({ ...figures, load1: loadAverage() })
     .filter(([, v]) => v !== undefined)

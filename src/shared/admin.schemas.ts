@@ -3,7 +3,7 @@ import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } fr
 
 /**
  * The admin area (SPEC §2 "Admin dashboard", §3 "Student (admin list and edit)", §4 edit-save
- * status, §5 admin rules, §7 the admin calls, §8 messages; issue #7): the student list, the Edit
+ * status, §5 admin rules, §7 the admin calls, §8 messages): the student list, the Edit
  * Student dialog's rules, the class reports and the student import. One definition for the
  * routes and the screens.
  */
@@ -103,18 +103,18 @@ export const ReportClassParamsSchema = z.object({
 export type ReportClassParams = z.infer<typeof ReportClassParamsSchema>;
 
 /** The registration report PDF of one class or all (SPEC §7 /api/registration-report/all). */
-export function registrationReportUrl(classId: string | 'all'): string {
+export function registrationReportUrl(classId: ReportClassParams['classId']): string {
   return `/api/registration-report/${encodeURIComponent(classId)}`;
 }
 /** The Parents Contact PDF of one class or all. */
-export function parentsContactUrl(classId: string | 'all'): string {
+export function parentsContactUrl(classId: ReportClassParams['classId']): string {
   return `/api/parents-contact/${encodeURIComponent(classId)}`;
 }
 /** The Parents Contact spreadsheet of one class or all. */
-export function parentsContactSpreadsheetUrl(classId: string | 'all'): string {
+export function parentsContactSpreadsheetUrl(classId: ReportClassParams['classId']): string {
   return `/api/parents-contact-spreadsheet/${encodeURIComponent(classId)}`;
 }
-/** The printable registration form of a student (issue #4, SPEC §7). */
+/** The printable registration form of a student (SPEC §7). */
 export function registrationFormUrl(studentId: string): string {
   return `/api/registration-form/${encodeURIComponent(studentId)}`;
 }

@@ -5,7 +5,7 @@ import { isIsoDate } from './dates.js';
 /**
  * Request and response schemas of attendance (SPEC §2 "Attendance screen", §3 attendance
  * response, §7 `/api/student-attendance/{userID}` and the attendance report), the gate scanners'
- * calls and the admin's attendance settings (issue #6). The server's routes and the web's forms
+ * calls and the admin's attendance settings. The server's routes and the web's forms
  * and fetchers use these same definitions.
  */
 
@@ -117,7 +117,7 @@ export type AttendanceReportParams = z.infer<typeof AttendanceReportParamsSchema
 
 /**
  * The report dialog's rule, shared with the server: both dates given, neither after `today`,
- * the start not after the end (issue #6). Answers field → message, empty when the range is good.
+ * the start not after the end. Answers field → message, empty when the range is good.
  */
 export function checkReportRange(startDate: string | null, endDate: string | null, today: string): Record<string, string> {
   const problems: Record<string, string> = {};

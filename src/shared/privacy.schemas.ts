@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StudentIdSchema } from './auth.schemas.js';
 
 /**
- * Privacy and accountability (issue #8): the audit log as administrators read it, a student's
+ * Privacy and accountability: the audit log as administrators read it, a student's
  * field change history, the export of everything held about one student, and deleting one.
  */
 

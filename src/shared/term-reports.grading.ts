@@ -1,7 +1,7 @@
 /**
- * The report card's arithmetic, one definition for the importer, the demo seeder and the card
- * (issue #5): a subject's total from coursework and exam by the form level's weights, its grade
- * by the school's grade key, a student's average, class positions and the class average.
+ * The report card's arithmetic, one definition for the importer, the demo seeder and the card:
+ * a subject's total from coursework and exam by the form level's weights, its grade by the
+ * school's grade key, a student's average, class positions and the class average.
  * Pure functions; marks are percentages from 0 to 100, totals and averages kept to one decimal.
  */
 

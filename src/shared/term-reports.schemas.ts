@@ -5,7 +5,7 @@ import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constan
 
 /**
  * Term reports (SPEC §2 "Term Report screen" and "Post Term Reports", §3 term report record, §4,
- * §7; issue #5): the report card list, posting and removing, scheduling, and the import of the
+ * §7): the report card list, posting and removing, scheduling, and the import of the
  * marks behind the cards. Field rules live here once, for the routes and the screens.
  */
 

@@ -7,10 +7,10 @@ import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { E2E_ENGINES, browserSpec, screenshotPath, signInAsAdmin, startPortal, startPostgresPortal } from '../support/e2e.js';
 
 /**
- * The admin area (issue #7) in a real browser against the real server and the demo school:
+ * The admin area in a real browser against the real server and the demo school:
  * search, edit with autosave, reset a password, download the spreadsheet, open the reports,
  * import a file, and the menu drawer on a phone. On SQLite, and again on PostgreSQL when a
- * server is reachable (issue #7: "Both engines").
+ * server is reachable.
  */
 
 const ENGINES = E2E_ENGINES;
@@ -183,7 +183,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const file = await download;
       expect(file.suggestedFilename()).toBe('Registration Data.xlsx');
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
+      await workbook.xlsx.load(fs.readFileSync(await file.path()) as unknown as ArrayBuffer);
       const sheet = workbook.worksheets[0]!;
       expect(sheet.getRow(1).getCell(1).value).toBe('Student ID');
       expect(sheet.actualRowCount).toBe((await countStudents()) + 1);

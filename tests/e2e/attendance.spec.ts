@@ -35,7 +35,7 @@ const signInStudent = () => signInAsStudent(page, spec.portal.baseUrl, student);
 
 /** The attendance answer as the signed-in page gets it. */
 async function attendanceJson(): Promise<StudentAttendance> {
-  const json = await page.evaluate(async (id) => (await fetch(`/api/student-attendance/${id}`)).json(), student.student_id);
+  const json = await page.evaluate(async (id): Promise<unknown> => (await fetch(`/api/student-attendance/${id}`)).json(), student.student_id);
   return StudentAttendanceSchema.parse(json);
 }
 

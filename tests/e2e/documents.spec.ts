@@ -7,7 +7,7 @@ import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../support/test-fi
 import { browserSpec, screenshotPath, signInAsStudent } from '../support/e2e.js';
 
 /**
- * The Documents and Complete steps (issue #4) in a real browser against the real server and the
+ * The Documents and Complete steps in a real browser against the real server and the
  * demo school: upload with a progress bar, preview, remove, the spec's messages, agree to the
  * terms, and the registration form in its frame; and the same at a phone's width.
  */

@@ -6,7 +6,7 @@ import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { browserSpec, signInAsAdmin } from '../support/e2e.js';
 
 /**
- * The Privacy screen (issue #8) in a real browser: the audit log shows an administrator's read
+ * The Privacy screen in a real browser: the audit log shows an administrator's read
  * of a record, a student's change history, the export link, and deleting a student after typing
  * the ID; at phone width too, without accessibility violations.
  */

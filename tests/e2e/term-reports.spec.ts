@@ -6,10 +6,10 @@ import { E2E_ENGINES, browserSpec, screenshotPath, signInAsAdmin, signInAsStuden
 
 /**
  * Term reports in a real browser against the real server and the demo school (SPEC §2 "Post
- * Term Reports" and "Term Report screen"; issue #5): an administrator posts a term, and the
+ * Term Reports" and "Term Report screen"): an administrator posts a term, and the
  * student opens the report card on a phone; a removed term is greyed out and cannot be opened;
  * the results import checks a file before committing it. On SQLite, and again on PostgreSQL
- * when a server is reachable (issue #5: "Both engines").
+ * when a server is reachable.
  */
 
 const student = DEMO_STUDENTS.registered;

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { createTestApp } from '../support/test-app.js';
 import { expectedFor } from '../support/security/access-matrix.js';
 import {
@@ -14,7 +15,7 @@ import {
 import { ROUTE_SAMPLES, sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §1: the access matrix, generated from Fastify's route table. Every route × {visitor,
+ * The access matrix, generated from Fastify's route table. Every route × {visitor,
  * student on their own id, student on another student's id, admin} → the status its declared
  * access implies. A route without a row in route-samples.ts fails here, so a new route cannot
  * arrive unchecked; a row whose route is gone fails too, so the table stays true.
@@ -62,7 +63,7 @@ describe.each(rows.filter((row) => row.access && sampleFor(row.method, row.url))
       expect(response.statusCode, detail).toBe(expected.status);
       if (row.method !== 'HEAD') {
         expect(errorShapeProblem(response), detail).toBeNull();
-        if (expected.code) expect(response.json().code, detail).toBe(expected.code);
+        if (expected.code) expect(ApiErrorSchema.parse(response.json()).code, detail).toBe(expected.code);
       }
     });
   },

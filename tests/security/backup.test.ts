@@ -11,7 +11,7 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-ac
 import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess } from '../support/security/portal-process.js';
 
 /**
- * Issue #8 "Privacy and operations": a consistent backup while the portal runs and writes, and a
+ * A consistent backup while the portal runs and writes, and a
  * restore that brings the portal back with that data (docs/operations.md describes both).
  * SQLite: `npm run backup` (scripts/backup.mjs, SQLite's online backup API). PostgreSQL:
  * pg_dump -Fc and pg_restore into a new database, as the operations page says.

@@ -6,7 +6,7 @@ import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type PortalStore } from '../support/security/portal-process.js';
 
 /**
- * Issue #8 §6, durability: under an autosave load (POST /api/student, the registration page's
+ * Durability: under an autosave load (POST /api/student, the registration page's
  * save on blur), the server is killed with SIGKILL, started again, and every write it had
  * acknowledged must be there. Runs on the engine of the Vitest project (SQLite in `sqlite`,
  * PostgreSQL in `postgres`).

@@ -4,7 +4,7 @@ import { createTestApp } from '../support/test-app.js';
 import { agentFor, OWN_STUDENT } from '../support/security/harness.js';
 
 /**
- * Issue #8: formula injection in exports (a peer's incident). Text a parent types that starts
+ * Formula injection in exports (OWASP "CSV Injection"). Text a parent types that starts
  * with = + - @ must reach the office's spreadsheets as text, never as a formula. Values are saved
  * through the registration call as the student would, then every spreadsheet export is read back
  * cell by cell.

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { StoreFileAnswerSchema } from '../../src/shared/documents.schemas.js';
 import { createTestApp } from '../support/test-app.js';
 import { HTML_PAGE, ONE_PIXEL_JPEG, ONE_PIXEL_PNG, storeFileBody, SVG_WITH_SCRIPT, tinyPdf, ZIP_ARCHIVE } from '../support/test-files.js';
@@ -9,7 +10,7 @@ import { SESSION_COOKIE } from '../../src/server/http/session.js';
 import { Agent, createSession, OWN_STUDENT, userIdOfStudent } from '../support/security/harness.js';
 
 /**
- * Issue #8 §3, the upload cases the documents suite (src/server/documents/documents.routes.test.ts:
+ * The upload cases the documents suite (src/server/documents/documents.routes.test.ts:
  * executables named .pdf, SVG and HTML named .png, PDF scripts, names, the exact cap) leaves
  * open: polyglots, ZIP-based office files, and an oversized stream refused at the cap with
  * memory flat. The invariant for a polyglot: refused (415, nothing stored), or stored and served
@@ -142,7 +143,7 @@ describe('an oversized upload stream', () => {
     stream.destroy();
     request?.destroy();
     expect(response.status, response.body).toBe(413);
-    expect(JSON.parse(response.body).code).toBe('payload_too_large');
+    expect(ApiErrorSchema.parse(JSON.parse(response.body)).code).toBe('payload_too_large');
     // Refused near the cap: far less than the whole stream was pulled.
     expect(produced).toBeLessThan(TOTAL / 4);
     // Memory flat: growth bounded by a few caps, not by what was offered.

@@ -23,7 +23,7 @@ import {
 import { sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §8: headers and answers. CSP without inline scripts and with frame-ancestors for the
+ * Headers and answers. CSP without inline scripts and with frame-ancestors for the
  * PDF frames; no stack trace or SQL in any error, even when the database itself fails; no hash,
  * token or other student's data in any answer of any GET route (walked from the route table),
  * PDFs and spreadsheets read back as text.

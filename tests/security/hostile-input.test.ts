@@ -20,7 +20,7 @@ import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson,
 import { sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §2: property-based hostile input over every route that takes a body, path parameters
+ * Property-based hostile input over every route that takes a body, path parameters
  * or a query (generated from Fastify's route table, so new routes join by themselves). For every
  * generated call: never a 5xx; every refusal has the error shape; a refusal changes no stored
  * data (row triggers count every write, see change-counter.ts); no call outside the password

@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '../../src/shared/api-error.js';
+import { SessionAnswerSchema } from '../../src/shared/auth.schemas.js';
 import { createTestApp, TestClient } from '../support/test-app.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../src/server/http/session.js';
-import { createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from '../support/security/harness.js';
+import { accessLabel, createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from '../support/security/harness.js';
 import { sampleFor } from '../support/security/route-samples.js';
 
 /**
- * Issue #8 §4, sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated
+ * Sessions. Already covered in src/server/auth/auth.routes.test.ts and not repeated
  * here: the id changes when the same browser signs in again, logout ends the session server-side,
  * idle and absolute expiry, a password change and an office reset end the other sessions, the
  * student cookie is httpOnly + SameSite=Lax. This file adds what those leave open: fixation with
@@ -40,7 +42,7 @@ describe('session fixation', () => {
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(planted)).executeTakeFirst()).toBeUndefined();
     const attacker = new TestClient(t.app, freshAddress());
     attacker.cookies.set(SESSION_COOKIE, planted);
-    expect((await attacker.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await attacker.get('/api/session')).json()).user).toBeNull();
   });
 
   it('a signed-in session that signs in again (another account) loses the old id', async () => {
@@ -50,7 +52,7 @@ describe('session fixation', () => {
     await c.signInAdmin();
     expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(before)).executeTakeFirst()).toBeUndefined();
-    expect((await c.get('/api/session')).json().user).toMatchObject({ role: 'admin' });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'admin' });
   });
 });
 
@@ -69,7 +71,7 @@ describe('what the sessions table keeps', () => {
     c.cookies.set(SESSION_COOKIE, 'x'.repeat(5000));
     const response = await c.get('/api/session');
     expect(response.statusCode).toBe(200);
-    expect(response.json().user).toBeNull();
+    expect(SessionAnswerSchema.parse(response.json()).user).toBeNull();
   });
 });
 
@@ -120,7 +122,7 @@ describe('CSRF on every state-changing route (from the route table)', () => {
 
   it('finds the state-changing routes, and only gate scanners opt out', () => {
     expect(stateChanging.length).toBeGreaterThan(20);
-    expect(stateChanging.filter((row) => !row.csrf).map((row) => `${row.key} ${String(row.access)}`)).toEqual(['POST /api/attendance/scans device']);
+    expect(stateChanging.filter((row) => !row.csrf).map((row) => `${row.key} ${accessLabel(row.access)}`)).toEqual(['POST /api/attendance/scans device']);
   });
 
   describe.each(stateChanging.filter((row) => row.csrf).map((row) => [row.key, row] as const))('%s', (_key, row) => {
@@ -145,7 +147,7 @@ describe('CSRF on every state-changing route (from the route table)', () => {
         const studentsBefore = await db.selectFrom('students').select(['id', 'updated_at']).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
         const response = await t.app.inject({ method: row.method, url: request.url, headers, payload, remoteAddress: freshAddress() });
         expect(response.statusCode, response.body).toBe(403);
-        expect(response.json().code).toBe('csrf_failed');
+        expect(ApiErrorSchema.parse(response.json()).code).toBe('csrf_failed');
         expect(errorShapeProblem(response)).toBeNull();
         const studentsAfter = await db.selectFrom('students').select(['id', 'updated_at']).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
         expect(studentsAfter).toEqual(studentsBefore);

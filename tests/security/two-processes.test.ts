@@ -6,7 +6,7 @@ import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/de
 import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type PortalStore } from '../support/security/portal-process.js';
 
 /**
- * Issue #8 §5 and §7: two server processes on one database (PostgreSQL in the `postgres`
+ * Two server processes on one database (PostgreSQL in the `postgres`
  * project, the same SQLite file in `sqlite`). A browser signs in on one and continues on the
  * other; sign-out and a password change on one end the session on the other; the sign-in,
  * first-login and ID-finder throttles hold when the attempts alternate between the processes;

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { degrees, drawImage, PDFDocument, PDFName, PDFString, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
 
 /**
- * Hand-crafted PDFs for the upload check (docs/security.md, issue 14 item 2): one for each kind of
+ * Hand-crafted PDFs for the upload check (docs/security.md): one for each kind of
  * active content a school's document must not carry, the ways of hiding it from a byte pattern,
  * and ordinary documents that must still be accepted. Each is a complete file with a
  * cross-reference table, so a real viewer would open it as written.
@@ -145,6 +145,7 @@ export function unreadablePdfs(): Array<[string, Buffer]> {
       'an object stream that inflates to 64 MiB',
       writePdf([catalog(), ...page(), { obj: 7, body: Buffer.concat([latin1(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${zipBomb.length} >>\nstream\n`), zipBomb, latin1('\nendstream')]) }]),
     ],
+    ['an object stream whose objects do not parse', writePdf([catalog(), ...page(), { obj: 7, body: '<< /Type /ObjStm /N 3 /First 2 /Length 4 >>\nstream\n)))(\nendstream' }])],
     ['an object stream in a filter that cannot be checked', writePdf([catalog(), ...page(), { obj: 7, body: '<< /Type /ObjStm /N 1 /First 4 /Filter /LZWDecode /Length 4 >>\nstream\nabcd\nendstream' }])],
   ];
 }

@@ -1,7 +1,7 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
- * Hand-built XLSX files for the import limits (issue 14 item 3, docs/security.md): the tiny file
+ * Hand-built XLSX files for the import limits (docs/security.md): the tiny file
  * whose cells at XFD1 and A1048576 once took the server to its heap limit, zip bombs that lie
  * about their sizes or tell the truth, and a large legal workbook. Built byte by byte (a minimal
  * zip writer below), so no library's idea of a sensible file gets in the way of a hostile one.

@@ -129,7 +129,8 @@ export interface BrowserSpec {
   readonly portal: Portal;
   /** The page of the running test (opened before it, unless the spec opens its own). */
   readonly page: Page;
-  url(path: string): string;
+  /** An address on the portal; a plain function, so specs may take it off the object. */
+  readonly url: (path: string) => string;
   /** Opens this test's browser at a size of its own (closing the one open); it is closed after the test. */
   open(size?: BrowserSize): Promise<Page>;
   /** Starts a portal before the tests of the enclosing describe block and stops it after them. */

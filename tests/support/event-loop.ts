@@ -9,7 +9,7 @@ export const EVENT_LOOP_BOUND_MS = 250;
 
 /**
  * The longest the event loop was held while `work` ran, in milliseconds: what every other
- * request in flight would have waited (issue 14: imports and PDFs must not stall other users).
+ * request in flight would have waited (imports and PDFs must not stall other users).
  */
 export async function longestEventLoopDelay<T>(work: () => Promise<T>): Promise<{ result: T; maxDelayMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });

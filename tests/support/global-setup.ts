@@ -8,7 +8,7 @@ import { TEMPLATE_DIR, newTemplateLocation, pgUrlFor, runPgAdmin } from './test-
 const quiet = { info: () => undefined };
 
 /** Migrates and seeds the template database once per run; test files copy it. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void> | void> {
   const engine = project.config.env?.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
   fs.mkdirSync(TEMPLATE_DIR, { recursive: true });
   const template = newTemplateLocation();
@@ -30,7 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await prepareDatabase(db, testConfig({ demoData: true }), quiet);
   // Fold the WAL into the main file so a plain file copy is the whole database.
   await db.destroy();
-  return async () => {
+  return () => {
     for (const extra of ['', '-wal', '-shm']) fs.rmSync(SQLITE_TEMPLATE + extra, { force: true });
   };
 }

@@ -163,7 +163,7 @@ export function listIdentifiers(db: Db): Promise<{ id: string; birth_certificate
 export async function insertStudent(db: Db, id: string, values: Record<string, string | number | null>, at: string): Promise<void> {
   await db
     .insertInto('students')
-    .values({ ...(values as Partial<StudentRow>), id, created_at: at, updated_at: at } as StudentRow)
+    .values({ ...(values as Partial<StudentRow>), id, created_at: at, updated_at: at })
     .execute();
 }
 

@@ -10,7 +10,7 @@ import { nowIso } from '../db/database.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
- * The admin routes of issue #7 against the seeded demo school, on SQLite and PostgreSQL: the
+ * The admin routes against the seeded demo school, on SQLite and PostgreSQL: the
  * permission matrix of every route, the student list, the admin's edit through POST
  * /api/student, the spreadsheet and reports read back, Import Students, and the reset.
  */

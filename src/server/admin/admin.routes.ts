@@ -31,7 +31,7 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const FileAnswer = z.any().describe('The file');
 
 /**
- * The admin area (issue #7; SPEC §2 Admin dashboard, §7): the student list, the registration
+ * The admin area (SPEC §2 Admin dashboard, §7): the student list, the registration
  * spreadsheet, the registration report and Parents Contact per class or for all, and Import
  * Students with its template. Administrators only; every route says so.
  */

@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
-import type { FieldValue } from '../../shared/registration.fields.js';
 import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
@@ -11,7 +10,7 @@ import * as repo from './admin.repository.js';
 import type { ContactClass, ParentsContactData } from './parents-contact.js';
 import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
 
-/** The admin area's rules (issue #7): the student list, report data, export auditing. */
+/** The admin area's rules: the student list, report data, export auditing. */
 
 /** The dashboard's student list (SPEC §2, §3), newest change first. */
 export function listStudents(db: Db): Promise<AdminStudent[]> {
@@ -89,7 +88,7 @@ export async function gatherRegistrationReport(db: Db, schoolName: string, formC
   records.sort(byName);
   const toStudent = (record: repo.StudentRow): ReportStudent => {
     const uploaded = documents.get(record.id) ?? [];
-    const progress = computeProgress(record as unknown as Record<string, FieldValue>, uploaded, { today });
+    const progress = computeProgress(record, uploaded, { today });
     return {
       id: record.id,
       name: listName(record),

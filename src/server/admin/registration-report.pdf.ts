@@ -4,7 +4,7 @@ import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pd
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 
 /**
- * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`; issue #7): one
+ * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`): one
  * section per form class listing each student's six progress flags, the documents still
  * missing and whether the terms are agreed, with class totals, and a summary of every class
  * with the school's totals. Built from data already gathered by a few set-based queries.
@@ -83,7 +83,7 @@ function summaryTable(classes: readonly ReportClass[], school: Totals): Content 
   const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete'];
   const row = (label: string, teacher: string | null, t: Totals, strong = false) =>
     [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete].map((cell) =>
-      strong ? bold(cell) : ({ text: String(cell) } as TableCell),
+      strong ? bold(cell) : { text: String(cell) },
     );
   return dataTable(
     headers,

@@ -20,7 +20,7 @@ import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
 /**
- * Import Students (issue #7, DESIGN §6): an XLSX or CSV whose header row names the columns (the
+ * Import Students (DESIGN §6): an XLSX or CSV whose header row names the columns (the
  * catalogue's labels or column names; 'Student ID' is required). Each row creates the student
  * with that ID or updates the one that exists, by the field catalogue's rules. A dry run
  * answers what every row would do and every problem; the import itself re-checks everything
@@ -189,7 +189,7 @@ function normaliseValue(field: RegistrationField, text: string, resolve: LookupR
   }
 }
 
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 /** Checks one data row against the catalogue and the import's own rules (no uniqueness across rows). */
 export function checkRow(sheetRow: SheetRow, columns: readonly (string | null)[], ctx: RowContext): CheckedRow {

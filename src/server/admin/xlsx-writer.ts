@@ -5,7 +5,7 @@ import { loadExcelJs } from '../spreadsheets/exceljs.js';
 import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
 
 /**
- * The office's spreadsheets (issue #7 Export Data, Parents Contact): exceljs's streaming
+ * The office's spreadsheets (Export Data, Parents Contact): exceljs's streaming
  * WorkbookWriter straight into the reply. Rows arrive page by page from the database and are
  * committed (written and forgotten) as they go, so neither the table nor the workbook is ever
  * held in memory, and nothing is written to disk (DESIGN §2 XLSX).

@@ -40,7 +40,7 @@ import { ingestScans } from './scans.service.js';
 const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
 
 /**
- * Attendance (issue #6): the student's records and the report PDF (SPEC §7), the gate scanners'
+ * Attendance: the student's records and the report PDF (SPEC §7), the gate scanners'
  * endpoint and their keys, the admin's import of scans, bell time and school holidays.
  */
 export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {

@@ -1,7 +1,7 @@
 import type { AttendanceRecord } from '../../shared/attendance.schemas.js';
 
 /**
- * How a student's scans of one day become that day's record (issue #6): the first scan is the
+ * How a student's scans of one day become that day's record: the first scan is the
  * time in, the last the time out; late when the time in is after the bell; the sessions as
  * SPEC §4 and docs/decisions.md "Scans into records" say. Pure, so the same scans give the same
  * record whatever order they arrived in and however often.

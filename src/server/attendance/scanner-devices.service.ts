@@ -8,7 +8,7 @@ import type { Actor } from '../http/request-context.js';
 import * as repo from './attendance.repository.js';
 
 /**
- * The school's gate scanners (issue #6): each has its own key, made by an administrator, shown
+ * The school's gate scanners: each has its own key, made by an administrator, shown
  * once and kept only as a sha256 (like session ids, D1), so a leaked table opens no gate.
  * Revoking a device makes its key fail at once (401).
  */

@@ -8,6 +8,7 @@ import {
   ImportResultSchema,
   ScanResultSchema,
   ScannerDeviceSchema,
+  SchoolHolidaySchema,
   StudentAttendanceSchema,
 } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -16,7 +17,7 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
 /**
- * The gate scanners and the admin's import (issue #6): device keys made and revoked by an
+ * The gate scanners and the admin's import: device keys made and revoked by an
  * administrator, scans stored idempotently and in any order, records recomputed from them,
  * bell time and holidays, and the all-or-nothing import of CSV and XLSX files.
  */
@@ -313,7 +314,7 @@ describe('bell time and school holidays (admin)', () => {
     const day = schoolDays[7]!;
     const created = await admin.post('/api/attendance/holidays', { date: day, name: 'Flood day' });
     expect(created.statusCode).toBe(201);
-    const holiday = created.json() as { id: number };
+    const holiday = SchoolHolidaySchema.parse(created.json());
     expect(await possible()).toBe(before - 2);
     expectError(await admin.post('/api/attendance/holidays', { date: day, name: 'Again' }), 409, 'conflict');
     expectError(await admin.post('/api/attendance/holidays', { date: '2026-02-31', name: 'No such day' }), 400, 'validation_failed');

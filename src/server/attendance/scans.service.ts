@@ -6,7 +6,7 @@ import * as repo from './attendance.repository.js';
 import { deriveDailyRecord, timesOnRecord } from './daily-record.js';
 
 /**
- * Scans into records (issue #6): store each raw scan, ignoring exact repeats, then recompute the
+ * Scans into records: store each raw scan, ignoring exact repeats, then recompute the
  * record of every student and day that got a new scan from all of that day's scans. So the same
  * scan twice changes nothing, and scans arriving out of order give the same record as in order.
  */

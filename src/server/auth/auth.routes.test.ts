@@ -3,6 +3,7 @@ import { createTestApp, TestClient, type TestApp } from '../../../tests/support/
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
+import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import { SESSION_COOKIE } from '../http/session.js';
 
 const { registered, inProgress, firstLogin, passwordReset } = DEMO_STUDENTS;
@@ -88,7 +89,7 @@ describe('student sign-in', () => {
     expect(cookie?.sameSite).toBe('Lax');
     expect(response.body).not.toMatch(/argon2|password_hash/);
     const session = await c.get('/api/session');
-    expect(session.json().user).toMatchObject({ role: 'student', student_id: registered.student_id, initials: 'AM' });
+    expect(SessionAnswerSchema.parse(session.json()).user).toMatchObject({ role: 'student', student_id: registered.student_id, initials: 'AM' });
   });
 
   it('gives one message for a wrong password and an unknown ID', async () => {
@@ -108,14 +109,14 @@ describe('student sign-in', () => {
     // The replaced session no longer works.
     const replay = new TestClient(t.app);
     replay.cookies.set(SESSION_COOKIE, first!);
-    expect((await replay.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await replay.get('/api/session')).json()).user).toBeNull();
 
     const out = await c.post('/logout');
     expect(out.statusCode).toBe(204);
-    expect((await c.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toBeNull();
     const replaySecond = new TestClient(t.app);
     replaySecond.cookies.set(SESSION_COOKIE, second!);
-    expect((await replaySecond.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await replaySecond.get('/api/session')).json()).user).toBeNull();
   });
 
   it('locks an account after five failures, even for the right password', async () => {
@@ -163,7 +164,7 @@ describe('first login and the forced change', () => {
     const response = await c.post('/api/first-login', { identifier: firstLogin.sea_no.toLowerCase(), date_of_birth: compact(firstLogin.date_of_birth) });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ student_id: firstLogin.student_id, first_login: 1 });
-    expect((await c.get('/api/session')).json().user).toMatchObject({ first_login: 1 });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ first_login: 1 });
 
     const tooShort = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: 'short' });
     expectError(tooShort, 400, 'validation_failed');
@@ -175,7 +176,7 @@ describe('first login and the forced change', () => {
     const changed = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: 'a-good-new-password' });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ name: `${firstLogin.first_name} ${firstLogin.last_name}` });
-    expect((await c.get('/api/session')).json().user).toMatchObject({ first_login: 0, password_reset: 0 });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ first_login: 0, password_reset: 0 });
 
     await client().signInStudent(firstLogin.student_id, 'a-good-new-password');
     const again = await client().post('/api/first-login', { identifier: firstLogin.birth_certificate_no, date_of_birth: compact(firstLogin.date_of_birth) });
@@ -196,7 +197,7 @@ describe('password reset by the office', () => {
     const reset = await admin.post('/api/reset-password-student', { student_id: inProgress.student_id });
     expect(reset.statusCode).toBe(200);
     expect(reset.json()).toEqual({ message: 'password reset successfully' });
-    expect((await student.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await student.get('/api/session')).json()).user).toBeNull();
 
     const dob = await t.database.db.selectFrom('students').select('date_of_birth').where('id', '=', inProgress.student_id).executeTakeFirstOrThrow();
     expectError(await client().post('/api/login-student', { student_id: inProgress.student_id, password: inProgress.password }), 401);
@@ -229,8 +230,8 @@ describe('own password change', () => {
     expect(expectError(wrongCurrent, 400).errors?.current_password).toEqual(['Current password is incorrect.']);
     const ok = await first.post('/api/change-password-student', { student_id: target.id, password: 'brand-new-password', current_password: 'portal-demo-2026' });
     expect(ok.statusCode).toBe(200);
-    expect((await first.get('/api/session')).json().user).toMatchObject({ student_id: target.id });
-    expect((await second.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await first.get('/api/session')).json()).user).toMatchObject({ student_id: target.id });
+    expect(SessionAnswerSchema.parse((await second.get('/api/session')).json()).user).toBeNull();
   });
 
   it('throttles wrong current passwords without locking the account\'s sign-in', async () => {
@@ -262,7 +263,7 @@ describe('admin sign-in', () => {
     const c = client();
     const response = await c.post('/api/admin-login', { username: DEMO_ADMIN.username.toUpperCase(), password: DEMO_ADMIN.password });
     expect(response.json()).toEqual({ name: 'Admin', role: 'admin' });
-    expect((await c.get('/api/session')).json().user).toMatchObject({ role: 'admin', username: DEMO_ADMIN.username });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'admin', username: DEMO_ADMIN.username });
   });
 });
 
@@ -291,10 +292,10 @@ describe('session expiry', () => {
     const idle = await client().signInStudent(registered.student_id, registered.password);
     const old = new Date(Date.now() - 2 * 3_600_000).toISOString();
     await db.updateTable('sessions').set({ last_seen_at: old }).where('user_id', 'in', db.selectFrom('users').select('id').where('student_id', '=', registered.student_id)).execute();
-    expect((await idle.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await idle.get('/api/session')).json()).user).toBeNull();
 
     const absolute = await client().signInStudent(registered.student_id, registered.password);
     await db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', 'in', db.selectFrom('users').select('id').where('student_id', '=', registered.student_id)).execute();
-    expect((await absolute.get('/api/session')).json().user).toBeNull();
+    expect(SessionAnswerSchema.parse((await absolute.get('/api/session')).json()).user).toBeNull();
   });
 });

@@ -63,9 +63,8 @@ interface Reservation {
 /**
  * Counts an attempt against the address (and the account, when known) *before* the password is
  * checked, each in one atomic upsert, so guesses sent at the same moment, to one process or to
- * several, cannot all pass a check made before any of them was recorded (issue #8: 20
- * simultaneous guesses were all verified). Refused at once when a window is full; a success
- * releases its reservation.
+ * several, cannot all pass a check made before any of them was recorded. Refused at once when a
+ * window is full; a success releases its reservation.
  */
 async function reserveAttempt(db: Db, kind: string, ip: string, userId: number | undefined): Promise<Reservation> {
   const addressKey = `${kind}:ip:${ip}`;

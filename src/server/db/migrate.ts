@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
 import * as initial from './migrations/0001-initial.js';
@@ -20,7 +21,7 @@ function migrator(db: Db): Migrator {
 function requireSuccess(result: MigrationResultSet, direction: string): void {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
-    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    const reason = result.error instanceof Error ? result.error.message : inspect(result.error);
     throw new Error(`Migration ${direction} failed${failed ? ` at ${failed.migrationName}` : ''}: ${reason}`);
   }
 }

@@ -5,7 +5,7 @@ import { renderPdf } from '../pdf/renderer.js';
 import { inspectPdf } from './pdf-inspection.js';
 
 /**
- * The PDF check by parsing (issue 14 item 2, docs/decisions.md D17), run in this thread: every
+ * The PDF check by parsing (docs/decisions.md D17), run in this thread: every
  * kind of active content refused, each way of hiding it from a byte pattern included, and the
  * documents a school really receives accepted. The upload route runs the same check on the
  * worker pool (documents.routes.test.ts).

@@ -131,7 +131,7 @@ function requireBoundedStream(stream: PDFRawStream): void {
  * object and cross-reference streams among them are checked to inflate within bounds, and the
  * objects inside each object stream are added.
  */
-function parseEveryHeader(bytes: Uint8Array, objects: ObjectsByRef): void {
+async function parseEveryHeader(bytes: Uint8Array, objects: ObjectsByRef): Promise<void> {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   for (const match of text.matchAll(OBJECT_HEADER)) {
     const ref = PDFRef.of(Number(match[1]), Number(match[2]));
@@ -150,7 +150,9 @@ function parseEveryHeader(bytes: Uint8Array, objects: ObjectsByRef): void {
     requireBoundedStream(object);
     if (type === 'XRef') continue;
     try {
-      PDFObjectStreamParser.forStream(object).parseIntoContext();
+      // Async in pdf-lib: awaited, so a stream that does not parse is refused here and never
+      // becomes an unhandled rejection on the worker.
+      await PDFObjectStreamParser.forStream(object).parseIntoContext();
     } catch {
       throw new Refusal({ ok: false, reason: 'unreadable', detail: 'an object stream that cannot be read' });
     }
@@ -236,7 +238,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfVerdict> {
   const objects: ObjectsByRef = new Map();
   try {
     // First every object on its own, which also bounds the streams the in-order parse inflates.
-    parseEveryHeader(bytes, objects);
+    await parseEveryHeader(bytes, objects);
   } catch (error) {
     if (error instanceof Refusal) return error.verdict;
     throw error;

@@ -44,7 +44,7 @@ function friendlyClientMessage(error: FastifyError): string {
 /**
  * busboy (under @fastify/multipart) throws plain Errors, without a status, for a malformed
  * multipart body: a missing boundary, a truncated body, a bad part header. They are the
- * client's fault (400), not ours (found by the hostile-input suite, issue #8).
+ * client's fault (400), not ours.
  */
 const MALFORMED_MULTIPART =
   /^(Multipart: Boundary not found|Unexpected end of multipart data|Malformed part header|Unsupported Content-Type\.|Missing Content-Type-header\.|.* terminated early due to unexpected end of multipart data)$/;

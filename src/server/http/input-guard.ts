@@ -4,8 +4,7 @@ import { badRequest } from './errors.js';
 
 /**
  * No text the portal stores may hold a NUL character: PostgreSQL refuses it in text columns
- * (a 500 on that engine only), C-based tools cut strings at it, and no form field needs it. Found
- * by the hostile-input suite (issue #8): a `\u0000` in any JSON string reached the database.
+ * (a 500 on that engine only), C-based tools cut strings at it, and no form field needs it.
  * Checked once, for every route, on the parsed body, query and path parameters.
  */
 

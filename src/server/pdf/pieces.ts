@@ -90,7 +90,7 @@ export function dataTable(
       widths: widths ? [...widths] : headers.map(() => '*'),
       body: [
         headers.map((header) => ({ text: header, bold: true, fillColor: COLORS.band })),
-        ...rows.map((row) => row.map((cell) => (cell !== null && typeof cell === 'object' ? cell : { text: display(cell as string | number | null | undefined) }))),
+        ...rows.map((row) => row.map((cell) => (cell !== null && typeof cell === 'object' ? cell : { text: display(cell) }))),
       ],
     },
     layout: 'lightHorizontalLines',

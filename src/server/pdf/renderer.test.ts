@@ -27,7 +27,7 @@ describe('pdf renderer and pieces', () => {
     }
   });
 
-  it('renders off the event loop: a 2,000-row report leaves it turning (issue 14 item 4)', async () => {
+  it('renders off the event loop: a 2,000-row report leaves it turning', async () => {
     const rows = Array.from({ length: 2_000 }, (_, i) => [`2026${String(i).padStart(4, '0')}`, `Student ${i}`, '1A', 'Yes', 'No', 'Birth certificate, SEA slip']);
     const { result, maxDelayMs } = await longestEventLoopDelay(() =>
       renderPdf({

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import type { Access } from '../http/access.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -14,7 +13,7 @@ import {
 import * as repo from './privacy.repository.js';
 
 /**
- * Privacy and accountability (issue #8): who read or exported whose data is recorded; the office
+ * Privacy and accountability: who read or exported whose data is recorded; the office
  * can read that log and a student's change history; a student's data can be exported whole or
  * deleted whole.
  */
@@ -37,7 +36,7 @@ const EXPORT_ROUTES = new Set(['/api/registration-report/:classId', '/api/term-r
 export async function readAuditFor(db: Db, request: FastifyRequest): Promise<Parameters<typeof writeAudit>[1] | null> {
   const url = request.routeOptions.url;
   if (!url || LOGGED_BY_THEIR_FEATURE.has(url)) return null;
-  const access = request.routeOptions.config?.access as Access | undefined;
+  const access = request.routeOptions.config?.access;
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const actor = actorOf(request);
   if (url === '/api/documents/:publicId') {

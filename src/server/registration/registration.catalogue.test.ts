@@ -110,7 +110,7 @@ beforeAll(async () => {
   student = await new TestClient(t.app, '10.4.0.1').signInStudent(inProgress.student_id, inProgress.password);
   admin = await new TestClient(t.app, '10.4.0.2').signInAdmin();
   for (const [name, lookup] of Object.entries(LOOKUPS)) {
-    const rows = (await student.get(lookup.path)).json() as Record<string, unknown>[];
+    const rows = lookup.schema.parse((await student.get(lookup.path)).json());
     lookupValues.set(name, toLookupOptions(name as keyof typeof LOOKUPS, rows)[0]!.value);
   }
 });

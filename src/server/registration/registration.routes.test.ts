@@ -70,7 +70,7 @@ describe('GET /api/student-record/{id}', () => {
     const [record] = StudentRecordListSchema.parse(response.json());
     expect(record).toMatchObject({ id: inProgress.student_id, first_name: inProgress.first_name, last_name: inProgress.last_name });
     for (const field of REGISTRATION_FIELDS) expect(record).toHaveProperty(field.name);
-    expect(record!.progress).toEqual(expect.objectContaining({ studentData: expect.any(Number), submit: 0 }));
+    expect(record!.progress).toEqual(expect.objectContaining({ studentData: expect.any(Number) as number, submit: 0 }));
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
@@ -160,9 +160,9 @@ describe('POST /api/student', () => {
   });
 
   it('is documented on /api/docs with every writable field of the catalogue and its rules', async () => {
-    const docs = (await student.get('/api/docs/json')).json() as {
+    const docs = (await student.get('/api/docs/json')).json<{
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; additionalProperties?: unknown } }> } }>>;
-    };
+    }>();
     const schema = docs.paths['/api/student']?.post?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['id', ...WRITABLE_FIELDS.map((field) => field.name)].sort());
     expect(schema?.additionalProperties).toBe(false);

@@ -10,7 +10,7 @@ import { schoolDateTime } from '../../shared/dates.js';
 import { postDueTermReports } from './term-reports.service.js';
 
 /**
- * Term reports over HTTP against the demo school (SPEC §2, §4, §7; issue #5): the student's list,
+ * Term reports over HTTP against the demo school (SPEC §2, §4, §7): the student's list,
  * the report card and who may read it, posting and removing, and scheduled posting. The demo has
  * 2025 results (its form 2–5 students, then in forms 1–4): terms 1 and 2 posted, term 3 not.
  */

@@ -37,7 +37,7 @@ const withTooLarge = {
 } as const;
 
 /**
- * Term report calls (SPEC §7) and the issue #5 additions: results import and its template,
+ * Term report calls (SPEC §7) and the portal's additions to them: results import and its template,
  * scheduled posting, the grading settings. Multipart is registered here only, with this
  * feature's limits, so other features keep their own.
  */

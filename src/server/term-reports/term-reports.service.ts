@@ -22,7 +22,7 @@ import { averagesByStudent, checkRecords, mapColumns, readRecords, TERM_RESULTS_
 
 /**
  * Term report rules (SPEC §2, §4, §6; DESIGN §5 "unposted report cards are served to
- * administrators only"; issue #5): the student's list, the card's content, posting and removing,
+ * administrators only"): the student's list, the card's content, posting and removing,
  * scheduled posting, and the all-or-nothing import of the marks.
  */
 
@@ -119,7 +119,7 @@ async function termAttendance(db: Db, studentId: string, year: number, term: num
   return { possibleSessions: summary.possible, absentSessions: summary.absent, lateSessions: summary.lates };
 }
 
-/** The audit row of a card being opened (issue #5: each view is logged). */
+/** The audit row of a card being opened (each view is logged). */
 export async function recordReportCardView(db: Db, actor: Actor, studentId: string, year: number, term: number): Promise<void> {
   await writeAudit(db, {
     ...actor,

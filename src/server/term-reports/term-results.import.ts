@@ -11,7 +11,7 @@ import { headingsByColumn, normaliseHeading, type Cell, type SheetRequest, type 
 
 /**
  * The import's rules, without the database: which column is which, what each cell must hold,
- * and what a valid row computes to (issue #5 "see a dry-run preview with every row's error").
+ * and what a valid row computes to, so a dry run can preview every row's error.
  * The service loads the lookups, calls `checkRecords`, and writes only when no row has an error.
  */
 

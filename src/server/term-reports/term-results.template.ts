@@ -5,7 +5,7 @@ import { loadExcelJs } from '../spreadsheets/exceljs.js';
 import * as repo from './term-reports.repository.js';
 
 /**
- * The import template (issue #5): the header row the importer expects, and on a second sheet
+ * The import template: the header row the importer expects, and on a second sheet
  * what each column takes, the subjects, the form classes and the grade key. The importer reads
  * only the first sheet, so the notes are never imported by mistake.
  */

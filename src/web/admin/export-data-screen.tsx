@@ -21,15 +21,17 @@ import type { AdminScreenProps } from './admin-menu.js';
 export default function ExportDataScreen({ selectedAt }: AdminScreenProps) {
   usePageTitle('Export Data');
   const download = useDownloadFile();
-  const start = () => download.mutate({ url: REGISTRATION_SPREADSHEET_URL, fileName: REGISTRATION_DATA_FILE_NAME });
+  // TanStack Query keeps `mutate` stable across renders, so the effect below runs on selectedAt only.
+  const { mutate: downloadFile } = download;
+  const start = () => downloadFile({ url: REGISTRATION_SPREADSHEET_URL, fileName: REGISTRATION_DATA_FILE_NAME });
   const started = useRef<number | null>(null);
   useEffect(() => {
     // A click on the menu item (not a reload of the page) starts the download once.
     if (selectedAt !== undefined && started.current !== selectedAt) {
       started.current = selectedAt;
-      download.mutate({ url: REGISTRATION_SPREADSHEET_URL, fileName: REGISTRATION_DATA_FILE_NAME });
+      downloadFile({ url: REGISTRATION_SPREADSHEET_URL, fileName: REGISTRATION_DATA_FILE_NAME });
     }
-  }, [selectedAt, download.mutate]);
+  }, [selectedAt, downloadFile]);
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>

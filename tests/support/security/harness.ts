@@ -10,7 +10,7 @@ import { CSRF_COOKIE, CSRF_HEADER } from '../../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
 
 /**
- * Shared pieces of the security suites (issue #8): who calls (sessions made directly in the
+ * Shared pieces of the security suites: who calls (sessions made directly in the
  * table, as epic-stack's fixtures do, so hundreds of cells cost no argon2), the route table as
  * one row per method, the error-shape check, and fingerprints of the stored data.
  */

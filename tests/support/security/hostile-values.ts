@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Generators of hostile input for the property-based suite (issue #8 §2): wrong types, huge
+ * Generators of hostile input for the property-based suite: wrong types, huge
  * strings, unicode edge cases, injection strings, unknown fields and prototype-pollution keys.
  * Objects are kept as lists of entries and serialised by hand, so `__proto__` and duplicate
  * keys reach the server as written instead of being swallowed by JavaScript's own objects.

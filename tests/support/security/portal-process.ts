@@ -59,8 +59,8 @@ export async function startPortalProcess(store: PortalStore, env: Record<string,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the portal did not start in time:\n${out}`)), STARTUP_TIMEOUT_MS);
     const check = () => {
@@ -70,7 +70,7 @@ export async function startPortalProcess(store: PortalStore, env: Record<string,
         resolve(match[1]!.replace('localhost', '127.0.0.1'));
       }
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the portal exited (${code}) before listening:\n${out}`));

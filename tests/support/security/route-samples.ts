@@ -6,7 +6,7 @@ import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
 import type { AgentRequest, CallerKind } from './harness.js';
 
 /**
- * One valid call per route (issue #8 "access matrix"): the access suite walks Fastify's route
+ * One valid call per route: the access suite walks Fastify's route
  * table and fails for any route missing here, so a new route cannot ship without its row. The
  * suites derive every expected status from the route's declared access plus `ok`.
  *

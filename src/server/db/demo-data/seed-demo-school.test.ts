@@ -21,7 +21,7 @@ import { averageOf, gradeFor, rankByAverage, weightedTotal } from '../../../shar
 
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TODAY = '2026-11-18'; // a Wednesday in term 1 of 2026-2027, after the Divali holiday
-const fakeHash = async (plain: string) => `hash:${plain}`;
+const fakeHash = (plain: string) => Promise.resolve(`hash:${plain}`);
 
 /** SPEC §5 maximum lengths of the fields the seeder fills. */
 const MAX_LENGTHS: Record<string, number> = {
@@ -135,7 +135,10 @@ const engines: Engine[] = (await isPostgresReachable()) ? ['sqlite', 'postgres']
 
 describe('random', () => {
   it('repeats a sequence for a seed and differs between seeds', () => {
-    const draw = (seed: number) => Array.from({ length: 5 }, createRandom(seed).next);
+    const draw = (seed: number) => {
+      const random = createRandom(seed);
+      return Array.from({ length: 5 }, () => random.next());
+    };
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
     expect(draw(42).every((x) => x >= 0 && x < 1)).toBe(true);

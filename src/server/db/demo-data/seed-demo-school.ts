@@ -133,7 +133,7 @@ function clamp(value: number, min: number, max: number): number {
 /** Below SQLite's 32,766 bound parameters per statement (PostgreSQL allows 65,535). */
 const MAX_PARAMETERS_PER_STATEMENT = 30_000;
 
-async function insertInChunks<T extends keyof Database & string>(
+async function insertInChunks<T extends keyof Database>(
   db: Kysely<Database>,
   table: T,
   rows: readonly InsertObject<Database, T>[],
@@ -154,7 +154,7 @@ export async function hasStudents(db: Kysely<Database>): Promise<boolean> {
   return (await countRows(db, 'students')) > 0;
 }
 
-async function countRows(db: Kysely<Database>, table: keyof Database & string): Promise<number> {
+async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
