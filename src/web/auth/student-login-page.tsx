@@ -1,28 +1,20 @@
-import { lazy, Suspense, useState } from "react";
-import Link from "@mui/material/Link";
-import Stack from "@mui/material/Stack";
-import { Link as RouterLink, useNavigate } from "react-router";
-import type { LoginAnswer } from "../../shared/auth.schemas.js";
-import { useSnackbar } from "../components/snackbar-provider.js";
-import { needsPasswordChange, useSession } from "../lib/session.js";
-import { PASSWORD_CHANGED_MESSAGE } from "./auth.messages.js";
-import { SignInFrame } from "./sign-in-frame.js";
-import { StudentIdLoginForm } from "./student-id-login-form.js";
+import { lazy, Suspense, useState } from 'react';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import type { LoginAnswer } from '../../shared/auth.schemas.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { needsPasswordChange, useSession } from '../lib/session.js';
+import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
+import { SignInFrame } from './sign-in-frame.js';
+import { StudentIdLoginForm } from './student-id-login-form.js';
 
 // Most visitors only sign in with their Student ID: the other modes and the dialogs (with MUI's
-// Modal) load when first shown, which keeps the login page's JS within its budget (web, D32).
-const FindStudentIdDialog = lazy(async () => ({
-  default: (await import("./find-student-id-dialog.js")).FindStudentIdDialog,
-}));
-const FirstLoginForm = lazy(async () => ({
-  default: (await import("./first-login-form.js")).FirstLoginForm,
-}));
-const NewPasswordForm = lazy(async () => ({
-  default: (await import("./new-password-form.js")).NewPasswordForm,
-}));
-const NoteStudentIdDialog = lazy(async () => ({
-  default: (await import("./note-student-id-dialog.js")).NoteStudentIdDialog,
-}));
+// Modal) load when first shown, which keeps the login page's first load small (D32).
+const FindStudentIdDialog = lazy(async () => ({ default: (await import('./find-student-id-dialog.js')).FindStudentIdDialog }));
+const FirstLoginForm = lazy(async () => ({ default: (await import('./first-login-form.js')).FirstLoginForm }));
+const NewPasswordForm = lazy(async () => ({ default: (await import('./new-password-form.js')).NewPasswordForm }));
+const NoteStudentIdDialog = lazy(async () => ({ default: (await import('./note-student-id-dialog.js')).NoteStudentIdDialog }));
 
 /**
  * The student login screen (/) and its three modes (SPEC §2): normal, first login, and new
@@ -33,8 +25,8 @@ export function StudentLoginPage() {
   const user = useSession().data?.user ?? null;
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const [mode, setMode] = useState<"normal" | "first-login">("normal");
-  const [studentId, setStudentId] = useState("");
+  const [mode, setMode] = useState<'normal' | 'first-login'>('normal');
+  const [studentId, setStudentId] = useState('');
   const [idToNote, setIdToNote] = useState<string | null>(null);
   const [finding, setFinding] = useState(false);
   // Once opened, the dialog stays mounted so that closing it animates.
@@ -43,18 +35,14 @@ export function StudentLoginPage() {
   if (user !== null && needsPasswordChange(user) && idToNote === null) {
     const onChanged = () => {
       showSnackbar(PASSWORD_CHANGED_MESSAGE);
-      void navigate("/dashboard", { replace: true });
+      void navigate('/dashboard', { replace: true });
     };
     return (
       <SignInFrame title="Choose a new password">
         <Suspense fallback={null}>
           <NewPasswordForm user={user} onChanged={onChanged} />
         </Suspense>
-        <Link
-          component={RouterLink}
-          to="/logout"
-          sx={{ display: "inline-block", mt: 2 }}
-        >
+        <Link component={RouterLink} to="/logout" sx={{ display: 'inline-block', mt: 2 }}>
           Cancel and sign out
         </Link>
       </SignInFrame>
@@ -64,56 +52,34 @@ export function StudentLoginPage() {
   const onSignedIn = (answer: LoginAnswer) => {
     // An account that must change its password stays here: the session now puts it in
     // New-password mode (above). Everyone else goes to the dashboard.
-    if (answer.first_login !== 1 && answer.password_reset !== 1)
-      void navigate("/dashboard", { replace: true });
+    if (answer.first_login !== 1 && answer.password_reset !== 1) void navigate('/dashboard', { replace: true });
   };
   const onFirstSignedIn = (answer: LoginAnswer) => {
     setStudentId(answer.student_id);
-    setMode("normal");
+    setMode('normal');
     setIdToNote(answer.student_id);
   };
 
   return (
-    <SignInFrame
-      title={mode === "normal" ? "Student sign in" : "First-time sign in"}
-    >
-      {mode === "normal" ? (
-        <StudentIdLoginForm
-          studentId={studentId}
-          onStudentIdChange={setStudentId}
-          onSignedIn={onSignedIn}
-        />
+    <SignInFrame title={mode === 'normal' ? 'Student sign in' : 'First-time sign in'}>
+      {mode === 'normal' ? (
+        <StudentIdLoginForm studentId={studentId} onStudentIdChange={setStudentId} onSignedIn={onSignedIn} />
       ) : (
         <Suspense fallback={null}>
           <FirstLoginForm onSignedIn={onFirstSignedIn} />
         </Suspense>
       )}
-      <Stack spacing={1.5} sx={{ mt: 3, alignItems: "flex-start" }}>
-        {mode === "normal" ? (
-          <Link
-            component="button"
-            type="button"
-            onClick={() => setMode("first-login")}
-            sx={{ textAlign: "left" }}
-          >
-            First time here? Sign in with your birth certificate pin or SEA
-            number
+      <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
+        {mode === 'normal' ? (
+          <Link component="button" type="button" onClick={() => setMode('first-login')} sx={{ textAlign: 'left' }}>
+            First time here? Sign in with your birth certificate pin or SEA number
           </Link>
         ) : (
-          <Link
-            component="button"
-            type="button"
-            onClick={() => setMode("normal")}
-            sx={{ textAlign: "left" }}
-          >
+          <Link component="button" type="button" onClick={() => setMode('normal')} sx={{ textAlign: 'left' }}>
             Sign in with your Student ID instead
           </Link>
         )}
-        <Link
-          component="button"
-          type="button"
-          onClick={() => (setFinding(true), setFindOpened(true))}
-        >
+        <Link component="button" type="button" onClick={() => (setFinding(true), setFindOpened(true))}>
           Forgot your Student ID?
         </Link>
         <Link component={RouterLink} to="/admin">
@@ -127,17 +93,12 @@ export function StudentLoginPage() {
             onClose={() => setFinding(false)}
             onUseId={(id) => {
               setStudentId(id);
-              setMode("normal");
+              setMode('normal');
               setFinding(false);
             }}
           />
         )}
-        {idToNote !== null && (
-          <NoteStudentIdDialog
-            studentId={idToNote}
-            onClose={() => setIdToNote(null)}
-          />
-        )}
+        {idToNote !== null && <NoteStudentIdDialog studentId={idToNote} onClose={() => setIdToNote(null)} />}
       </Suspense>
     </SignInFrame>
   );

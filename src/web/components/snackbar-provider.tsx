@@ -1,19 +1,8 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  useCallback,
-  useContext,
-  useMemo,
-  useState,
-  type ReactNode,
-} from "react";
-import type { AlertColor } from "@mui/material/Alert";
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { AlertColor } from '@mui/material/Alert';
 
 // Loaded with the first message: no page needs the snackbar's code before it shows something.
-const SnackbarMessage = lazy(async () => ({
-  default: (await import("./snackbar-message.js")).SnackbarMessage,
-}));
+const SnackbarMessage = lazy(async () => ({ default: (await import('./snackbar-message.js')).SnackbarMessage }));
 
 interface SnackbarMessage {
   key: number;
@@ -30,12 +19,12 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [message, setMessage] = useState<SnackbarMessage | null>(null);
   const [open, setOpen] = useState(false);
 
-  const show = useCallback<ShowSnackbar>((text, severity = "success") => {
+  const show = useCallback<ShowSnackbar>((text, severity = 'success') => {
     setMessage({ key: Date.now(), text, severity });
     setOpen(true);
   }, []);
   const close = useCallback((_event?: unknown, reason?: string) => {
-    if (reason !== "clickaway") setOpen(false);
+    if (reason !== 'clickaway') setOpen(false);
   }, []);
   const value = useMemo(() => show, [show]);
 
@@ -44,13 +33,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
       {children}
       {message !== null && (
         <Suspense fallback={null}>
-          <SnackbarMessage
-            key={message.key}
-            text={message.text}
-            severity={message.severity}
-            open={open}
-            onClose={close}
-          />
+          <SnackbarMessage key={message.key} text={message.text} severity={message.severity} open={open} onClose={close} />
         </Suspense>
       )}
     </SnackbarContext.Provider>
@@ -60,7 +43,6 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
 /** `show(text, severity?)`: puts a message in the app's snackbar (e.g. 'Password Changed Successfully.'). */
 export function useSnackbar(): ShowSnackbar {
   const show = useContext(SnackbarContext);
-  if (show === null)
-    throw new Error("useSnackbar needs a SnackbarProvider above it.");
+  if (show === null) throw new Error('useSnackbar needs a SnackbarProvider above it.');
   return show;
 }
