@@ -209,9 +209,43 @@ export const TERM_RESULT_COLUMNS = [
 ] as const;
 export type TermResultColumnKey = (typeof TERM_RESULT_COLUMNS)[number]['key'];
 
-export const TemplateQuerySchema = z.object({
-  format: z.enum(['xlsx', 'csv']).default('xlsx'),
-});
+/**
+ * The results template: blank, or a class's mark sheet for one subject (`class_id` with
+ * `subject`: every student of the class on a row of their own, ID and name filled in).
+ */
+export const TemplateQuerySchema = z
+  .object({
+    format: z.enum(['xlsx', 'csv'], { message: 'Format must be xlsx or csv.' }).default('xlsx'),
+    class_id: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
+      .optional(),
+    subject: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{1,20}$/, 'Name a subject by its code, such as MATH.')
+      .optional(),
+  })
+  .superRefine((query, ctx) => {
+    if ((query.class_id === undefined) !== (query.subject === undefined)) {
+      const missing = query.class_id === undefined ? 'class_id' : 'subject';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'A mark sheet needs both a class and a subject.' });
+    }
+  });
+export type TemplateQueryInput = z.input<typeof TemplateQuerySchema>;
+
+/** The address of the results template, blank or as one class's mark sheet for one subject. */
+export function termResultsTemplateUrl(query: TemplateQueryInput = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
+  return `/api/term-results/template?${params.toString()}`;
+}
+
+/** A subject as the results screens offer it. */
+export const SubjectSchema = z.object({ code: z.string(), name: z.string() });
+export const SubjectListSchema = z.array(SubjectSchema);
+export type Subject = z.infer<typeof SubjectSchema>;
 
 export const ImportQuerySchema = z.object({
   year: AcademicYearSchema,

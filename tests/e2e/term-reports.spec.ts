@@ -165,5 +165,27 @@ describe.each(ENGINES)('on %s', (engine) => {
         .execute();
       expect(stored.map((r) => r.total)).toEqual([74, 66.4]);
     });
+
+    for (const size of [undefined, PHONE]) {
+      it(`downloads a class’s mark sheet for one subject with its students listed${size ? ' (phone)' : ''}`, async () => {
+        const page = await open(size);
+        await signInAdmin(page);
+        // On a phone the admin menu is a drawer behind a button named after the screen shown.
+        if (size) await page.getByRole('button', { name: 'Menu: Dashboard' }).click();
+        await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Import Term Results' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Import Term Results' }).waitFor();
+        // Until a class and a subject are chosen there is nothing to download.
+        expect(await page.getByRole('button', { name: 'Download mark sheet' }).isDisabled()).toBe(true);
+        const download = page.getByRole('link', { name: 'Download mark sheet' });
+        await page.getByRole('combobox', { name: 'Class' }).click();
+        await page.getByRole('option', { name: 'Form 3 3B' }).click();
+        await page.getByRole('combobox', { name: 'Subject' }).click();
+        await page.getByRole('option', { name: 'Mathematics' }).click();
+        const box = await download.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+        const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+        expect(file.suggestedFilename()).toBe('Mark Sheet 3B MATH.xlsx');
+      });
+    }
   });
 });

@@ -57,6 +57,18 @@ export async function findFormClass(db: Db, classId: string) {
   return db.selectFrom('form_classes').select(['id', 'form_level', 'form_teacher']).where('id', '=', classId).executeTakeFirst();
 }
 
+/** The students of a form class in list order (last name, first name, ID). */
+export async function listClassStudents(db: Db, classId: string): Promise<StudentBasics[]> {
+  return db
+    .selectFrom('students')
+    .select(['id', 'first_name', 'last_name', 'date_of_birth', 'class_id'])
+    .where('class_id', '=', classId)
+    .orderBy('last_name')
+    .orderBy('first_name')
+    .orderBy('id')
+    .execute();
+}
+
 export async function listSubjects(db: Db) {
   return db.selectFrom('subjects').select(['id', 'code', 'name']).orderBy('id').execute();
 }

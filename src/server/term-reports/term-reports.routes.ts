@@ -15,6 +15,7 @@ import {
   ReportCardTermsParamsSchema,
   ScheduleTermReportsSchema,
   TERM_RESULTS_MAX_BYTES,
+  SubjectListSchema,
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
 import type { AppDeps } from '../app.js';
@@ -146,14 +147,29 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       config: { access: 'admin' },
       schema: {
         tags,
-        summary: 'The results import template (xlsx, or csv)',
+        summary: 'The results import template (xlsx, or csv); with class_id and subject, that class’s mark sheet',
         querystring: TemplateQuerySchema,
         response: errorResponses,
       },
     },
     async (request, reply) => {
-      return sendTemplate(reply, await buildTemplate(db, request.query.format));
+      const { format, class_id: classId, subject } = request.query;
+      const markSheet = classId !== undefined && subject !== undefined ? { classId, subject } : undefined;
+      return sendTemplate(reply, await buildTemplate(db, format, markSheet));
     },
+  );
+
+  app.get(
+    '/api/term-results/subjects',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'The subjects results are given in (code and name)',
+        response: { 200: SubjectListSchema, ...errorResponses },
+      },
+    },
+    async () => (await repo.listSubjects(db)).map(({ code, name }) => ({ code, name })),
   );
 
   app.get(

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { weightedTotal, gradeFor } from '../../shared/term-reports.grading.js';
-import { GradingSettingsSchema, ImportReportSchema, TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
+import {
+  GradingSettingsSchema,
+  ImportReportSchema,
+  SubjectListSchema,
+  TERM_RESULTS_MAX_ROWS,
+  type ImportReport,
+} from '../../shared/term-reports.schemas.js';
 
 /**
  * The results import over HTTP: a good file in both
@@ -126,6 +132,76 @@ describe('access and the template', () => {
     const settings = GradingSettingsSchema.parse((await admin.get('/api/term-results/grading')).json());
     expect(settings.grade_key.map((g) => g.grade)).toEqual(['A', 'B', 'C', 'D', 'E']);
     expect(settings.weights.find((w) => w.form_level === 2)).toMatchObject({ coursework_weight: 0.4, exam_weight: 0.6 });
+  });
+});
+
+describe('a class’s mark sheet for one subject', () => {
+  const classStudents = () =>
+    t.database.db
+      .selectFrom('students')
+      .select(['id', 'first_name', 'last_name'])
+      .where('class_id', '=', '2A')
+      .orderBy('last_name')
+      .orderBy('first_name')
+      .orderBy('id')
+      .execute();
+
+  it('lists every student of the class with ID, name, subject and class, marks left blank', async () => {
+    const students = await classStudents();
+    expect(students.length).toBeGreaterThan(5);
+    const response = await admin.get('/api/term-results/template?class_id=2A&subject=math');
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.headers['content-disposition']).toContain('Mark Sheet 2A MATH.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Student ID', 'Name', ...HEADER.slice(1)]);
+    const rows: string[][] = [];
+    sheet.eachRow((row, number) => {
+      if (number > 1) rows.push([1, 2, 3, 4, 5, 6].map((column) => row.getCell(column).text));
+    });
+    expect(rows).toEqual(students.map((s) => [s.id, `${s.last_name}, ${s.first_name}`, 'MATH', '2A', '', '']));
+
+    const csvSheet = await admin.get('/api/term-results/template?format=csv&class_id=2A&subject=MATH');
+    expect(csvSheet.headers['content-disposition']).toContain('Mark Sheet 2A MATH.csv');
+    const lines = csvSheet.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(students.length + 1);
+    expect(lines[1]).toBe(`${students[0]!.id},"${students[0]!.last_name}, ${students[0]!.first_name}",MATH,2A,,,,,`);
+  });
+
+  it('goes back in as it came out once the marks are typed, the name column unread', async () => {
+    const response = await admin.get('/api/term-results/template?class_id=2A&subject=MATH');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    sheet.eachRow((row, number) => {
+      if (number === 1) return;
+      row.getCell(5).value = 40;
+      row.getCell(6).value = 50;
+      // A teacher's typo in a name changes nothing: the import takes names from the records.
+      row.getCell(2).value = 'Someone Else';
+    });
+    const filled = Buffer.from(await workbook.xlsx.writeBuffer());
+    const preview = report(await upload(filled, { fileName: 'Mark Sheet 2A MATH.xlsx' }));
+    expect(preview.error_count).toBe(0);
+    expect(preview.rows).toHaveLength(sheet.rowCount - 1);
+    expect(preview.rows.every((row) => row.class_id === '2A' && row.student_name !== 'Someone Else')).toBe(true);
+    expect(await countResults()).toBe(0);
+  });
+
+  it('refuses a class or subject alone, or one the school does not have, by name', async () => {
+    expect(expectError(await admin.get('/api/term-results/template?class_id=2A'), 400).errors).toHaveProperty('subject');
+    expect(expectError(await admin.get('/api/term-results/template?subject=MATH'), 400).errors).toHaveProperty('class_id');
+    const unknown = expectError(await admin.get('/api/term-results/template?class_id=9Z&subject=NOPE'), 400);
+    expect(unknown.errors).toEqual({ class_id: ['There is no form class 9Z.'], subject: ['There is no subject with the code NOPE.'] });
+    expect(expectError(await admin.get('/api/term-results/template?class_id=2A%27--&subject=MATH'), 400).errors).toHaveProperty('class_id');
+  });
+
+  it('answers the subjects for the screen, to administrators only', async () => {
+    const subjects = SubjectListSchema.parse((await admin.get('/api/term-results/subjects')).json());
+    expect(subjects).toContainEqual({ code: 'MATH', name: 'Mathematics' });
+    const student = await new TestClient(t.app, '10.6.0.4').signInStudent('20220001', 'portal-demo-2026');
+    expectError(await student.get('/api/term-results/subjects'), 403);
   });
 });
 

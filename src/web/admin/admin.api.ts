@@ -7,7 +7,6 @@ import {
   type AdminStudent,
   type StudentImportResult,
 } from '../../shared/admin.schemas.js';
-import { LOOKUPS } from '../../shared/lookups.schemas.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { ApiError, apiRequest, errorFromBody, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
@@ -69,18 +68,6 @@ export function resetStudentPassword(studentId: string) {
 /** The reset dialog shows its own progress (SPEC §2), so no page overlay. */
 export function useResetStudentPassword() {
   return useMutation({ mutationFn: resetStudentPassword, meta: BACKGROUND_QUERY });
-}
-
-// ---- lookups ------------------------------------------------------------------------------------
-
-/** The form classes with their levels (the registration screens keep the lookup as select options). */
-export function useFormClasses() {
-  const { path, schema } = LOOKUPS.formClasses;
-  return useQuery({
-    queryKey: ['admin', 'form-classes'],
-    queryFn: ({ signal }) => apiRequest(path, { schema, signal }),
-    staleTime: 5 * 60_000,
-  });
 }
 
 // ---- files --------------------------------------------------------------------------------------

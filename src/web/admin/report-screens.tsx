@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { parentsContactSpreadsheetUrl, parentsContactUrl, registrationReportUrl } from '../../shared/admin.schemas.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useFormClasses } from './admin.api.js';
+import { useFormClasses } from '../lib/form-classes.js';
 
 /** 'all' or a form class id. */
 function ClassSelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {

@@ -16,9 +16,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey } from '../../shared/term-reports.grading.js';
-import { TERM_RESULTS_MAX_ROWS, type ImportReport } from '../../shared/term-reports.schemas.js';
+import { TERM_RESULTS_MAX_ROWS, termResultsTemplateUrl, type ImportReport } from '../../shared/term-reports.schemas.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { TEMPLATE_URLS, useGradingSettings, useImportTermResults } from './term-reports.api.js';
+import { MarkSheetDownload } from './mark-sheet-download.js';
+import { useGradingSettings, useImportTermResults } from './term-reports.api.js';
 import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
 
 /** Rows shown in the preview besides every row with a problem. */
@@ -102,15 +103,17 @@ export function ImportTermResults() {
         </TextField>
       </Box>
 
+      <MarkSheetDownload />
+
       <ImportFileControls
         importer={importer}
         fileLabel="Results file (XLSX or CSV)"
         templates={
           <>
-            <Button href={TEMPLATE_URLS.xlsx} startIcon={<FileDownloadIcon aria-hidden />}>
+            <Button href={termResultsTemplateUrl({ format: 'xlsx' })} startIcon={<FileDownloadIcon aria-hidden />}>
               Download template
             </Button>
-            <Button href={TEMPLATE_URLS.csv} startIcon={<FileDownloadIcon aria-hidden />}>
+            <Button href={termResultsTemplateUrl({ format: 'csv' })} startIcon={<FileDownloadIcon aria-hidden />}>
               CSV template
             </Button>
           </>

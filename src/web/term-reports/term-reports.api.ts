@@ -5,6 +5,7 @@ import {
   PostedTermReportListSchema,
   PostedTermReportSchema,
   ReportCardTermListSchema,
+  SubjectListSchema,
   type ImportReport,
   type PostTermReportsInput,
   type PostedTermReport,
@@ -88,10 +89,14 @@ export function useScheduleTermReports() {
 
 // ---- the results import ------------------------------------------------------------------------
 
-export const TEMPLATE_URLS = {
-  xlsx: '/api/term-results/template?format=xlsx',
-  csv: '/api/term-results/template?format=csv',
-} as const;
+/** The subjects results are given in, for the mark sheet chooser. */
+export function useSubjects() {
+  return useQuery({
+    queryKey: ['term-results-subjects'],
+    queryFn: ({ signal }) => apiRequest('/api/term-results/subjects', { schema: SubjectListSchema, ...(signal ? { signal } : {}) }),
+    staleTime: 5 * 60_000,
+  });
+}
 
 export function useGradingSettings() {
   return useQuery({

@@ -208,6 +208,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'GET /api/term-results/template': { costly: true, request: get('/api/term-results/template?format=csv'), ok: 200 },
   'GET /api/term-results/grading': { request: get('/api/term-results/grading'), ok: 200 },
+  'GET /api/term-results/subjects': { request: get('/api/term-results/subjects'), ok: 200 },
   'POST /api/term-results/import': {
     request: () =>
       upload('/api/term-results/import?year=2025&term=1&dryRun=1', 'results.csv', Buffer.from('student_id,subject,coursework,exam\n20220001,ENG,40,50\n')),
