@@ -33,6 +33,9 @@ const EnvSchema = z
     ADMIN_USERNAME: z.string().min(3).max(50).optional(),
     ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').max(200).optional(),
     SCHOOL_NAME: z.string().min(1).max(100).default('St. Andrew’s Secondary School'),
+    API_DOCS: booleanFromEnv.optional(),
+    // Set by `npm start` (production) and by the tools in development and tests; read only here.
+    NODE_ENV: z.string().optional(),
   })
   .refine((env) => Boolean(env.ADMIN_USERNAME) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
@@ -53,6 +56,8 @@ export interface Config {
   readonly logLevel: string;
   readonly admin: { readonly username: string; readonly password: string } | undefined;
   readonly schoolName: string;
+  /** Serve the OpenAPI page at /api/docs (API_DOCS; default: off when NODE_ENV=production). */
+  readonly apiDocs: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -79,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     schoolName: e.SCHOOL_NAME,
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
   });
 }

@@ -159,6 +159,20 @@ describe('POST /api/student', () => {
     expect(await studentRow(inProgress.student_id)).toEqual(before);
   });
 
+  it('refuses names carrying bidirectional control characters, from students and administrators alike (400, nothing stored)', async () => {
+    const before = await studentRow(inProgress.student_id);
+    for (const [client, body] of [
+      [student, { id: inProgress.student_id, first_name: 'Ann\u202Eeve' }],
+      [student, { id: inProgress.student_id, mother_name: 'Mary \u2066Smith\u2069' }],
+      [admin, { id: inProgress.student_id, last_name: 'Lee\u202B' }],
+    ] as const) {
+      const refused = expectError(await client.post('/api/student', body), 400, 'validation_failed');
+      const [field] = Object.keys(body).filter((key) => key !== 'id');
+      expect(refused.errors).toEqual({ [field!]: ['Names cannot contain hidden text-direction characters. Type the name instead of pasting it.'] });
+    }
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+  });
+
   it('is documented on /api/docs with every writable field of the catalogue and its rules', async () => {
     const docs = (await student.get('/api/docs/json')).json() as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; additionalProperties?: unknown } }> } }>>;
