@@ -60,7 +60,7 @@ const publicRoutes = fp(async (app: FastifyInstance) => {
 export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => randomUUID(),
@@ -74,7 +74,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await app.register(securityHeadersPlugin, { hsts: config.trustProxy });
+  await app.register(securityHeadersPlugin);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   if (config.apiDocs) {
     await app.register(fastifySwagger, {
