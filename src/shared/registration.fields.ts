@@ -261,6 +261,33 @@ export function fieldsOfStep(step: RegistrationStep): readonly RegistrationField
 export const WRITABLE_FIELDS: readonly RegistrationField[] = REGISTRATION_FIELDS.filter((f) => !f.serverManaged);
 
 // ---------------------------------------------------------------------------------------------
+// Identity numbers (DESIGN §6 first login)
+
+/**
+ * The numbers a first login names a student by, with the date of birth. Each belongs to one
+ * student at most, compared without regard to case (the first login ignores case too); a unique
+ * index on `upper(column)` holds it in the database (docs/decisions.md D40).
+ */
+export const IDENTITY_FIELDS = ['birth_certificate_no', 'sea_no'] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];
+
+/** Whether a column is one of the identity numbers. */
+export function isIdentityField(name: string): name is IdentityField {
+  return (IDENTITY_FIELDS as readonly string[]).includes(name);
+}
+
+/** The form in which two identity numbers are compared: equal when equal ignoring case. */
+export function identityKey(value: string): string {
+  return value.toUpperCase();
+}
+
+/** What a save answers (409) when another student already has the number. */
+export const IDENTITY_TAKEN_MESSAGES: Readonly<Record<IdentityField, string>> = {
+  birth_certificate_no: 'Another student has this birth certificate pin.',
+  sea_no: 'Another student has this SEA number.',
+};
+
+// ---------------------------------------------------------------------------------------------
 // Visibility (SPEC §2)
 
 const PARENT_SECTIONS_BY_STATUS: Record<LivingStatus, readonly FieldSection[]> = {
