@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STUDENTS } from './db/demo-data/demo-accounts.js';
 import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
 import { ApiErrorSchema } from '../shared/api-error.js';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
 import { testConfig } from '../../tests/support/test-config.js';
@@ -81,5 +82,30 @@ describe('the page the server answers for a client path', () => {
     const login = doc.paths['/api/login-student']?.['post']?.requestBody?.content['application/json']?.schema.properties;
     expect(login?.['student_id']).toMatchObject({ type: 'string', maxLength: 20, pattern: '^[A-Za-z0-9-]{1,20}$' });
     expect(JSON.stringify(doc.paths['/api/session'])).toContain('"enum":["student","admin"]');
+  });
+});
+
+describe('the API documentation page (API_DOCS)', () => {
+  const env = { LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests' };
+  const docsStatus = async (config: ReturnType<typeof loadConfig>) => {
+    const database = await createTestDatabase();
+    const app = await buildApp(config, { db: database.db }, { logger: false, webRoot: '/nonexistent' });
+    try {
+      const visitor = new TestClient(app, '10.1.0.9');
+      return await Promise.all(['/api/docs', '/api/docs/json', '/api/docs/static/index.html'].map(async (url) => (await visitor.get(url)).statusCode));
+    } finally {
+      await app.close();
+      await database.destroy();
+    }
+  };
+
+  it('is served in development and when API_DOCS=true, and is gone (404) with API_DOCS=false', async () => {
+    expect(await docsStatus(loadConfig({ ...env, NODE_ENV: 'development' }))).toEqual([200, 200, 302]);
+    expect(await docsStatus(loadConfig({ ...env, NODE_ENV: 'production', API_DOCS: 'true' }))).toEqual([200, 200, 302]);
+    expect(await docsStatus(loadConfig({ ...env, NODE_ENV: 'development', API_DOCS: 'false' }))).toEqual([404, 404, 404]);
+  });
+
+  it('is off by default in production (npm start), where nobody but a developer needs it', async () => {
+    expect(await docsStatus(loadConfig({ ...env, NODE_ENV: 'production' }))).toEqual([404, 404, 404]);
   });
 });

@@ -60,7 +60,7 @@ const publicRoutes = fp(async (app: FastifyInstance) => {
 export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => randomUUID(),
@@ -74,14 +74,16 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await app.register(securityHeadersPlugin, { hsts: config.trustProxy });
+  await app.register(securityHeadersPlugin);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'School Portal API', version: '1', description: 'SPEC §7 calls and the additions of DESIGN §5.' },
-    },
-    transform: jsonSchemaTransform,
-  });
+  if (config.apiDocs) {
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: { title: 'School Portal API', version: '1', description: 'SPEC §7 calls and the additions of DESIGN §5.' },
+      },
+      transform: jsonSchemaTransform,
+    });
+  }
 
   const appDeps: AppDeps = { db: deps.db, config };
   await app.register(sessionPlugin, appDeps);
@@ -90,10 +92,12 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(csrfPlugin);
   await app.register(inputGuardPlugin);
 
-  await app.register(async (docs) => {
-    await docs.register(publicRoutes);
-    await docs.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  });
+  if (config.apiDocs) {
+    await app.register(async (docs) => {
+      await docs.register(publicRoutes);
+      await docs.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    });
+  }
 
   app.get(
     '/api/health',

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -9,6 +10,36 @@ import { z } from 'zod';
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const TRUST_PROXY_EXAMPLE = 'e.g. 127.0.0.1 for a proxy on this machine, or 10.0.0.5,10.0.0.0/24';
+
+/**
+ * TRUST_PROXY: the addresses or CIDR ranges of the proxies in front of the portal, comma-separated
+ * (also @fastify/proxy-addr's names loopback, linklocal, uniquelocal). Only a hop from one of them
+ * is believed about the client's address and protocol, so the address the throttles and the audit
+ * log record is the rightmost one a listed proxy added, never one the client wrote. `true` and hop
+ * counts are refused: they believe whoever connects, and a client that reaches the port directly
+ * would choose its own address (Fastify ignores hop counts for that reason). Unset or false: no proxy.
+ */
+const TrustProxySchema = z.string().transform((value, ctx): false | string[] => {
+  const text = value.trim().toLowerCase();
+  if (['false', '0', 'no', ''].includes(text)) return false;
+  if (['true', 'yes'].includes(text) || /^\d+$/.test(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must list the proxy's addresses (${TRUST_PROXY_EXAMPLE}): with true or a hop count a client that reaches the port directly could choose the address the portal records`,
+    });
+    return z.NEVER;
+  }
+  const proxies = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    proxyAddr.compile(proxies);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `${error instanceof Error ? error.message : String(error)} (${TRUST_PROXY_EXAMPLE})` });
+    return z.NEVER;
+  }
+  return proxies;
+});
 
 const EnvSchema = z
   .object({
@@ -22,7 +53,7 @@ const EnvSchema = z
     DEMO_DATA: booleanFromEnv.optional(),
     SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
     SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(60),
-    TRUST_PROXY: booleanFromEnv.default(false),
+    TRUST_PROXY: TrustProxySchema.default(false),
     UPLOAD_MAX_BYTES: z.coerce
       .number()
       .int()
@@ -33,6 +64,9 @@ const EnvSchema = z
     ADMIN_USERNAME: z.string().min(3).max(50).optional(),
     ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').max(200).optional(),
     SCHOOL_NAME: z.string().min(1).max(100).default('St. Andrew’s Secondary School'),
+    API_DOCS: booleanFromEnv.optional(),
+    // Set by `npm start` (production) and by the tools in development and tests; read only here.
+    NODE_ENV: z.string().optional(),
   })
   .refine((env) => Boolean(env.ADMIN_USERNAME) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
@@ -48,11 +82,14 @@ export interface Config {
   readonly demoData: boolean | undefined;
   readonly sessionTtlMs: number;
   readonly sessionIdleMs: number;
-  readonly trustProxy: boolean;
+  /** The proxies in front (addresses or CIDR ranges) whose X-Forwarded-* are believed; false = none. */
+  readonly trustProxy: false | readonly string[];
   readonly uploadMaxBytes: number;
   readonly logLevel: string;
   readonly admin: { readonly username: string; readonly password: string } | undefined;
   readonly schoolName: string;
+  /** Serve the OpenAPI page at /api/docs (API_DOCS; default: off when NODE_ENV=production). */
+  readonly apiDocs: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -79,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     schoolName: e.SCHOOL_NAME,
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
   });
 }

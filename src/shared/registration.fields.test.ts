@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
-import { isAfterToday } from './registration.fields.js';
+import { adminEditFieldMessage } from './admin.schemas.js';
+import { checkFieldRules, FIELD_MESSAGES, findField, isAfterToday } from './registration.fields.js';
 
 /**
  * `isAfterToday` without a `today` answers from the UTC date when a date is more than a day away
@@ -45,5 +46,33 @@ describe('isAfterToday', () => {
     expect(isAfterToday('2026', { today: '2026-06-15' })).toBe(false);
     // Far from the real clock: the given day decides, not the UTC shortcut.
     expect(isAfterToday('1990-01-02', { today: '1990-01-01' })).toBe(true);
+  });
+});
+
+/** Names are shown in lists, report cards and exports: a text-direction control would reorder them. */
+describe('names refuse bidirectional control characters', () => {
+  const BIDI_CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+  const NAME_FIELDS = ['first_name', 'middle_name', 'last_name', 'mother_name', 'father_name', 'guardian_name', 'emergency_contact', 'relative_in_school'];
+
+  it('every name field refuses each of U+202A–U+202E and U+2066–U+2069 with a message saying so', () => {
+    for (const name of NAME_FIELDS) {
+      const field = findField(name)!;
+      for (const control of BIDI_CONTROLS) {
+        const check = checkFieldRules(field, `Ann${control}eve`);
+        expect(check, `${name} with U+${control.codePointAt(0)!.toString(16).toUpperCase()}`).toEqual({ ok: false, messages: [FIELD_MESSAGES.bidiControl] });
+      }
+    }
+    expect(FIELD_MESSAGES.bidiControl).toMatch(/text-direction/);
+  });
+
+  it('the Edit Student dialog says the same before it saves', () => {
+    expect(adminEditFieldMessage('last_name', 'Smith\u202Eevil')).toBe(FIELD_MESSAGES.bidiControl);
+    expect(adminEditFieldMessage('last_name', 'Smith')).toBeNull();
+  });
+
+  it('names in any script, with accents, apostrophes and hyphens, still pass', () => {
+    for (const name of ["O'Brien", 'Ramdass-Lee', 'Zoë', 'محمد', 'אברהם', 'José María']) {
+      expect(checkFieldRules(findField('first_name')!, name)).toEqual({ ok: true, value: name });
+    }
   });
 });

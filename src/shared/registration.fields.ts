@@ -44,7 +44,15 @@ export const FIELD_MESSAGES = {
   year: 'Enter a 4-digit year.',
   futureYear: 'The year cannot be in the future.',
   text: 'Enter text.',
+  bidiControl: 'Names cannot contain hidden text-direction characters. Type the name instead of pasting it.',
 } as const;
+
+/**
+ * Unicode's bidirectional embedding, override and isolate controls. In a name they reorder what
+ * follows wherever the name is shown (lists, report cards, exports), so a name can be made to
+ * read as another child's ("Trojan Source", CVE-2021-42574); no name needs them.
+ */
+export const BIDI_CONTROL_PATTERN = /[\u202A-\u202E\u2066-\u2069]/;
 
 /** A standard e-mail pattern (SPEC §5 'Invalid e-mail'): one @, no spaces, a dotted domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -107,6 +115,8 @@ export interface RegistrationField {
   readonly format?: 'year';
   /** Set by the server, never sent by a client (e.g. the date the terms were agreed). */
   readonly serverManaged?: boolean;
+  /** A person's name: refuses the bidirectional control characters (`BIDI_CONTROL_PATTERN`). */
+  readonly personName?: boolean;
 }
 
 const NAME_MAX = 20;
@@ -129,7 +139,7 @@ function parentFields(parent: Parent): RegistrationField[] {
   const g = parent === 'guardian';
   const common = { step: 'family', section: parent } as const;
   return [
-    { ...common, name: `${parent}_name`, label: `${Title} Name`, control: 'text', required: true, maxLength: g ? GUARDIAN_NAME_MAX : PARENT_NAME_MAX },
+    { ...common, name: `${parent}_name`, label: `${Title} Name`, control: 'text', required: true, maxLength: g ? GUARDIAN_NAME_MAX : PARENT_NAME_MAX, personName: true },
     { ...common, name: `${parent}_marital_status`, label: `${Title} Marital Status`, control: 'select', required: true, options: MARITAL_STATUSES },
     { ...common, name: g ? 'home_address_guardian' : `${parent}_home_address`, label: `${Title} Home Address`, control: 'text', required: true, maxLength: PARENT_ADDRESS_MAX },
     { ...common, name: `${parent}_occupation`, label: `${Title} Occupation`, control: 'text', required: true, maxLength: g ? 50 : 35 },
@@ -165,9 +175,9 @@ const HEALTH_FLAGS: readonly (readonly [string, string, FieldSection])[] = [
 export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   // Student Data (SPEC §2): identity, address, contact, school, religion, ethnic group, birth and
   // nationality, immigration permit.
-  { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX },
-  { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX },
-  { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX },
+  { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: true },
+  { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX, personName: true },
+  { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: true },
   { name: 'sex', label: 'Sex', step: 'student', section: 'identity', control: 'select', required: true, options: SEXES },
   { name: 'date_of_birth', label: 'Date of Birth', step: 'student', section: 'identity', control: 'date', required: true, minDate: EARLIEST_DATE },
   { name: 'birth_certificate_no', label: 'Birth Certificate Pin', step: 'student', section: 'identity', control: 'text', required: true, maxLength: 15 },
@@ -198,10 +208,10 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'no_in_family', label: 'Number in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'no_at_home', label: 'Number at Home', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'place_in_family', label: 'Place in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
-  { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
+  { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50, personName: true },
   { name: 'emergency_home_phone', label: 'Emergency Contact Phone', step: 'family', section: 'emergency', control: 'phone', required: true, numbersMessage: true },
   { name: 'relation_to_child', label: 'Relation to Child', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
-  { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50 },
+  { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50, personName: true },
 
   // Health Data: flags and text fields.
   ...HEALTH_FLAGS.map(([name, label, section]): RegistrationField => ({ name, label, step: 'health', section, control: 'switch', required: false })),
@@ -249,6 +259,33 @@ export function fieldsOfStep(step: RegistrationStep): readonly RegistrationField
 
 /** Fields a client may send in `POST /api/student` (all but the server-managed ones). */
 export const WRITABLE_FIELDS: readonly RegistrationField[] = REGISTRATION_FIELDS.filter((f) => !f.serverManaged);
+
+// ---------------------------------------------------------------------------------------------
+// Identity numbers (DESIGN §6 first login)
+
+/**
+ * The numbers a first login names a student by, with the date of birth. Each belongs to one
+ * student at most, compared without regard to case (the first login ignores case too); a unique
+ * index on `upper(column)` holds it in the database (docs/decisions.md D40).
+ */
+export const IDENTITY_FIELDS = ['birth_certificate_no', 'sea_no'] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];
+
+/** Whether a column is one of the identity numbers. */
+export function isIdentityField(name: string): name is IdentityField {
+  return (IDENTITY_FIELDS as readonly string[]).includes(name);
+}
+
+/** The form in which two identity numbers are compared: equal when equal ignoring case. */
+export function identityKey(value: string): string {
+  return value.toUpperCase();
+}
+
+/** What a save answers (409) when another student already has the number. */
+export const IDENTITY_TAKEN_MESSAGES: Readonly<Record<IdentityField, string>> = {
+  birth_certificate_no: 'Another student has this birth certificate pin.',
+  sea_no: 'Another student has this SEA number.',
+};
 
 // ---------------------------------------------------------------------------------------------
 // Visibility (SPEC §2)
@@ -379,6 +416,7 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     default:
       break;
   }
+  if (field.personName && BIDI_CONTROL_PATTERN.test(text)) messages.push(FIELD_MESSAGES.bidiControl);
   if (field.maxLength !== undefined && text.length > field.maxLength && field.format !== 'year') {
     messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
   }

@@ -123,6 +123,31 @@ describe.each(ENGINES)('on %s', (engine) => {
       await gridRow(id).getByText(`Autosaved, ${stored.first_name}`).waitFor();
     });
 
+    it("refuses another student's birth certificate pin, with the server's message under the field", async () => {
+      await signInAdmin();
+      const db = spec.portal.database.db;
+      const id = '20250006';
+      const pinOf = async (studentId: string) => (await db.selectFrom('students').select('birth_certificate_no').where('id', '=', studentId).executeTakeFirstOrThrow()).birth_certificate_no;
+      const own = await pinOf(id);
+      await search(id);
+      await gridRow(id).getByRole('menuitem', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: /Edit Student/ });
+      await dialog.waitFor();
+      const pin = dialog.locator('input[name="birth_certificate_no"]');
+      await pin.fill((await pinOf(DEMO_STUDENTS.registered.student_id))!);
+      await pin.press('Tab');
+      await dialog.getByText('Another student has this birth certificate pin.').waitFor();
+      await dialog.getByRole('alert').getByText('Error Occured.').waitFor();
+      expect(await pinOf(id)).toBe(own);
+
+      // A pin nobody has is saved, and the message goes.
+      await pin.fill('B99-E2E-0006');
+      await pin.press('Tab');
+      await dialog.getByText('Updated Successfully.').waitFor();
+      expect(await dialog.getByText('Another student has this birth certificate pin.').count()).toBe(0);
+      expect(await pinOf(id)).toBe('B99-E2E-0006');
+    });
+
     it('resets a password: confirm, in progress, then "password reset successfully"', async () => {
       await signInAdmin();
       const id = '20250005';

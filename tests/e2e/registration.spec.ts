@@ -276,6 +276,21 @@ describe('rules and the editing window', () => {
     await fieldBox('phone_home').getByText('(868)').waitFor();
   });
 
+  it("refuses another student's birth certificate pin under the field, keeping the stored one", async () => {
+    const { inProgress, registered } = DEMO_STUDENTS;
+    const db = spec.portal.database.db;
+    const pinOf = async (id: string) => (await db.selectFrom('students').select('birth_certificate_no').where('id', '=', id).executeTakeFirstOrThrow()).birth_certificate_no;
+    const own = await pinOf(inProgress.student_id);
+    await signInStudent(inProgress.student_id, inProgress.password);
+    await openStep('student-data', 'Student Data');
+    const pin = fieldBox('birth_certificate_no').locator('input[name="birth_certificate_no"]');
+    await pin.fill((await pinOf(registered.student_id))!);
+    await pin.press('Tab');
+    await fieldBox('birth_certificate_no').getByRole('alert').getByText('Another student has this birth certificate pin.').waitFor();
+    await expect.poll(() => fieldBox('birth_certificate_no').locator('[data-save-state]').getAttribute('data-save-state')).toBe('error');
+    expect(await pinOf(inProgress.student_id)).toBe(own);
+  });
+
   it('makes every field read-only with a banner when registration is closed or past its deadline', async () => {
     const { inProgress } = DEMO_STUDENTS;
     await setWindow(0, null);

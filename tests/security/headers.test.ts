@@ -85,6 +85,32 @@ describe('Content-Security-Policy', () => {
     expect(html).not.toMatch(/javascript:/i);
   });
 
+  it('over plain HTTP (no proxy, or a listed proxy forwarding http) the CSP does not upgrade requests and no HSTS is sent', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/towns', headers: { 'x-forwarded-proto': 'https' } });
+    expect(directives(plain.headers['content-security-policy']).has('upgrade-insecure-requests')).toBe(false);
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const proxied = await createTestApp({ trustProxy: ['10.40.0.1'] });
+    try {
+      const overHttp = await proxied.app.inject({ method: 'GET', url: '/api/towns', remoteAddress: '10.40.0.1', headers: { 'x-forwarded-proto': 'http' } });
+      expect(directives(overHttp.headers['content-security-policy']).has('upgrade-insecure-requests')).toBe(false);
+      expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+      const noHeader = await proxied.app.inject({ method: 'GET', url: '/api/towns', remoteAddress: '10.40.0.1' });
+      expect(directives(noHeader.headers['content-security-policy']).has('upgrade-insecure-requests')).toBe(false);
+      // TLS in front: the listed proxy says https.
+      const overTls = await proxied.app.inject({ method: 'GET', url: '/api/towns', remoteAddress: '10.40.0.1', headers: { 'x-forwarded-proto': 'https' } });
+      const csp = directives(overTls.headers['content-security-policy']);
+      expect(csp.has('upgrade-insecure-requests')).toBe(true);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(overTls.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      // A client that is not the proxy cannot claim it.
+      const direct = await proxied.app.inject({ method: 'GET', url: '/api/towns', remoteAddress: '10.41.0.1', headers: { 'x-forwarded-proto': 'https' } });
+      expect(directives(direct.headers['content-security-policy']).has('upgrade-insecure-requests')).toBe(false);
+      expect(direct.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('API answers carry the same policy and nosniff', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/towns' });
     const csp = directives(response.headers['content-security-policy']);

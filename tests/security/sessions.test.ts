@@ -92,10 +92,11 @@ describe('cookie flags', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('behind a TLS proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) both cookies are Secure and HSTS is sent', async () => {
-    const proxied = await createTestApp({ trustProxy: true });
+  it('behind a TLS proxy (TRUST_PROXY names it, X-Forwarded-Proto: https) both cookies are Secure and HSTS is sent', async () => {
+    const proxy = freshAddress();
+    const proxied = await createTestApp({ trustProxy: [proxy] });
     try {
-      const c = new TestClient(proxied.app, freshAddress());
+      const c = new TestClient(proxied.app, proxy);
       const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
       const csrf = await proxied.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers, remoteAddress: c.ip });
       expect(flagsOf(csrf, CSRF_COOKIE)).toMatchObject({ secure: true, sameSite: 'Lax' });

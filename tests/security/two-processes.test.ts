@@ -10,8 +10,8 @@ import { dataDirWith, HttpClient, startPortalProcess, type PortalProcess, type P
  * project, the same SQLite file in `sqlite`). A browser signs in on one and continues on the
  * other; sign-out and a password change on one end the session on the other; the sign-in,
  * first-login and ID-finder throttles hold when the attempts alternate between the processes;
- * a mixed load across both answers no 5xx. Both run with TRUST_PROXY=true so each test can
- * speak from its own X-Forwarded-For address.
+ * a mixed load across both answers no 5xx. Both trust a proxy on loopback (TRUST_PROXY=loopback),
+ * where the tests connect from, so each test can speak from its own X-Forwarded-For address.
  */
 
 const engine = currentEngine();
@@ -24,7 +24,7 @@ const { registered, firstLogin } = DEMO_STUDENTS;
 
 let addressCounter = 0;
 const address = () => `198.51.100.${++addressCounter}`;
-/** A client that speaks from one address (X-Forwarded-For, believed with TRUST_PROXY). */
+/** A client that speaks from one address (X-Forwarded-For, believed from the trusted loopback). */
 const client = (ip = address()) => new HttpClient({ 'x-forwarded-for': ip });
 
 beforeAll(async () => {
@@ -38,7 +38,7 @@ beforeAll(async () => {
     store = { dataDir };
     db = createDatabase({ sqliteFile: `${dataDir}/portal.sqlite` });
   }
-  [a, b] = await Promise.all([startPortalProcess(store, { TRUST_PROXY: 'true' }), startPortalProcess(store, { TRUST_PROXY: 'true' })]);
+  [a, b] = await Promise.all([startPortalProcess(store, { TRUST_PROXY: 'loopback' }), startPortalProcess(store, { TRUST_PROXY: 'loopback' })]);
 }, 90_000);
 
 afterAll(async () => {

@@ -37,19 +37,25 @@ export async function startPortal(overrides: Partial<Config> = {}): Promise<Port
   };
 }
 
+type BrowserSize = { width?: number; height?: number };
+export type BrowserOptions = BrowserSize & { args?: readonly string[] };
+
 export interface Browser {
   context: BrowserContext;
   page: Page;
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, in a throwaway profile (playwright-core; no browser download). */
-export async function launchBrowser(options: { width?: number; height?: number } = {}): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, in a throwaway profile (playwright-core; no browser download).
+ * `args` come after the flags every spec needs (e.g. `--host-resolver-rules` for a school's name).
+ */
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu'],
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu', ...(options.args ?? [])],
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -122,7 +128,6 @@ export async function signInAsAdmin(page: Page, baseUrl: string): Promise<void> 
   await page.waitForURL(new URL('/admin/dashboard', baseUrl).toString());
 }
 
-type BrowserSize = { width?: number; height?: number };
 
 /** What a browser spec's tests use: the running portal and the running test's page. */
 export interface BrowserSpec {
@@ -131,8 +136,8 @@ export interface BrowserSpec {
   readonly page: Page;
   /** An address on the portal; a plain function, so specs may take it off the object. */
   readonly url: (path: string) => string;
-  /** Opens this test's browser at a size of its own (closing the one open); it is closed after the test. */
-  open(size?: BrowserSize): Promise<Page>;
+  /** Opens this test's browser at a size (and with launch flags) of its own, closing the one open; it is closed after the test. */
+  open(options?: BrowserOptions): Promise<Page>;
   /** Starts a portal before the tests of the enclosing describe block and stops it after them. */
   usePortal(start?: () => Promise<Portal>): void;
 }
@@ -158,9 +163,9 @@ export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
       return browser.page;
     },
     url: (path) => new URL(path, spec.portal.baseUrl).toString(),
-    async open(openSize) {
+    async open(options) {
       await browser?.close();
-      browser = await launchBrowser(openSize);
+      browser = await launchBrowser(options);
       browser.page.on('pageerror', (error) => pageErrors.push(error));
       return browser.page;
     },

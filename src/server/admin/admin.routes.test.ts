@@ -363,6 +363,20 @@ describe('Import Students', () => {
     expect(written).toEqual([]);
   });
 
+  it('swaps two students’ pins in one file (the unique index checks each statement; the import clears them first)', async () => {
+    const db = t.database.db;
+    const pair = await db.selectFrom('students').select(['id', 'birth_certificate_no']).where('id', 'like', '2024%').where('birth_certificate_no', 'is not', null).orderBy('id').offset(40).limit(2).execute();
+    const [a, b] = pair as [{ id: string; birth_certificate_no: string }, { id: string; birth_certificate_no: string }];
+    const csv = ['Student ID,Birth Certificate Pin', `${a.id},${b.birth_certificate_no}`, `${b.id},${a.birth_certificate_no}`].join('\n');
+    const done = await upload(admin, 0, 'swap.csv', csv);
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await db.selectFrom('students').select(['id', 'birth_certificate_no']).where('id', 'in', [a.id, b.id]).orderBy('id').execute();
+    expect(after).toEqual([
+      { id: a.id, birth_certificate_no: b.birth_certificate_no },
+      { id: b.id, birth_certificate_no: a.birth_certificate_no },
+    ]);
+  });
+
   it('a mixed XLSX: good rows are not written while one row has a problem (all or nothing); formulas are refused', async () => {
     const db = t.database.db;
     const workbook = new ExcelJS.Workbook();

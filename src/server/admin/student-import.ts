@@ -7,10 +7,21 @@ import {
 } from '../../shared/admin.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { LOOKUPS, type LookupName } from '../../shared/lookups.schemas.js';
-import { WRITABLE_FIELDS, checkFieldValue, findField, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
+import {
+  IDENTITY_FIELDS,
+  IDENTITY_TAKEN_MESSAGES,
+  WRITABLE_FIELDS,
+  checkFieldValue,
+  findField,
+  identityKey,
+  isIdentityField,
+  type FieldValue,
+  type RegistrationField,
+} from '../../shared/registration.fields.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
-import { badRequest } from '../http/errors.js';
+import { identityFieldOfError } from '../db/unique-violation.js';
+import { AppError, badRequest } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';
@@ -249,17 +260,20 @@ export function changedFields(checked: CheckedRow): string[] {
  * another student already has (in the school or earlier in the file).
  */
 export function checkAcrossRows(rows: CheckedRow[], identifiers: readonly { id: string; birth_certificate_no: string | null; sea_no: string | null }[]): void {
+  // Identity numbers compare by `identityKey`, as every save and the first login do.
   const owners = { birth_certificate_no: new Map<string, string>(), sea_no: new Map<string, string>() };
   for (const student of identifiers) {
-    if (student.birth_certificate_no) owners.birth_certificate_no.set(student.birth_certificate_no.toUpperCase(), student.id);
-    if (student.sea_no) owners.sea_no.set(student.sea_no.toUpperCase(), student.id);
+    for (const key of IDENTITY_FIELDS) {
+      const value = student[key];
+      if (value) owners[key].set(identityKey(value), student.id);
+    }
   }
   // The file's own values replace the stored ones of the students it names.
   for (const row of rows) {
     if (row.id === null) continue;
-    for (const key of ['birth_certificate_no', 'sea_no'] as const) {
+    for (const key of IDENTITY_FIELDS) {
       const old = row.existing?.[key];
-      if (key in row.values && old && owners[key].get(old.toUpperCase()) === row.id) owners[key].delete(old.toUpperCase());
+      if (key in row.values && old && owners[key].get(identityKey(old)) === row.id) owners[key].delete(identityKey(old));
     }
   }
   const firstRowOfId = new Map<string, number>();
@@ -269,16 +283,16 @@ export function checkAcrossRows(rows: CheckedRow[], identifiers: readonly { id: 
     const earlier = firstRowOfId.get(row.id);
     if (earlier !== undefined) (row.errors.id ??= []).push(`Student ID ${row.id} is also on row ${earlier}.`);
     else firstRowOfId.set(row.id, row.row);
-    for (const key of ['birth_certificate_no', 'sea_no'] as const) {
+    for (const key of IDENTITY_FIELDS) {
       const value = row.values[key];
       if (typeof value !== 'string') continue;
-      const label = key === 'sea_no' ? 'SEA Number' : 'Birth Certificate Pin';
-      const upper = value.toUpperCase();
-      const owner = owners[key].get(upper);
-      const twin = inFile[key].get(upper);
+      const label = findField(key)!.label;
+      const compared = identityKey(value);
+      const owner = owners[key].get(compared);
+      const twin = inFile[key].get(compared);
       if (owner && owner !== row.id) (row.errors[key] ??= []).push(`Student ${owner} already has this ${label}.`);
       else if (twin && twin.id !== row.id) (row.errors[key] ??= []).push(`Row ${twin.row} (student ${twin.id}) has the same ${label}.`);
-      else inFile[key].set(upper, { id: row.id, row: row.row });
+      else inFile[key].set(compared, { id: row.id, row: row.row });
     }
   }
 }
@@ -353,7 +367,7 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
     const { sheet, rows } = await evaluate(db, bytes, options.today);
     return answer(rows, sheet, false);
   }
-  return db.transaction().execute(async (trx) => {
+  const imported = db.transaction().execute(async (trx) => {
     const { sheet, checked, rows } = await evaluate(trx, bytes, options.today);
     const summary = summaryOf(rows);
     if (summary.errors > 0) {
@@ -362,6 +376,12 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
     }
     const at = nowIso();
     const { actor } = options;
+    // A file may move numbers between students (two pins swapped): the unique indexes check each
+    // statement, so the numbers the file changes are cleared first, then written with the rest.
+    for (const [index, c] of checked.entries()) {
+      const moving = rows[index]!.action === 'update' ? rows[index]!.changes.filter(isIdentityField) : [];
+      if (moving.length > 0) await repo.updateStudent(trx, c.id!, Object.fromEntries(moving.map((name) => [name, null])), at);
+    }
     for (const [index, c] of checked.entries()) {
       const id = c.id!;
       const row = rows[index]!;
@@ -389,6 +409,12 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
       new_value: `${options.fileName}: created ${summary.created}, updated ${summary.updated}, unchanged ${summary.unchanged}`,
     });
     return answer(rows, sheet, true);
+  });
+  // A save made while the file was checked can take a number first: its unique index refuses.
+  return imported.catch((error: unknown) => {
+    const field = identityFieldOfError(error);
+    if (!field) throw error;
+    throw new AppError(409, 'conflict', `${IDENTITY_TAKEN_MESSAGES[field]} It was saved while the file was imported; nothing was imported. Check the file again.`);
   });
 }
 

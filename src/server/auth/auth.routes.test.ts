@@ -299,3 +299,30 @@ describe('session expiry', () => {
     expect(SessionAnswerSchema.parse((await absolute.get('/api/session')).json()).user).toBeNull();
   });
 });
+
+describe('first login never answers with the wrong student', () => {
+  const iso = '2026-01-01T00:00:00.000Z';
+  async function addFirstLoginStudent(id: string, values: { birth_certificate_no?: string; sea_no?: string; date_of_birth: string }) {
+    await t.database.db.insertInto('students').values({ id, first_name: 'Twin', last_name: id, ...values, created_at: iso, updated_at: iso }).execute();
+    await t.database.db.insertInto('users').values({ role: 'student', student_id: id, first_login: 1, created_at: iso, updated_at: iso }).execute();
+  }
+
+  it("refuses a number that is one student's pin and another's SEA number, with the same date of birth, exactly like a wrong answer", async () => {
+    await addFirstLoginStudent('T9000001', { birth_certificate_no: 'X-SHARED-1', date_of_birth: '2014-05-05' });
+    await addFirstLoginStudent('T9000002', { sea_no: 'X-SHARED-1', date_of_birth: '2014-05-05' });
+    const wrong = await client().post('/api/first-login', { identifier: 'X-SHARED-1', date_of_birth: '20140506' });
+    expectError(wrong, 401, 'invalid_credentials');
+    const ambiguous = await client().post('/api/first-login', { identifier: 'X-SHARED-1', date_of_birth: '20140505' });
+    expectError(ambiguous, 401, 'invalid_credentials');
+    expect(ambiguous.json()).toEqual(wrong.json());
+    expect(ambiguous.cookies.find((cookie) => cookie.name === SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it('answers the one student whose date of birth matches when the number is shared across the two fields', async () => {
+    await addFirstLoginStudent('T9000003', { sea_no: 'X-SHARED-2', date_of_birth: '2014-05-05' });
+    await addFirstLoginStudent('T9000004', { birth_certificate_no: 'X-SHARED-2', date_of_birth: '2013-02-02' });
+    const response = await client().post('/api/first-login', { identifier: 'x-shared-2', date_of_birth: '20130202' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ student_id: 'T9000004' });
+  });
+});

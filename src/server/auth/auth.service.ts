@@ -157,7 +157,10 @@ export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Act
   }
   const dateOfBirth = fromCompactDate(input.date_of_birth);
   const candidates = await repo.findStudentUsersByIdentifier(db, input.identifier);
-  const match = candidates.find((user) => user.dateOfBirth === dateOfBirth);
+  // Never one of two: students answering to the same number and date of birth (one's pin is the
+  // other's SEA number) are refused like a wrong answer (D40).
+  const matches = candidates.filter((user) => user.dateOfBirth === dateOfBirth);
+  const match = matches.length === 1 ? matches[0] : undefined;
   if (!match) throw invalidCredentials(INVALID_FIRST_LOGIN);
   await refundRateLimit(db, addressKey);
   await clearRateLimit(db, identifierKey);

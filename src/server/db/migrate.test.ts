@@ -58,10 +58,51 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
     expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
     expect(await indexNames(db, 'audit_log')).toEqual([]);
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+  });
+
+  const addStudent = (db: Db, id: string, values: { birth_certificate_no?: string | null; sea_no?: string | null }) => {
+    const iso = new Date().toISOString();
+    return db.insertInto('students').values({ id, ...values, created_at: iso, updated_at: iso }).execute();
+  };
+
+  it('0004 keeps each birth certificate pin and SEA number to one student, in any case; empty ones are free', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await addStudent(db, 'S1', { birth_certificate_no: 'B26-0001', sea_no: 'SEA2026-1' });
+    await expect(addStudent(db, 'S2', { birth_certificate_no: 'b26-0001' })).rejects.toThrow(/unique|duplicate/i);
+    await expect(addStudent(db, 'S3', { sea_no: 'sea2026-1' })).rejects.toThrow(/unique|duplicate/i);
+    // One student's pin may equal another's SEA number (the first login refuses that ambiguity itself).
+    await addStudent(db, 'S4', { birth_certificate_no: 'SEA2026-1' });
+    for (const id of ['S5', 'S6']) await addStudent(db, id, { birth_certificate_no: null, sea_no: null });
+    expect((await db.selectFrom('students').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['S1', 'S4', 'S5', 'S6']);
+  });
+
+  it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
+    await addStudent(db, '20220001', { birth_certificate_no: 'B12-7', sea_no: 'SEA-1' });
+    await addStudent(db, '20230002', { birth_certificate_no: 'b12-7', sea_no: 'SEA-2' });
+    await addStudent(db, '20240003', { birth_certificate_no: 'B14-1', sea_no: 'sea-2' });
+    const failure = await migrateToLatest(db).then(
+      () => 'migrated',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(failure).toContain('0004-unique-identity-numbers');
+    expect(failure).toContain('B12-7 (students 20220001, 20230002)');
+    expect(failure).toContain('SEA-2 (students 20230002, 20240003)');
+    expect(failure).toMatch(/Correct these students/);
+    expect(await indexNames(db, 'students')).not.toContain('students_birth_certificate_no_unique');
+
+    await db.updateTable('students').set({ birth_certificate_no: 'B13-2' }).where('id', '=', '20230002').execute();
+    await db.updateTable('students').set({ sea_no: null }).where('id', '=', '20240003').execute();
+    await migrateToLatest(db);
+    expect(await indexNames(db, 'students')).toEqual(expect.arrayContaining(['students_birth_certificate_no_unique', 'students_sea_no_unique']));
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

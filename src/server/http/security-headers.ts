@@ -4,9 +4,13 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * helmet's options for the portal: a strict CSP (OWASP "Content Security Policy"), framing by our
- * own pages only (the PDFs are shown in frames), HSTS only behind a TLS-terminating proxy.
+ * own pages only (the PDFs are shown in frames). `upgrade-insecure-requests` and HSTS only for a
+ * request that arrived over TLS: on a school's own network the portal is often reached over plain
+ * HTTP by a name or address, and a browser told to upgrade would fetch every script and call over
+ * an https that is not there (a blank page). localhost is exempt in browsers, so only a real
+ * name shows it.
  */
-function securityHeaderOptions(options: { hsts: boolean }): HelmetOptions {
+function securityHeaderOptions(overTls: boolean): HelmetOptions {
   return {
     contentSecurityPolicy: {
       directives: {
@@ -23,24 +27,31 @@ function securityHeaderOptions(options: { hsts: boolean }): HelmetOptions {
         frameAncestors: ["'self'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // helmet adds it by default; null leaves it out.
+        upgradeInsecureRequests: overTls ? [] : null,
       },
     },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: options.hsts ? { maxAge: 15552000 } : false,
+    strictTransportSecurity: overTls ? { maxAge: 15552000 } : false,
   };
 }
 
 /**
- * helmet's headers on every answer, from one middleware built at start. @fastify/helmet calls
- * `helmet(options)` again on every request — validating and serialising the CSP each time, 7 %
- * of a signed-in read (docs/performance.md) — although the options never change; built once,
- * helmet keeps the CSP header as a ready string. Same headers, set the same way (on the raw
- * response, before any route runs, so error answers and static files carry them too).
+ * helmet's headers on every answer, from two middlewares built at start, one for requests over
+ * TLS and one for plain HTTP. @fastify/helmet calls `helmet(options)` again on every request —
+ * validating and serialising the CSP each time, 7 % of a signed-in read (docs/performance.md) —
+ * although the options never change; built once, helmet keeps the CSP header as a ready string.
+ * Same headers, set the same way (on the raw response, before any route runs, so error answers
+ * and static files carry them too). Over TLS means Fastify's `request.protocol` is https: the
+ * portal itself speaks plain HTTP, so that is X-Forwarded-Proto from a proxy TRUST_PROXY lists
+ * (D39), the same test that marks the cookies Secure.
  */
 export const securityHeadersPlugin = fp(
-  async (app: FastifyInstance, options: { hsts: boolean }) => {
-    const setSecurityHeaders = helmet(securityHeaderOptions(options));
+  async (app: FastifyInstance) => {
+    const overTls = helmet(securityHeaderOptions(true));
+    const overHttp = helmet(securityHeaderOptions(false));
     app.addHook('onRequest', (request, reply, done) => {
+      const setSecurityHeaders = request.protocol === 'https' ? overTls : overHttp;
       setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
     });
   },

@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
+import type { IdentityField } from '../../shared/registration.fields.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationPeriod } from '../../shared/registration.schemas.js';
 import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
@@ -140,6 +141,21 @@ export async function updateStudentColumns(db: Db, id: string, values: Record<st
     .set({ ...(values as Partial<StudentRow>), updated_at: updatedAt })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Whether a student other than `exceptId` has this identity number, compared as the unique index
+ * of migration 0004 compares it (`upper` on both sides).
+ */
+export async function isIdentityTaken(db: Db, field: IdentityField, value: string, exceptId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('students')
+    .select('id')
+    .where(sql<string>`upper(${sql.ref(field)})`, '=', sql<string>`upper(${value})`)
+    .where('id', '<>', exceptId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 type ProgressColumns = Omit<Insertable<RegistrationProgressTable>, 'student_id' | 'created_at' | 'updated_at'>;

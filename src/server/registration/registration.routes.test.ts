@@ -11,6 +11,8 @@ import {
   WINDOW_MESSAGES,
 } from '../../shared/registration.schemas.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { identityFieldOfError } from '../db/unique-violation.js';
+import { updateStudentColumns } from './registration.repository.js';
 
 const { registered, inProgress, passwordReset } = DEMO_STUDENTS;
 
@@ -159,6 +161,20 @@ describe('POST /api/student', () => {
     expect(await studentRow(inProgress.student_id)).toEqual(before);
   });
 
+  it('refuses names carrying bidirectional control characters, from students and administrators alike (400, nothing stored)', async () => {
+    const before = await studentRow(inProgress.student_id);
+    for (const [client, body] of [
+      [student, { id: inProgress.student_id, first_name: 'Ann\u202Eeve' }],
+      [student, { id: inProgress.student_id, mother_name: 'Mary \u2066Smith\u2069' }],
+      [admin, { id: inProgress.student_id, last_name: 'Lee\u202B' }],
+    ] as const) {
+      const refused = expectError(await client.post('/api/student', body), 400, 'validation_failed');
+      const [field] = Object.keys(body).filter((key) => key !== 'id');
+      expect(refused.errors).toEqual({ [field!]: ['Names cannot contain hidden text-direction characters. Type the name instead of pasting it.'] });
+    }
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+  });
+
   it('is documented on /api/docs with every writable field of the catalogue and its rules', async () => {
     const docs = (await student.get('/api/docs/json')).json<{
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; additionalProperties?: unknown } }> } }>>;
@@ -201,6 +217,50 @@ describe('POST /api/student', () => {
     expect(audit.map((row) => row.field)).toEqual(['last_name']);
     expect(audit[0]?.actor_label).toMatch(/^admin:/);
     await admin.post('/api/student', { id: registered.student_id, last_name: before.last_name });
+  });
+
+  it('refuses a birth certificate pin or SEA number another student has (409 on the field), from the student and from Edit Student, storing nothing', async () => {
+    const other = await studentRow(registered.student_id);
+    const before = await studentRow(inProgress.student_id);
+    const auditRows = () => t.database.db.selectFrom('audit_log').select('id').where('entity_id', '=', inProgress.student_id).execute();
+    const auditBefore = await auditRows();
+    const pinTaken = 'Another student has this birth certificate pin.';
+    const seaTaken = 'Another student has this SEA number.';
+
+    // The student's own save, in another case than stored.
+    const own = expectError(await student.post('/api/student', { id: inProgress.student_id, birth_certificate_no: other.birth_certificate_no!.toLowerCase() }), 409, 'conflict');
+    expect(own).toEqual({ message: pinTaken, code: 'conflict', errors: { birth_certificate_no: [pinTaken] } });
+    const sea = expectError(await student.post('/api/student', { id: inProgress.student_id, sea_no: other.sea_no }), 409, 'conflict');
+    expect(sea.errors).toEqual({ sea_no: [seaTaken] });
+    // The Edit Student dialog's save: nothing of it is stored, not even the fields that were fine.
+    const edit = expectError(
+      await admin.post('/api/student', { id: inProgress.student_id, first_name: 'Changed', birth_certificate_no: other.birth_certificate_no }),
+      409,
+      'conflict',
+    );
+    expect(edit.errors).toEqual({ birth_certificate_no: [pinTaken] });
+    expect(await studentRow(inProgress.student_id)).toEqual(before);
+    expect(await auditRows()).toEqual(auditBefore);
+
+    // The student's own number again, and a number nobody has, are saved.
+    expect((await student.post('/api/student', { id: inProgress.student_id, birth_certificate_no: before.birth_certificate_no })).statusCode).toBe(200);
+    const fresh = await admin.post('/api/student', { id: inProgress.student_id, birth_certificate_no: 'B99-0000001' });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    await admin.post('/api/student', { id: inProgress.student_id, birth_certificate_no: before.birth_certificate_no });
+  });
+
+  it('two saves racing for one new pin: one is saved, the other is answered 409', async () => {
+    const [a, b] = [registered.student_id, inProgress.student_id];
+    const before = await Promise.all([studentRow(a), studentRow(b)]);
+    const results = await Promise.all([a, b].map((id) => admin.post('/api/student', { id, birth_certificate_no: 'B99-RACE-1' })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const holders = await t.database.db.selectFrom('students').select('id').where('birth_certificate_no', '=', 'B99-RACE-1').execute();
+    expect(holders).toHaveLength(1);
+    // Past the service's check, the unique index refuses it, and the service knows which number.
+    const loser = holders[0]!.id === a ? b : a;
+    const refused = await updateStudentColumns(t.database.db, loser, { birth_certificate_no: 'b99-race-1' }, new Date().toISOString()).then(() => 'written', (error: unknown) => error);
+    expect(identityFieldOfError(refused)).toBe('birth_certificate_no');
+    for (const row of before) await admin.post('/api/student', { id: row.id, birth_certificate_no: row.birth_certificate_no });
   });
 
   it('answers 404 to an administrator naming an unknown student', async () => {

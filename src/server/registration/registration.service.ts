@@ -1,5 +1,13 @@
 import { schoolToday } from '../../shared/dates.js';
-import { dayRuleMessages, findField, REGISTRATION_FIELDS, type FieldValue } from '../../shared/registration.fields.js';
+import {
+  dayRuleMessages,
+  findField,
+  IDENTITY_TAKEN_MESSAGES,
+  isIdentityField,
+  REGISTRATION_FIELDS,
+  type FieldValue,
+  type IdentityField,
+} from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
 import {
   WINDOW_MESSAGES,
@@ -12,6 +20,7 @@ import {
 } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { inGroupedTransaction, nowIso, type Db } from '../db/database.js';
+import { identityFieldOfError } from '../db/unique-violation.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
@@ -91,6 +100,12 @@ function statusOfWindow(window: repo.StudentWindow, today: string): Registration
 
 const asText = (value: FieldValue | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
+/** 409 naming the identity number another student has, on its field (the screens show it there). */
+function identityTaken(field: IdentityField): AppError {
+  const message = IDENTITY_TAKEN_MESSAGES[field];
+  return new AppError(409, 'conflict', message, { [field]: [message] });
+}
+
 /**
  * Saves only the fields sent, whose values the route's schema has checked against the catalogue's
  * rules (`SaveStudentBodySchema`); here the rules that need more than the value: the school's day
@@ -152,9 +167,17 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       changes.agree_terms_date = changes.agree_terms_conditions === 1 ? today : null;
     }
     const changed = Object.entries(changes).filter(([name, value]) => asText(old[name]) !== asText(value));
+    // A birth certificate pin or SEA number belongs to one student (D40), as the import checks;
+    // a save racing another past this check is refused by the unique index, answered the same.
+    for (const [name, value] of changed) {
+      if (isIdentityField(name) && typeof value === 'string' && (await repo.isIdentityTaken(trx, name, value, id))) throw identityTaken(name);
+    }
     const updatedAt = nowIso();
     if (changed.length > 0) {
-      await repo.updateStudentColumns(trx, id, Object.fromEntries(changed), updatedAt);
+      await repo.updateStudentColumns(trx, id, Object.fromEntries(changed), updatedAt).catch((error: unknown) => {
+        const field = identityFieldOfError(error);
+        throw field ? identityTaken(field) : error;
+      });
       await writeAudit(
         trx,
         changed.map(([name, value]) => ({

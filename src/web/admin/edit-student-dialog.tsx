@@ -26,6 +26,7 @@ import {
   type AdminEditField,
   type AdminStudent,
 } from '../../shared/admin.schemas.js';
+import { isApiError } from '../lib/api-client.js';
 import { useSaveStudent } from './admin.api.js';
 
 type Values = Record<AdminEditField, string>;
@@ -50,8 +51,9 @@ interface EditStudentDialogProps {
 /**
  * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin.
  * A text field saves when it loses focus, the date when one is chosen; the status reads
- * 'Updating', then 'Updated Successfully.' or 'Error Occured.'. An empty name or pin says
- * 'Required' and is not sent. Save sends whatever has not been saved yet; Close closes.
+ * 'Updating', then 'Updated Successfully.' or 'Error Occured.', with the server's message under
+ * the field it names (a pin another student has). An empty name or pin says 'Required' and is
+ * not sent. Save sends whatever has not been saved yet; Close closes.
  */
 export function EditStudentDialog({ student, onClose }: EditStudentDialogProps) {
   const theme = useTheme();
@@ -94,7 +96,21 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
           saved.current = { ...saved.current, ...changes };
           setStatus('updated');
         },
-        onError: () => setStatus('error'),
+        onError: (error) => {
+          // The server's word on a field (e.g. a pin another student has, 409) shows under it.
+          const fieldMessages = isApiError(error) ? error.errors : undefined;
+          if (fieldMessages) {
+            setErrors((old) => {
+              const next = { ...old };
+              for (const field of ADMIN_EDIT_FIELDS) {
+                const message = fieldMessages[field]?.[0];
+                if (message) next[field] = message;
+              }
+              return next;
+            });
+          }
+          setStatus('error');
+        },
       },
     );
   };
