@@ -4,6 +4,8 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SESSION_COOKIE } from '../http/session.js';
+import { DEVICE_COOKIE } from './device-cookie.js';
+import * as auth from './auth.service.js';
 
 const { registered, inProgress, firstLogin, passwordReset } = DEMO_STUDENTS;
 const compact = (iso: string) => iso.replaceAll('-', '');
@@ -117,28 +119,83 @@ describe('student sign-in', () => {
     replaySecond.cookies.set(SESSION_COOKIE, second!);
     expect((await replaySecond.get('/api/session')).json().user).toBeNull();
   });
+});
 
-  it('locks an account after five failures, even for the right password', async () => {
-    const { db } = t.database;
-    const target = await db.selectFrom('students').select('id').where('id', 'like', '2023%').orderBy('id').limit(1).offset(3).executeTakeFirstOrThrow();
-    const ip = client();
-    for (let i = 0; i < 5; i++) {
-      expectError(await ip.post('/api/login-student', { student_id: target.id, password: `bad-${i}` }), 401);
-    }
-    const locked = expectError(await ip.post('/api/login-student', { student_id: target.id, password: 'portal-demo-2026' }), 429, 'account_locked');
-    expect(locked.message).toMatch(/locked/);
+/** Student ids of one intake year nobody else in this file signs in as (offset past the others). */
+async function untouchedStudents(prefix: string, offset: number, count: number): Promise<[string, ...string[]]> {
+  const rows = await t.database.db.selectFrom('students').select('id').where('id', 'like', `${prefix}%`).orderBy('id').offset(offset).limit(count).execute();
+  const ids = rows.map((row) => row.id);
+  if (ids.length < count) throw new Error(`only ${ids.length} students of ${prefix}`);
+  return ids as [string, ...string[]];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('sign-in delays: no one locks someone else out (docs/decisions.md D37)', () => {
+  it('failed sign-ins slow the account down with a growing delay, answered 429 with a message and Retry-After', async () => {
+    const [student] = await untouchedStudents('2023', 3, 1);
+    const signIn = (password: string) => client().post('/api/login-student', { student_id: student, password });
+    for (let i = 0; i < 5; i++) expectError(await signIn(`bad-${i}`), 401, 'invalid_credentials');
+    // Five failures are free; the sixth attempt waits a second, even with the right password, from a new device.
+    const slowed = await signIn('portal-demo-2026');
+    expect(expectError(slowed, 429, 'account_throttled').message).toMatch(/wait 1 second/);
+    expect(slowed.headers['retry-after']).toBe('1');
+    await sleep(1100);
+    expectError(await signIn('bad-5'), 401, 'invalid_credentials');
+    const longer = await signIn('portal-demo-2026');
+    expectError(longer, 429, 'account_throttled');
+    expect(longer.headers['retry-after']).toBe('2');
+    // An unknown ID is slowed down the same way (no account-exists oracle).
+    for (let i = 0; i < 5; i++) expectError(await client().post('/api/login-student', { student_id: '99990001', password: `x-${i}` }), 401);
+    expectError(await client().post('/api/login-student', { student_id: '99990001', password: 'x' }), 429, 'account_throttled');
   });
 
-  it('throttles one address after many failures across accounts', async () => {
-    const c = client();
-    let last = 0;
-    for (let i = 0; i < 30; i++) {
-      last = (await c.post('/api/login-student', { student_id: `8888${String(i).padStart(4, '0')}`, password: 'nope-nope' })).statusCode;
+  it("the right password from a device that signed in before is not refused while others' guesses slow the account", async () => {
+    await auth.ensureConfiguredAdmin(t.database.db, 'deputy', 'deputy-passphrase-2026');
+    const office = client();
+    expect((await office.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' })).statusCode).toBe(200);
+    expect(office.cookies.get(DEVICE_COOKIE)).toBeDefined();
+    expect((await office.post('/logout')).statusCode).toBe(204);
+    const student = await client().signInStudent(registered.student_id, registered.password);
+
+    // Someone else guesses the administrator's password from several addresses: five, then one more after the first delay.
+    for (let i = 0; i < 5; i++) expectError(await client().post('/api/admin-login', { username: 'Deputy', password: `guess-${i}` }), 401);
+    await sleep(1100);
+    expectError(await client().post('/api/admin-login', { username: 'Deputy', password: 'guess-5' }), 401);
+
+    // A new device with the right password waits...
+    expectError(await client().post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    // ...a made-up device cookie, or one that another account earned, counts for nothing...
+    const forger = client();
+    forger.cookies.set(DEVICE_COOKIE, `${'A'.repeat(22)}.${'B'.repeat(43)}`);
+    expectError(await forger.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    const borrowed = client();
+    borrowed.cookies.set(DEVICE_COOKIE, student.cookies.get(DEVICE_COOKIE)!);
+    expectError(await borrowed.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    // ...and the administrator's own computer signs in at once.
+    const back = await office.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
+  it('a trusted device is slowed down by its own failures, so it is no unthrottled oracle', async () => {
+    const [student] = await untouchedStudents('2023', 6, 1);
+    const device = await client().signInStudent(student, 'portal-demo-2026');
+    expect((await device.post('/logout')).statusCode).toBe(204);
+    for (let i = 0; i < 5; i++) expectError(await device.post('/api/login-student', { student_id: student, password: `bad-${i}` }), 401);
+    expectError(await device.post('/api/login-student', { student_id: student, password: 'portal-demo-2026' }), 429, 'account_throttled');
+  });
+
+  it("a correct sign-in from a busy school address is never blocked by others' failures", async () => {
+    const lab = `10.3.0.${++ipCounter % 250}`;
+    const [victim, classmate] = await untouchedStudents('2023', 9, 2);
+    for (let i = 0; i < 35; i++) {
+      expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: `8888${String(i).padStart(4, '0')}`, password: 'nope-nope' }), 401);
     }
-    expect(last).toBe(401);
-    const refused = await c.post('/api/login-student', { student_id: registered.student_id, password: registered.password });
-    expectError(refused, 429, 'too_many_requests');
-    expect(refused.headers['retry-after']).toBeDefined();
+    const right = await new TestClient(t.app, lab).post('/api/login-student', { student_id: classmate, password: 'portal-demo-2026' });
+    expect(right.statusCode, right.body).toBe(200);
+    // From the busy address an account has no free failures: one wrong guess and it waits.
+    expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: victim, password: 'guess' }), 401);
+    expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: victim, password: 'portal-demo-2026' }), 429, 'account_throttled');
   });
 });
 

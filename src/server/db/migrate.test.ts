@@ -58,10 +58,23 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0004-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
     expect(await indexNames(db, 'audit_log')).toEqual([]);
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+  });
+
+  it('0004 moves sign-in delays into rate_limits and drops the accounts\' lock columns; its down restores them', async () => {
+    const db = await emptyDatabase();
+    const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+    await migrateToLatest(db);
+    expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
+    expect(await columnsOf('users')).not.toContain('failed_attempts');
+    expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0004-sign-in-delays');
+    expect(await columnsOf('rate_limits')).not.toContain('blocked_until_ms');
+    expect(await columnsOf('users')).toEqual(expect.arrayContaining(['failed_attempts', 'locked_until']));
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
