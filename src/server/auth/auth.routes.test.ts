@@ -207,6 +207,15 @@ describe('user status before sign-in', () => {
     expect((await client().get('/api/user/00000000')).json()).toEqual([{ student_id: '00000000', first_login: 0, password_reset: 0 }]);
     expectError(await client().get('/api/user/bad%20id!'), 400);
   });
+
+  it('is throttled per address like the other visitor calls', async () => {
+    const lab = client();
+    for (let i = 0; i < 60; i++) expect((await lab.get(`/api/user/2099${String(i).padStart(4, '0')}`)).statusCode).toBe(200);
+    const refused = await lab.get('/api/user/20990099');
+    expectError(refused, 429, 'too_many_requests');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await client().get('/api/user/20990099')).statusCode).toBe(200);
+  });
 });
 
 describe('first login and the forced change', () => {
@@ -236,7 +245,63 @@ describe('first login and the forced change', () => {
 
     await client().signInStudent(firstLogin.student_id, 'a-good-new-password');
     const again = await client().post('/api/first-login', { identifier: firstLogin.birth_certificate_no, date_of_birth: compact(firstLogin.date_of_birth) });
-    expectError(again, 409, 'conflict');
+    expectError(again, 401, 'invalid_credentials');
+  });
+});
+
+describe('first login: no oracle for a date of birth or an account state', () => {
+  /** Students still waiting for their first sign-in, with both a pin and an SEA number, nobody else here uses. */
+  async function newStudents(count: number) {
+    return t.database.db
+      .selectFrom('students')
+      .innerJoin('users', 'users.student_id', 'students.id')
+      .select(['students.id', 'students.birth_certificate_no', 'students.sea_no', 'students.date_of_birth'])
+      .where('users.first_login', '=', 1)
+      .where('students.id', '!=', firstLogin.student_id)
+      .where('students.birth_certificate_no', 'is not', null)
+      .where('students.sea_no', 'is not', null)
+      .where('students.date_of_birth', 'is not', null)
+      .orderBy('students.id')
+      .limit(count)
+      .execute();
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+  it('answers a wrong date and an account already set up alike: status, code, message and time', async () => {
+    const setUp = await t.database.db.selectFrom('students').select(['birth_certificate_no', 'date_of_birth']).where('id', '=', registered.student_id).executeTakeFirstOrThrow();
+    const [fresh] = await newStudents(1);
+    const wrongDates: number[] = [];
+    const alreadySetUp: number[] = [];
+    const bodies = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      let started = performance.now();
+      const wrong = await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: `2000010${i + 1}` });
+      wrongDates.push(performance.now() - started);
+      started = performance.now();
+      const known = await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) });
+      alreadySetUp.push(performance.now() - started);
+      expectError(wrong, 401, 'invalid_credentials');
+      expectError(known, 401, 'invalid_credentials');
+      bodies.add(wrong.body).add(known.body);
+    }
+    expect(bodies.size).toBe(1);
+    const [a, b] = [median(wrongDates), median(alreadySetUp)];
+    expect(Math.abs(a - b), `wrong date ${a.toFixed(1)} ms, already set up ${b.toFixed(1)} ms`).toBeLessThan(Math.max(25, Math.min(a, b)));
+    // Both count against the student's window: the fifth attempt of each kind is the last one checked.
+    expectError(await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: '20000109' }), 401);
+    expectError(await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) }), 401);
+    expectError(await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: '20000110' }), 429);
+    expectError(await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) }), 429);
+  });
+
+  it('the pin and the SEA number share one attempt window per student', async () => {
+    const [, student] = await newStudents(2);
+    for (let i = 0; i < 5; i++) {
+      expectError(await client().post('/api/first-login', { identifier: student!.birth_certificate_no, date_of_birth: `2000020${i + 1}` }), 401);
+    }
+    const bySea = await client().post('/api/first-login', { identifier: student!.sea_no!.toLowerCase(), date_of_birth: compact(student!.date_of_birth!) });
+    expectError(bySea, 429);
+    expect(bySea.headers['retry-after']).toBeDefined();
   });
 });
 

@@ -105,7 +105,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
       config: { access: 'visitor' },
       schema: { tags, params: z.object({ student_id: StudentIdSchema }), response: { 200: UserStatusSchema, ...errorResponses } },
     },
-    async (request) => auth.getUserStatus(db, request.params.student_id),
+    async (request) => auth.getUserStatus(db, request.params.student_id, request.ip),
   );
 
   app.post(

@@ -51,10 +51,14 @@ const BUSY_ADDRESS_DELAY_RULE: DelayRule = { ...ACCOUNT_DELAY_RULE, freeFailures
 /** The ID finder: calls per address, and per person asked about. */
 const FINDER_ADDRESS_RULE: RateLimitRule = { limit: 10, windowMs: FIFTEEN_MINUTES };
 const FINDER_PERSON_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
+/** The pre-sign-in status call (SPEC §7): a lab's worth of typed IDs per address. */
+const USER_STATUS_ADDRESS_RULE: RateLimitRule = { limit: 60, windowMs: FIFTEEN_MINUTES };
 
 const INVALID_STUDENT = 'Student ID or password is incorrect.';
 const INVALID_ADMIN = 'Username or password is incorrect.';
-const INVALID_FIRST_LOGIN = 'No new account matches that pin or SEA number and date of birth.';
+/** One answer for a wrong date of birth and an account already set up: neither is told apart. */
+const INVALID_FIRST_LOGIN =
+  'No account waiting for its first sign-in matches that pin or SEA number and date of birth. If you have signed in before, use your Student ID and password.';
 
 function invalidCredentials(message: string) {
   return new AppError(401, 'invalid_credentials', message);
@@ -140,24 +144,31 @@ function loginAnswer(user: AuthUser): LoginAnswer {
   };
 }
 
-/** First login (DESIGN §6): birth certificate pin or SEA number + date of birth → the student ID. */
+/**
+ * First login (DESIGN §6): birth certificate pin or SEA number + date of birth → the student ID.
+ * The student is the account here, so the pin and the SEA number share one attempt window; a
+ * wrong date and an account already set up are the same failure (same answer, same work, same
+ * count), so neither a child's date of birth nor an account's state can be learnt from it.
+ */
 export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Actor & { ip: string }) {
-  // The pin or SEA number is the account here.
-  const attempt = await beginAttempt(db, 'first-login', actor.ip, [input.identifier.toUpperCase()], null);
-  const dateOfBirth = fromCompactDate(input.date_of_birth);
   const candidates = await repo.findStudentUsersByIdentifier(db, input.identifier);
-  const match = candidates.find((user) => user.dateOfBirth === dateOfBirth);
+  const subjects = candidates.length > 0 ? candidates.map((user) => user.studentId ?? `user:${user.id}`) : [`unknown:${input.identifier.toUpperCase()}`];
+  const attempt = await beginAttempt(db, 'first-login', actor.ip, subjects, null);
+  const dateOfBirth = fromCompactDate(input.date_of_birth);
+  const match = candidates.find((user) => user.firstLogin && user.dateOfBirth === dateOfBirth);
   if (!match) throw invalidCredentials(INVALID_FIRST_LOGIN);
   await attempt.succeeded();
-  if (!match.firstLogin) {
-    throw conflict('This student has already signed in before. Use the Student ID and password.');
-  }
   await writeAudit(db, { ...actor, actor_user_id: match.id, actor_label: `student:${match.studentId}`, action: 'first-login', entity: 'user', entity_id: String(match.id) });
   return { user: match, answer: loginAnswer(match) };
 }
 
-/** The spec's pre-sign-in status call: the same shape for an unknown ID, so it reveals no account. */
-export async function getUserStatus(db: Db, studentId: string): Promise<UserStatus> {
+/**
+ * The spec's pre-sign-in status call: the same shape for an unknown ID, so it reveals no account,
+ * and throttled per address like the other visitor calls (it tells which IDs are in reset).
+ */
+export async function getUserStatus(db: Db, studentId: string, ip: string): Promise<UserStatus> {
+  const address = await hitRateLimit(db, `user-status:ip:${ip}`, USER_STATUS_ADDRESS_RULE);
+  if (address.limited) throw tooManyRequests('Too many look-ups from this network. Please wait and try again.', address.retryAfterMs);
   const user = await repo.findStudentUser(db, studentId);
   return [
     {
