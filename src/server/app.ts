@@ -18,6 +18,7 @@ import { csrfPlugin } from './http/csrf.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
 import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
+import { loadServerSecret } from './http/server-secret.repository.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { closeWorkerPool } from './workers/worker-pool.js';
@@ -35,6 +36,8 @@ import { termReportRoutes } from './term-reports/term-reports.routes.js';
 export interface AppDeps {
   db: Db;
   config: Config;
+  /** The server's secret, the key of its HMACs (CSRF tokens, device cookies). */
+  secret: Buffer;
 }
 
 export interface BuildOptions {
@@ -85,11 +88,11 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     });
   }
 
-  const appDeps: AppDeps = { db: deps.db, config };
+  const appDeps: AppDeps = { db: deps.db, config, secret: await loadServerSecret(deps.db) };
   await app.register(sessionPlugin, appDeps);
   await app.register(rateLimitPruning, appDeps);
   await app.register(accessPlugin);
-  await app.register(csrfPlugin);
+  await app.register(csrfPlugin, appDeps);
   await app.register(inputGuardPlugin);
 
   if (config.apiDocs) {

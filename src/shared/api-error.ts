@@ -20,7 +20,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'registration_closed',
   'too_many_requests',
-  'account_locked',
+  'account_throttled',
   'invalid_credentials',
   'service_unavailable',
   'internal',

@@ -78,8 +78,6 @@ export const StudentExportSchema = z.object({
       student_id: z.string().nullable(),
       first_login: z.number(),
       password_reset: z.number(),
-      failed_attempts: z.number(),
-      locked_until: z.string().nullable(),
       password_changed_at: z.string().nullable(),
       created_at: z.string(),
       updated_at: z.string(),

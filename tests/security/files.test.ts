@@ -85,6 +85,7 @@ describe('polyglots and ZIP-based files', () => {
 describe('an oversized upload stream', () => {
   it('is refused with 413 at the cap, without reading the rest, with memory flat', { timeout: 60_000 }, async () => {
     const agent = await student();
+    const csrf = await agent.csrf();
     const TOTAL = 256 * 1024 * 1024; // 256 MiB offered; the cap is 1 MiB
     const head = storeFileBody(OWN_STUDENT, 'birth_certificate', { filename: 'huge.pdf', bytes: Buffer.from('%PDF-1.7\n', 'latin1') });
     const boundary = /boundary=(.+)$/.exec(head.headers['content-type']!)![1]!;
@@ -124,8 +125,8 @@ describe('an oversized upload stream', () => {
           method: 'POST',
           headers: {
             'content-type': head.headers['content-type']!,
-            cookie: `${SESSION_COOKIE}=${agent.sessionToken}; ${CSRF_COOKIE}=${agent.csrfToken}`,
-            [CSRF_HEADER]: agent.csrfToken,
+            cookie: `${SESSION_COOKIE}=${agent.sessionToken}; ${CSRF_COOKIE}=${csrf}`,
+            [CSRF_HEADER]: csrf,
           },
         },
         (res) => {

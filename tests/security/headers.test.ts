@@ -211,6 +211,8 @@ describe('errors never show a stack trace or SQL', () => {
       const bdb = broken.database.db;
       const admin = await agentFor(broken.app, bdb, 'admin');
       const student = await agentFor(broken.app, bdb, 'own');
+      // Their CSRF tokens are issued while the session still loads.
+      await Promise.all([admin.csrf(), student.csrf()]);
       // Break the tables every feature reads: sessions still load, then the feature's SQL fails.
       for (const table of ['students', 'documents', 'term_reports', 'attendance_records', 'registration_periods', 'towns', 'scanner_devices', 'school_holidays', 'settings', 'term_results']) {
         await sql.raw(`alter table ${table} rename to ${table}_broken`).execute(bdb);

@@ -165,6 +165,70 @@ describe('CSRF on every state-changing route (from the route table)', () => {
   });
 });
 
+describe('the CSRF token is bound to the session (an HMAC of its id) and rotates at sign-in and sign-out', () => {
+  /** A state-changing call with this session cookie and this token in both the XSRF cookie and the header. */
+  const callWith = (sessionToken: string | undefined, csrf: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/scanner-devices',
+      payload: { name: 'CSRF binding' },
+      headers: {
+        cookie: [sessionToken ? `${SESSION_COOKIE}=${sessionToken}` : '', `${CSRF_COOKIE}=${csrf}`].filter(Boolean).join('; '),
+        [CSRF_HEADER]: csrf,
+      },
+      remoteAddress: freshAddress(),
+    });
+
+  it('a value the browser made up is refused even when cookie and header agree', async () => {
+    const c = await new TestClient(t.app, freshAddress()).signInAdmin();
+    const response = await callWith(c.cookies.get(SESSION_COOKIE), 'c'.repeat(43));
+    expect(response.statusCode, response.body).toBe(403);
+    expect(ApiErrorSchema.parse(response.json()).code).toBe('csrf_failed');
+    expect((await callWith(c.cookies.get(SESSION_COOKIE), c.cookies.get(CSRF_COOKIE)!)).statusCode).toBe(201);
+  });
+
+  it("a token from one session is refused with another session's cookie", async () => {
+    const one = await new TestClient(t.app, freshAddress()).signInAdmin();
+    const other = await new TestClient(t.app, freshAddress()).signInAdmin();
+    expect(one.cookies.get(CSRF_COOKIE)).not.toBe(other.cookies.get(CSRF_COOKIE));
+    const crossed = await callWith(one.cookies.get(SESSION_COOKIE), other.cookies.get(CSRF_COOKIE)!);
+    expect(crossed.statusCode, crossed.body).toBe(403);
+    expect(ApiErrorSchema.parse(crossed.json()).code).toBe('csrf_failed');
+  });
+
+  it('a token from before sign-in is refused after it; sign-in and sign-out each issue a new one', async () => {
+    const c = new TestClient(t.app, freshAddress());
+    await c.fetchCsrf();
+    const before = c.cookies.get(CSRF_COOKIE)!;
+    const signIn = await c.post('/api/admin-login', SIGN_INS[1]!.body);
+    expect(signIn.statusCode).toBe(200);
+    const during = signIn.cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value;
+    expect(during).toBeDefined();
+    expect(during).not.toBe(before);
+    const session = c.cookies.get(SESSION_COOKIE)!;
+    const stale = await callWith(session, before);
+    expect(stale.statusCode, stale.body).toBe(403);
+    expect(ApiErrorSchema.parse(stale.json()).code).toBe('csrf_failed');
+
+    const logout = await c.post('/logout');
+    const after = logout.cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value;
+    expect(after).toBeDefined();
+    expect(after).not.toBe(during);
+    // The signed-out session's token no longer works for a visitor call; the new one does.
+    const signInAgain = (csrf: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin-login',
+        payload: SIGN_INS[1]!.body,
+        headers: { cookie: `${CSRF_COOKIE}=${csrf}`, [CSRF_HEADER]: csrf },
+        remoteAddress: freshAddress(),
+      });
+    const withOld = await signInAgain(during!);
+    expect(withOld.statusCode, withOld.body).toBe(403);
+    expect((await signInAgain(after!)).statusCode).toBe(200);
+  });
+});
+
 describe('sign-out', () => {
   it('ends the server-side row even when the browser keeps the cookie, and is harmless without a session', async () => {
     const c = await new TestClient(t.app, freshAddress()).signInAdmin();

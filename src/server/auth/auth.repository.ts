@@ -12,8 +12,6 @@ export interface AuthUser {
   passwordHash: string | null;
   firstLogin: boolean;
   passwordReset: boolean;
-  failedAttempts: number;
-  lockedUntil: string | null;
   firstName: string | null;
   lastName: string | null;
   dateOfBirth: string | null;
@@ -32,8 +30,6 @@ function baseQuery(db: Db) {
       'users.password_hash',
       'users.first_login',
       'users.password_reset',
-      'users.failed_attempts',
-      'users.locked_until',
       'students.first_name',
       'students.last_name',
       'students.date_of_birth',
@@ -52,8 +48,6 @@ function toAuthUser(row: Row): AuthUser {
     passwordHash: row.password_hash,
     firstLogin: row.first_login === 1,
     passwordReset: row.password_reset === 1,
-    failedAttempts: row.failed_attempts,
-    lockedUntil: row.locked_until,
     firstName: row.first_name,
     lastName: row.last_name,
     dateOfBirth: row.date_of_birth,
@@ -105,32 +99,6 @@ export async function findStudentIdsByNameAndBirth(
   return rows.map((row) => row.id);
 }
 
-/** Counts a failed attempt; locks the account for lockMs when it reaches maxAttempts. */
-export async function recordFailedAttempt(db: Db, user: AuthUser, maxAttempts: number, lockMs: number): Promise<boolean> {
-  const attempts = user.failedAttempts + 1;
-  const locks = attempts >= maxAttempts;
-  await db
-    .updateTable('users')
-    .set({
-      failed_attempts: locks ? 0 : sql<number>`failed_attempts + 1`,
-      locked_until: locks ? new Date(Date.now() + lockMs).toISOString() : user.lockedUntil,
-      updated_at: nowIso(),
-    })
-    .where('id', '=', user.id)
-    .execute();
-  return locks;
-}
-
-/** Clears the failure counter and lock after a successful sign-in. */
-export async function clearFailedAttempts(db: Db, userId: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ failed_attempts: 0, locked_until: null })
-    .where('id', '=', userId)
-    .where((eb) => eb.or([eb('failed_attempts', '>', 0), eb('locked_until', 'is not', null)]))
-    .execute();
-}
-
 /** Stores a new password hash and the account's flags. */
 export async function updatePassword(
   db: Db,
@@ -145,8 +113,6 @@ export async function updatePassword(
       password_hash: passwordHash,
       first_login: flags.firstLogin ? 1 : 0,
       password_reset: flags.passwordReset ? 1 : 0,
-      failed_attempts: 0,
-      locked_until: null,
       password_changed_at: iso,
       updated_at: iso,
     })
@@ -179,7 +145,7 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
   if (existing) {
     await db
       .updateTable('users')
-      .set({ password_hash: passwordHash, failed_attempts: 0, locked_until: null, updated_at: iso })
+      .set({ password_hash: passwordHash, updated_at: iso })
       .where('id', '=', existing.id)
       .execute();
     return;

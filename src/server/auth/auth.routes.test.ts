@@ -5,6 +5,8 @@ import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import { SESSION_COOKIE } from '../http/session.js';
+import { DEVICE_COOKIE } from './device-cookie.js';
+import * as auth from './auth.service.js';
 
 const { registered, inProgress, firstLogin, passwordReset } = DEMO_STUDENTS;
 const compact = (iso: string) => iso.replaceAll('-', '');
@@ -44,7 +46,7 @@ describe('CSRF and malformed input', () => {
     const response = await t.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
     expect(response.statusCode).toBe(204);
     const cookie = response.cookies.find((c) => c.name === 'XSRF-TOKEN');
-    expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
+    expect(cookie?.value).toMatch(/^[\w-]{22}\.[\w-]{43}$/);
     expect(cookie?.httpOnly).toBeFalsy();
   });
 
@@ -118,28 +120,83 @@ describe('student sign-in', () => {
     replaySecond.cookies.set(SESSION_COOKIE, second!);
     expect(SessionAnswerSchema.parse((await replaySecond.get('/api/session')).json()).user).toBeNull();
   });
+});
 
-  it('locks an account after five failures, even for the right password', async () => {
-    const { db } = t.database;
-    const target = await db.selectFrom('students').select('id').where('id', 'like', '2023%').orderBy('id').limit(1).offset(3).executeTakeFirstOrThrow();
-    const ip = client();
-    for (let i = 0; i < 5; i++) {
-      expectError(await ip.post('/api/login-student', { student_id: target.id, password: `bad-${i}` }), 401);
-    }
-    const locked = expectError(await ip.post('/api/login-student', { student_id: target.id, password: 'portal-demo-2026' }), 429, 'account_locked');
-    expect(locked.message).toMatch(/locked/);
+/** Student ids of one intake year nobody else in this file signs in as (offset past the others). */
+async function untouchedStudents(prefix: string, offset: number, count: number): Promise<[string, ...string[]]> {
+  const rows = await t.database.db.selectFrom('students').select('id').where('id', 'like', `${prefix}%`).orderBy('id').offset(offset).limit(count).execute();
+  const ids = rows.map((row) => row.id);
+  if (ids.length < count) throw new Error(`only ${ids.length} students of ${prefix}`);
+  return ids as [string, ...string[]];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('sign-in delays: no one locks someone else out (docs/decisions.md D37)', () => {
+  it('failed sign-ins slow the account down with a growing delay, answered 429 with a message and Retry-After', async () => {
+    const [student] = await untouchedStudents('2023', 3, 1);
+    const signIn = (password: string) => client().post('/api/login-student', { student_id: student, password });
+    for (let i = 0; i < 5; i++) expectError(await signIn(`bad-${i}`), 401, 'invalid_credentials');
+    // Five failures are free; the sixth attempt waits a second, even with the right password, from a new device.
+    const slowed = await signIn('portal-demo-2026');
+    expect(expectError(slowed, 429, 'account_throttled').message).toMatch(/wait 1 second/);
+    expect(slowed.headers['retry-after']).toBe('1');
+    await sleep(1100);
+    expectError(await signIn('bad-5'), 401, 'invalid_credentials');
+    const longer = await signIn('portal-demo-2026');
+    expectError(longer, 429, 'account_throttled');
+    expect(longer.headers['retry-after']).toBe('2');
+    // An unknown ID is slowed down the same way (no account-exists oracle).
+    for (let i = 0; i < 5; i++) expectError(await client().post('/api/login-student', { student_id: '99990001', password: `x-${i}` }), 401);
+    expectError(await client().post('/api/login-student', { student_id: '99990001', password: 'x' }), 429, 'account_throttled');
   });
 
-  it('throttles one address after many failures across accounts', async () => {
-    const c = client();
-    let last = 0;
-    for (let i = 0; i < 30; i++) {
-      last = (await c.post('/api/login-student', { student_id: `8888${String(i).padStart(4, '0')}`, password: 'nope-nope' })).statusCode;
+  it("the right password from a device that signed in before is not refused while others' guesses slow the account", async () => {
+    await auth.ensureConfiguredAdmin(t.database.db, 'deputy', 'deputy-passphrase-2026');
+    const office = client();
+    expect((await office.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' })).statusCode).toBe(200);
+    expect(office.cookies.get(DEVICE_COOKIE)).toBeDefined();
+    expect((await office.post('/logout')).statusCode).toBe(204);
+    const student = await client().signInStudent(registered.student_id, registered.password);
+
+    // Someone else guesses the administrator's password from several addresses: five, then one more after the first delay.
+    for (let i = 0; i < 5; i++) expectError(await client().post('/api/admin-login', { username: 'Deputy', password: `guess-${i}` }), 401);
+    await sleep(1100);
+    expectError(await client().post('/api/admin-login', { username: 'Deputy', password: 'guess-5' }), 401);
+
+    // A new device with the right password waits...
+    expectError(await client().post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    // ...a made-up device cookie, or one that another account earned, counts for nothing...
+    const forger = client();
+    forger.cookies.set(DEVICE_COOKIE, `${'A'.repeat(22)}.${'B'.repeat(43)}`);
+    expectError(await forger.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    const borrowed = client();
+    borrowed.cookies.set(DEVICE_COOKIE, student.cookies.get(DEVICE_COOKIE)!);
+    expectError(await borrowed.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' }), 429, 'account_throttled');
+    // ...and the administrator's own computer signs in at once.
+    const back = await office.post('/api/admin-login', { username: 'deputy', password: 'deputy-passphrase-2026' });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
+  it('a trusted device is slowed down by its own failures, so it is no unthrottled oracle', async () => {
+    const [student] = await untouchedStudents('2023', 6, 1);
+    const device = await client().signInStudent(student, 'portal-demo-2026');
+    expect((await device.post('/logout')).statusCode).toBe(204);
+    for (let i = 0; i < 5; i++) expectError(await device.post('/api/login-student', { student_id: student, password: `bad-${i}` }), 401);
+    expectError(await device.post('/api/login-student', { student_id: student, password: 'portal-demo-2026' }), 429, 'account_throttled');
+  });
+
+  it("a correct sign-in from a busy school address is never blocked by others' failures", async () => {
+    const lab = `10.3.0.${++ipCounter % 250}`;
+    const [victim, classmate] = await untouchedStudents('2023', 9, 2);
+    for (let i = 0; i < 35; i++) {
+      expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: `8888${String(i).padStart(4, '0')}`, password: 'nope-nope' }), 401);
     }
-    expect(last).toBe(401);
-    const refused = await c.post('/api/login-student', { student_id: registered.student_id, password: registered.password });
-    expectError(refused, 429, 'too_many_requests');
-    expect(refused.headers['retry-after']).toBeDefined();
+    const right = await new TestClient(t.app, lab).post('/api/login-student', { student_id: classmate, password: 'portal-demo-2026' });
+    expect(right.statusCode, right.body).toBe(200);
+    // From the busy address an account has no free failures: one wrong guess and it waits.
+    expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: victim, password: 'guess' }), 401);
+    expectError(await new TestClient(t.app, lab).post('/api/login-student', { student_id: victim, password: 'portal-demo-2026' }), 429, 'account_throttled');
   });
 });
 
@@ -150,6 +207,15 @@ describe('user status before sign-in', () => {
     ]);
     expect((await client().get('/api/user/00000000')).json()).toEqual([{ student_id: '00000000', first_login: 0, password_reset: 0 }]);
     expectError(await client().get('/api/user/bad%20id!'), 400);
+  });
+
+  it('is throttled per address like the other visitor calls', async () => {
+    const lab = client();
+    for (let i = 0; i < 60; i++) expect((await lab.get(`/api/user/2099${String(i).padStart(4, '0')}`)).statusCode).toBe(200);
+    const refused = await lab.get('/api/user/20990099');
+    expectError(refused, 429, 'too_many_requests');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await client().get('/api/user/20990099')).statusCode).toBe(200);
   });
 });
 
@@ -180,7 +246,63 @@ describe('first login and the forced change', () => {
 
     await client().signInStudent(firstLogin.student_id, 'a-good-new-password');
     const again = await client().post('/api/first-login', { identifier: firstLogin.birth_certificate_no, date_of_birth: compact(firstLogin.date_of_birth) });
-    expectError(again, 409, 'conflict');
+    expectError(again, 401, 'invalid_credentials');
+  });
+});
+
+describe('first login: no oracle for a date of birth or an account state', () => {
+  /** Students still waiting for their first sign-in, with both a pin and an SEA number, nobody else here uses. */
+  async function newStudents(count: number) {
+    return t.database.db
+      .selectFrom('students')
+      .innerJoin('users', 'users.student_id', 'students.id')
+      .select(['students.id', 'students.birth_certificate_no', 'students.sea_no', 'students.date_of_birth'])
+      .where('users.first_login', '=', 1)
+      .where('students.id', '!=', firstLogin.student_id)
+      .where('students.birth_certificate_no', 'is not', null)
+      .where('students.sea_no', 'is not', null)
+      .where('students.date_of_birth', 'is not', null)
+      .orderBy('students.id')
+      .limit(count)
+      .execute();
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+  it('answers a wrong date and an account already set up alike: status, code, message and time', async () => {
+    const setUp = await t.database.db.selectFrom('students').select(['birth_certificate_no', 'date_of_birth']).where('id', '=', registered.student_id).executeTakeFirstOrThrow();
+    const [fresh] = await newStudents(1);
+    const wrongDates: number[] = [];
+    const alreadySetUp: number[] = [];
+    const bodies = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      let started = performance.now();
+      const wrong = await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: `2000010${i + 1}` });
+      wrongDates.push(performance.now() - started);
+      started = performance.now();
+      const known = await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) });
+      alreadySetUp.push(performance.now() - started);
+      expectError(wrong, 401, 'invalid_credentials');
+      expectError(known, 401, 'invalid_credentials');
+      bodies.add(wrong.body).add(known.body);
+    }
+    expect(bodies.size).toBe(1);
+    const [a, b] = [median(wrongDates), median(alreadySetUp)];
+    expect(Math.abs(a - b), `wrong date ${a.toFixed(1)} ms, already set up ${b.toFixed(1)} ms`).toBeLessThan(Math.max(25, Math.min(a, b)));
+    // Both count against the student's window: the fifth attempt of each kind is the last one checked.
+    expectError(await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: '20000109' }), 401);
+    expectError(await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) }), 401);
+    expectError(await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: '20000110' }), 429);
+    expectError(await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) }), 429);
+  });
+
+  it('the pin and the SEA number share one attempt window per student', async () => {
+    const [, student] = await newStudents(2);
+    for (let i = 0; i < 5; i++) {
+      expectError(await client().post('/api/first-login', { identifier: student!.birth_certificate_no, date_of_birth: `2000020${i + 1}` }), 401);
+    }
+    const bySea = await client().post('/api/first-login', { identifier: student!.sea_no!.toLowerCase(), date_of_birth: compact(student!.date_of_birth!) });
+    expectError(bySea, 429);
+    expect(bySea.headers['retry-after']).toBeDefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,10 +17,11 @@ import {
   UserStatusSchema,
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
-import type { Db } from '../db/database.js';
+import type { AppDeps } from '../app.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
 import * as auth from './auth.service.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, readTrustedDevices, type TrustedDevices } from './device-cookie.js';
 
 function initialsOf(name: string): string {
   return name
@@ -50,9 +51,22 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
 const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.ip });
 
 /** Sign-in, sign-out, password and session calls (SPEC §7). */
-export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
+export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
+
+  const devicesOf = (request: FastifyRequest): TrustedDevices => readTrustedDevices(secret, request.cookies[DEVICE_COOKIE]);
+  /** A successful sign-in: a new session, and this browser remembered for the account (D37). */
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
+    await app.sessions.start(request, reply, userId);
+    reply.setCookie(DEVICE_COOKIE, devicesOf(request).withAccount(userId), {
+      path: '/api',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    });
+  };
 
   app.post(
     '/api/login-student',
@@ -61,8 +75,8 @@ export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) =
       schema: { tags, body: StudentLoginSchema, response: { 200: LoginAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { user, answer } = await auth.signInStudent(db, request.body, withIp(request));
-      await app.sessions.start(request, reply, user.id);
+      const { user, answer } = await auth.signInStudent(db, request.body, withIp(request), devicesOf(request));
+      await startSession(request, reply, user.id);
       return answer;
     },
   );
@@ -80,7 +94,7 @@ export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) =
     },
     async (request, reply) => {
       const { user, answer } = await auth.signInFirstTime(db, request.body, withIp(request));
-      await app.sessions.start(request, reply, user.id);
+      await startSession(request, reply, user.id);
       return answer;
     },
   );
@@ -91,7 +105,7 @@ export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) =
       config: { access: 'visitor' },
       schema: { tags, params: z.object({ student_id: StudentIdSchema }), response: { 200: UserStatusSchema, ...errorResponses } },
     },
-    async (request) => auth.getUserStatus(db, request.params.student_id),
+    async (request) => auth.getUserStatus(db, request.params.student_id, request.ip),
   );
 
   app.post(
@@ -117,8 +131,8 @@ export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) =
       schema: { tags, body: AdminLoginSchema, response: { 200: AdminLoginAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request));
-      await app.sessions.start(request, reply, user.id);
+      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request), devicesOf(request));
+      await startSession(request, reply, user.id);
       return answer;
     },
   );

@@ -1,6 +1,13 @@
 import type { Db } from '../db/database.js';
 import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { hitRateLimit, peekRateLimit, clearRateLimit, refundRateLimit, type RateLimitRule } from '../http/rate-limit.repository.js';
+import {
+  clearRateLimit,
+  hitRateLimit,
+  refundRateLimit,
+  takeDelayedAttempt,
+  type DelayRule,
+  type RateLimitRule,
+} from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { toCompactDate, fromCompactDate } from '../../shared/dates.js';
@@ -17,27 +24,41 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js'
 import * as repo from './auth.repository.js';
 import * as sessions from './session.repository.js';
 import type { AuthUser } from './auth.repository.js';
+import type { TrustedDevices } from './device-cookie.js';
 
 /**
  * Sign-in rules (SPEC §2/§4, DESIGN §5–6, OWASP authentication cheat sheet): generic failure
- * messages, throttling per address and per account (in the database, so every process shares
- * them), no master password, hashes never leave this module.
+ * messages, failed attempts that slow an account down rather than lock it (docs/decisions.md
+ * D37), counted in the database so every process shares them; no master password, hashes never
+ * leave this module.
  */
 
 const FIFTEEN_MINUTES = 15 * 60_000;
-/** Failed sign-ins one address may make in 15 minutes. A school lab shares one address, so generous. */
+/**
+ * Failed attempts one address may make in 15 minutes before the accounts it tries lose their
+ * free failures. A school lab shares one address, so generous, and never a refusal by itself:
+ * the right password from a busy address still signs in.
+ */
 const ADDRESS_FAILURE_RULE: RateLimitRule = { limit: 30, windowMs: FIFTEEN_MINUTES };
-/** Failed attempts before an account locks, and for how long. */
-const ACCOUNT_MAX_FAILURES = 5;
-const ACCOUNT_LOCK_MS = FIFTEEN_MINUTES;
+/**
+ * The delay per account (and per trusted device): five failures are free, then each attempt
+ * waits 1 s, 2 s, 4 s … at most 15 minutes; a day without attempts forgets them. Only failures
+ * count: a success clears its key.
+ */
+const ACCOUNT_DELAY_RULE: DelayRule = { freeFailures: 5, firstDelayMs: 1000, maxDelayMs: FIFTEEN_MINUTES, forgetAfterMs: 24 * 60 * 60_000 };
+/** From an address past its failure limit, an account has no free failures. */
+const BUSY_ADDRESS_DELAY_RULE: DelayRule = { ...ACCOUNT_DELAY_RULE, freeFailures: 0 };
 /** The ID finder: calls per address, and per person asked about. */
 const FINDER_ADDRESS_RULE: RateLimitRule = { limit: 10, windowMs: FIFTEEN_MINUTES };
 const FINDER_PERSON_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
-const FIRST_LOGIN_IDENTIFIER_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
+/** The pre-sign-in status call (SPEC §7): a lab's worth of typed IDs per address. */
+const USER_STATUS_ADDRESS_RULE: RateLimitRule = { limit: 60, windowMs: FIFTEEN_MINUTES };
 
 const INVALID_STUDENT = 'Student ID or password is incorrect.';
 const INVALID_ADMIN = 'Username or password is incorrect.';
-const INVALID_FIRST_LOGIN = 'No new account matches that pin or SEA number and date of birth.';
+/** One answer for a wrong date of birth and an account already set up: neither is told apart. */
+const INVALID_FIRST_LOGIN =
+  'No account waiting for its first sign-in matches that pin or SEA number and date of birth. If you have signed in before, use your Student ID and password.';
 
 function invalidCredentials(message: string) {
   return new AppError(401, 'invalid_credentials', message);
@@ -47,84 +68,69 @@ function studentName(user: AuthUser): string {
   return [user.firstName, user.lastName].filter(Boolean).join(' ') || (user.studentId ?? '');
 }
 
-async function requireAddressAllowed(db: Db, kind: string, ip: string): Promise<void> {
-  const state = await peekRateLimit(db, `${kind}:ip:${ip}`, ADDRESS_FAILURE_RULE);
-  if (state.limited) throw tooManyRequests('Too many attempts from this network. Please wait and try again.', state.retryAfterMs);
+function waitFor(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** Attempts one account may have in flight or failed within the lock window (see reserveAttempt). */
-const ACCOUNT_ATTEMPT_RULE: RateLimitRule = { limit: ACCOUNT_MAX_FAILURES, windowMs: FIFTEEN_MINUTES };
-
-interface Reservation {
-  /** Gives the attempt back (it succeeded: only failures count). */
-  release(): Promise<void>;
+interface Attempt {
+  /** The password was right: the address gets its attempt back and the account (or device) its failures. */
+  succeeded(): Promise<void>;
 }
 
 /**
- * Counts an attempt against the address (and the account, when known) *before* the password is
- * checked, each in one atomic upsert, so guesses sent at the same moment, to one process or to
- * several, cannot all pass a check made before any of them was recorded. Refused at once when a
- * window is full; a success releases its reservation.
+ * Counts an attempt before the secret is checked (D21), in one atomic upsert per key, so guesses
+ * sent at the same moment, to one process or to several, cannot all pass a check made before any
+ * of them was recorded. The attempt counts against the address and against each subject (the
+ * account as typed, so an unknown one is slowed down alike) — or, from a browser that signed in
+ * to the account before, against that device instead, so other people's guesses never keep the
+ * owner out (D37). Refused with 429 and Retry-After while the key waits out its delay.
  */
-async function reserveAttempt(db: Db, kind: string, ip: string, userId: number | undefined): Promise<Reservation> {
+async function beginAttempt(db: Db, kind: string, ip: string, subjects: string[], device: string | null): Promise<Attempt> {
   const addressKey = `${kind}:ip:${ip}`;
-  const accountKey = userId === undefined ? null : `${kind}:account:${userId}`;
   const address = await hitRateLimit(db, addressKey, ADDRESS_FAILURE_RULE);
-  const account = accountKey ? await hitRateLimit(db, accountKey, ACCOUNT_ATTEMPT_RULE) : null;
-  const release = async () => {
-    await refundRateLimit(db, addressKey);
-    if (accountKey) await clearRateLimit(db, accountKey);
+  const rule = device === null && address.limited ? BUSY_ADDRESS_DELAY_RULE : ACCOUNT_DELAY_RULE;
+  const keys = device === null ? subjects.map((subject) => `${kind}:account:${subject}`) : [`${kind}:device:${device}`];
+  for (const key of keys) {
+    const taken = await takeDelayedAttempt(db, key, rule);
+    if (!taken.allowed) {
+      // Nothing was checked, so the address is not charged with a failure.
+      await refundRateLimit(db, addressKey);
+      throw tooManyRequests(
+        `Too many failed attempts for this account. Please wait ${waitFor(taken.retryAfterMs)} and try again.`,
+        taken.retryAfterMs,
+        'account_throttled',
+      );
+    }
+  }
+  return {
+    async succeeded() {
+      await refundRateLimit(db, addressKey);
+      for (const key of keys) await clearRateLimit(db, key);
+    },
   };
-  if (account?.limited) {
-    await refundRateLimit(db, addressKey);
-    if (accountKey) await refundRateLimit(db, accountKey);
-    throw tooManyRequests('Too many failed attempts. This account is locked for a while; please wait and try again.', account.retryAfterMs, 'account_locked');
-  }
-  if (address.limited) {
-    await refundRateLimit(db, addressKey);
-    if (accountKey) await refundRateLimit(db, accountKey);
-    throw tooManyRequests('Too many attempts from this network. Please wait and try again.', address.retryAfterMs);
-  }
-  return { release };
 }
 
-function requireNotLocked(user: AuthUser | undefined): void {
-  if (!user?.lockedUntil) return;
-  const remainingMs = Date.parse(user.lockedUntil) - Date.now();
-  if (remainingMs > 0) {
-    const minutes = Math.ceil(remainingMs / 60_000);
-    throw tooManyRequests(
-      `Too many failed attempts. This account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`,
-      remainingMs,
-      'account_locked',
-    );
-  }
-}
-
-/** After a failed check: the account's lock and the audit row (the attempt was counted by reserveAttempt). */
+/** After a failed check: the audit row (the attempt was counted by beginAttempt). */
 async function recordFailure(db: Db, user: AuthUser | undefined, actor: Actor) {
-  if (user) {
-    const locked = await repo.recordFailedAttempt(db, user, ACCOUNT_MAX_FAILURES, ACCOUNT_LOCK_MS);
-    await writeAudit(db, { ...actor, action: locked ? 'account-locked' : 'sign-in-failed', entity: 'user', entity_id: String(user.id) });
-  }
+  if (user) await writeAudit(db, { ...actor, action: 'sign-in-failed', entity: 'user', entity_id: String(user.id) });
 }
 
 /** Checks a student's ID and password (or date of birth after a reset); answers the login answer. */
-export async function signInStudent(db: Db, input: StudentLoginInput, actor: Actor & { ip: string }) {
-  await requireAddressAllowed(db, 'sign-in', actor.ip);
+export async function signInStudent(db: Db, input: StudentLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {
   const user = await repo.findStudentUser(db, input.student_id);
-  requireNotLocked(user);
   if (user && !user.passwordHash && user.firstLogin) {
     throw invalidCredentials('This account has not been set up yet. Choose “First time here?” to sign in.');
   }
-  const reservation = await reserveAttempt(db, 'sign-in', actor.ip, user?.id);
+  const attempt = await beginAttempt(db, 'sign-in', actor.ip, [input.student_id], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
   if (!user || !valid) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_STUDENT);
   }
-  await reservation.release();
-  await repo.clearFailedAttempts(db, user.id);
+  await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `student:${user.studentId}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
   return { user, answer: loginAnswer(user) };
 }
@@ -138,41 +144,34 @@ function loginAnswer(user: AuthUser): LoginAnswer {
   };
 }
 
-/** First login (DESIGN §6): birth certificate pin or SEA number + date of birth → the student ID. */
+/**
+ * First login (DESIGN §6): birth certificate pin or SEA number + date of birth → the student ID.
+ * The student is the account here, so the pin and the SEA number share one attempt window; a
+ * wrong date and an account already set up are the same failure (same answer, same work, same
+ * count), so neither a child's date of birth nor an account's state can be learnt from it.
+ */
 export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Actor & { ip: string }) {
-  await requireAddressAllowed(db, 'first-login', actor.ip);
-  // The pin or SEA number is the account here: its attempts are reserved before the check too.
-  const identifierKey = `first-login:id:${input.identifier.toUpperCase()}`;
-  const addressKey = `first-login:ip:${actor.ip}`;
-  const identifierState = await hitRateLimit(db, identifierKey, FIRST_LOGIN_IDENTIFIER_RULE);
-  if (identifierState.limited) {
-    await refundRateLimit(db, identifierKey);
-    throw tooManyRequests('Too many attempts for this pin or SEA number. Please wait and try again.', identifierState.retryAfterMs, 'account_locked');
-  }
-  const addressState = await hitRateLimit(db, addressKey, ADDRESS_FAILURE_RULE);
-  if (addressState.limited) {
-    await refundRateLimit(db, addressKey);
-    await refundRateLimit(db, identifierKey);
-    throw tooManyRequests('Too many attempts from this network. Please wait and try again.', addressState.retryAfterMs);
-  }
-  const dateOfBirth = fromCompactDate(input.date_of_birth);
   const candidates = await repo.findStudentUsersByIdentifier(db, input.identifier);
+  const subjects = candidates.length > 0 ? candidates.map((user) => user.studentId ?? `user:${user.id}`) : [`unknown:${input.identifier.toUpperCase()}`];
+  const attempt = await beginAttempt(db, 'first-login', actor.ip, subjects, null);
+  const dateOfBirth = fromCompactDate(input.date_of_birth);
   // Never one of two: students answering to the same number and date of birth (one's pin is the
   // other's SEA number) are refused like a wrong answer (D40).
   const matches = candidates.filter((user) => user.dateOfBirth === dateOfBirth);
-  const match = matches.length === 1 ? matches[0] : undefined;
+  const match = matches.length === 1 && matches[0]!.firstLogin ? matches[0] : undefined;
   if (!match) throw invalidCredentials(INVALID_FIRST_LOGIN);
-  await refundRateLimit(db, addressKey);
-  await clearRateLimit(db, identifierKey);
-  if (!match.firstLogin) {
-    throw conflict('This student has already signed in before. Use the Student ID and password.');
-  }
+  await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: match.id, actor_label: `student:${match.studentId}`, action: 'first-login', entity: 'user', entity_id: String(match.id) });
   return { user: match, answer: loginAnswer(match) };
 }
 
-/** The spec's pre-sign-in status call: the same shape for an unknown ID, so it reveals no account. */
-export async function getUserStatus(db: Db, studentId: string): Promise<UserStatus> {
+/**
+ * The spec's pre-sign-in status call: the same shape for an unknown ID, so it reveals no account,
+ * and throttled per address like the other visitor calls (it tells which IDs are in reset).
+ */
+export async function getUserStatus(db: Db, studentId: string, ip: string): Promise<UserStatus> {
+  const address = await hitRateLimit(db, `user-status:ip:${ip}`, USER_STATUS_ADDRESS_RULE);
+  if (address.limited) throw tooManyRequests('Too many look-ups from this network. Please wait and try again.', address.retryAfterMs);
   const user = await repo.findStudentUser(db, studentId);
   return [
     {
@@ -197,12 +196,12 @@ function birthDateForms(isoDate: string | null): string[] {
  */
 async function requireCurrentPassword(db: Db, user: AuthUser, currentPassword: string | undefined, actor: Actor): Promise<void> {
   if (!currentPassword) throw fieldError('current_password', 'Enter your current password.');
-  const reservation = await reserveAttempt(db, 'change-password', actor.ip ?? 'unknown', user.id);
+  const attempt = await beginAttempt(db, 'change-password', actor.ip ?? 'unknown', [String(user.id)], null);
   if (!user.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {
     await writeAudit(db, { ...actor, action: 'password-change-failed', entity: 'user', entity_id: String(user.id) });
     throw fieldError('current_password', 'Current password is incorrect.');
   }
-  await reservation.release();
+  await attempt.succeeded();
 }
 
 /**
@@ -232,18 +231,15 @@ export async function changeStudentPassword(
 }
 
 /** Administrator sign-in by user name and password. */
-export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor & { ip: string }) {
-  await requireAddressAllowed(db, 'admin-sign-in', actor.ip);
+export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {
   const user = await repo.findAdminUser(db, input.username);
-  requireNotLocked(user);
-  const reservation = await reserveAttempt(db, 'admin-sign-in', actor.ip, user?.id);
+  const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
   if (!user || !valid) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
   }
-  await reservation.release();
-  await repo.clearFailedAttempts(db, user.id);
+  await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
   return { user, answer: { name: user.displayName ?? 'Admin', role: 'admin' as const } };
 }
@@ -276,7 +272,11 @@ export async function adminExists(db: Db, username: string): Promise<boolean> {
   return (await repo.findAdminUser(db, username)) !== undefined;
 }
 
-/** Makes sure the configured administrator exists with the configured password (first admin). */
+/**
+ * Makes sure the configured administrator exists with the configured password (first admin).
+ * This is also how a forgotten password is replaced, so the account's sign-in delay ends too.
+ */
 export async function ensureConfiguredAdmin(db: Db, username: string, password: string): Promise<void> {
   await repo.upsertAdmin(db, username, await hashPassword(password));
+  await clearRateLimit(db, `admin-sign-in:account:${username.toLowerCase()}`);
 }

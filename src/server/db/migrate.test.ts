@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
     expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
     expect(await indexNames(db, 'audit_log')).toEqual([]);
@@ -85,6 +86,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
     await addStudent(db, '20220001', { birth_certificate_no: 'B12-7', sea_no: 'SEA-1' });
     await addStudent(db, '20230002', { birth_certificate_no: 'b12-7', sea_no: 'SEA-2' });
@@ -103,6 +105,18 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.updateTable('students').set({ sea_no: null }).where('id', '=', '20240003').execute();
     await migrateToLatest(db);
     expect(await indexNames(db, 'students')).toEqual(expect.arrayContaining(['students_birth_certificate_no_unique', 'students_sea_no_unique']));
+  });
+
+  it('0005 moves sign-in delays into rate_limits and drops the accounts\' lock columns; its down restores them', async () => {
+    const db = await emptyDatabase();
+    const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+    await migrateToLatest(db);
+    expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
+    expect(await columnsOf('users')).not.toContain('failed_attempts');
+    expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
+    expect(await columnsOf('rate_limits')).not.toContain('blocked_until_ms');
+    expect(await columnsOf('users')).toEqual(expect.arrayContaining(['failed_attempts', 'locked_until']));
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as auditEntityIndexDropped from './migrations/0002-audit-entity-index-dropped.js';
 import * as auditIndexes from './migrations/0003-audit-indexes.js';
 import * as uniqueIdentityNumbers from './migrations/0004-unique-identity-numbers.js';
+import * as signInDelays from './migrations/0005-sign-in-delays.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-audit-entity-index-dropped': auditEntityIndexDropped,
   '0003-audit-indexes': auditIndexes,
   '0004-unique-identity-numbers': uniqueIdentityNumbers,
+  '0005-sign-in-delays': signInDelays,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

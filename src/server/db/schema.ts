@@ -61,8 +61,6 @@ export interface UserTable extends Timestamps {
   password_hash: string | null;
   first_login: Generated<number>;
   password_reset: Generated<number>;
-  failed_attempts: Generated<number>;
-  locked_until: string | null;
   password_changed_at: string | null;
 }
 
@@ -199,6 +197,8 @@ export interface RateLimitTable {
   key: string;
   window_start_ms: number;
   hits: number;
+  /** The earliest time (ms) the key's next attempt is checked; 0 = no delay (docs/decisions.md D37). */
+  blocked_until_ms: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -86,8 +86,6 @@ export async function exportStudent(db: Db, actor: Actor, studentId: string): Pr
           student_id: user.student_id,
           first_login: user.first_login,
           password_reset: user.password_reset,
-          failed_attempts: user.failed_attempts,
-          locked_until: user.locked_until,
           password_changed_at: user.password_changed_at,
           created_at: user.created_at,
           updated_at: user.updated_at,

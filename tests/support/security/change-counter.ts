@@ -9,7 +9,7 @@ import { isPostgres } from '../../../src/server/db/database.js';
  * 30,000 attendance rows, and it also sees an update that leaves updated_at alone.
  *
  * Counters: one per watched table; `users.credentials` counts changes of a user's password,
- * flags, role or names (not the failure counter a refused sign-in rightly moves);
+ * flags, role or names;
  * `students.readonly` counts changes of class_id and house_code (read-only to students).
  */
 

@@ -108,24 +108,44 @@ export interface AgentRequest {
 }
 
 /**
- * One caller: an optional session token, a CSRF cookie + header pair, an address. Cheap to make,
- * so every cell of a matrix gets its own and no call's side effects (sign-out, a password
- * change ending other sessions) reach the next.
+ * One caller: an optional session token, the CSRF token the server issues to it (bound to that
+ * session, fetched on the first call), an address. Cheap to make, so every cell of a matrix gets
+ * its own and no call's side effects (sign-out, a password change ending other sessions) reach
+ * the next.
  */
 export class Agent {
-  readonly csrfToken = crypto.randomBytes(24).toString('base64url');
+  private token: string | undefined;
   constructor(
     readonly app: FastifyInstance,
     readonly sessionToken: string | null,
     readonly ip: string = freshAddress(),
   ) {}
 
-  request(method: Method, request: AgentRequest): Promise<LightMyRequestResponse> {
+  /** The caller's CSRF token, as `GET /sanctum/csrf-cookie` issues it to this session (or visitor). */
+  async csrf(): Promise<string> {
+    if (this.token === undefined) {
+      const headers: Record<string, string> = this.sessionToken ? { cookie: `${SESSION_COOKIE}=${this.sessionToken}` } : {};
+      const response = await this.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers, remoteAddress: this.ip });
+      const cookie = response.cookies.find((c) => c.name === CSRF_COOKIE);
+      if (!cookie) throw new Error(`no ${CSRF_COOKIE} cookie: ${response.statusCode} ${response.body}`);
+      this.token = cookie.value;
+    }
+    return this.token;
+  }
+
+  /** The token after the first call (or `csrf()`). */
+  get csrfToken(): string {
+    if (this.token === undefined) throw new Error('call agent.csrf() first');
+    return this.token;
+  }
+
+  async request(method: Method, request: AgentRequest): Promise<LightMyRequestResponse> {
+    const csrf = await this.csrf();
     const headers: Record<string, string> = { ...request.headers };
-    const cookies = [`${CSRF_COOKIE}=${this.csrfToken}`];
+    const cookies = [`${CSRF_COOKIE}=${csrf}`];
     if (this.sessionToken) cookies.push(`${SESSION_COOKIE}=${this.sessionToken}`);
     headers.cookie = cookies.join('; ');
-    if (request.csrf !== false) headers[CSRF_HEADER] = this.csrfToken;
+    if (request.csrf !== false) headers[CSRF_HEADER] = csrf;
     let payload = request.payload;
     if (payload === undefined && request.body !== undefined) {
       payload = JSON.stringify(request.body);

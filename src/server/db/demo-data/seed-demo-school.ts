@@ -323,8 +323,6 @@ async function seedUsers(
     password_hash: hashFor(user.password),
     first_login: user.first_login,
     password_reset: user.password_reset,
-    failed_attempts: 0,
-    locked_until: null,
     password_changed_at: user.password === 'demo' ? row.created_at : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -344,8 +342,6 @@ async function seedUsers(
       password_hash: hashes.admin,
       first_login: 0,
       password_reset: 0,
-      failed_attempts: 0,
-      locked_until: null,
       password_changed_at: stamps.created_at,
       ...stamps,
     });
