@@ -10,12 +10,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
-import { frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { serverTimeouts, type ServerTimeouts } from './http/server-timeouts.js';
 import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
 import { loadServerSecret } from './http/server-secret.repository.js';
@@ -45,6 +46,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web client; defaults to dist/web beside the sources. */
   webRoot?: string;
+  /** The server's timeouts; the constants of server-timeouts.ts unless a test shortens them. */
+  timeouts?: ServerTimeouts;
 }
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,8 +64,13 @@ const publicRoutes = fp(async (app: FastifyInstance) => {
  * which drive it in-process with `inject`.
  */
 export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const timeouts = options.timeouts ?? serverTimeouts(config.uploadMaxBytes);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleSocketMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+    clientErrorHandler,
     trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
@@ -102,13 +110,8 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     });
   }
 
-  app.get(
-    '/api/health',
-    { config: { access: 'public' }, schema: { hide: true, response: { 200: z.object({ ok: z.literal(true) }) } } },
-    async () => ({ ok: true as const }),
-  );
-
   // Feature routes: one line per feature (STYLE "Layout").
+  await app.register(healthRoutes, appDeps);
   await app.register(authRoutes, appDeps);
   await app.register(attendanceRoutes, appDeps);
   await app.register(lookupRoutes, appDeps);

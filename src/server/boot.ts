@@ -4,16 +4,31 @@ import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/reference-data.js';
 import { hasStudents, seedDemoSchool } from './db/demo-data/seed-demo-school.js';
-import { ensureConfiguredAdmin } from './auth/auth.service.js';
+import { endDemoSchool, isDemoSchool } from './db/demo-data/demo-mark.js';
+import { ensureConfiguredAdmin, hasUsableAdministrator } from './auth/auth.service.js';
 import { hashPassword } from './auth/password.js';
 
 export interface PreparedDatabase {
+  /** The demo school went in during this start. */
   seededDemo: boolean;
+  /** The database holds the demo school: its published sign-ins work (README "Demo sign-ins"). */
+  demoSchool: boolean;
+  /** Some administrator can sign in; when not, main.ts prints how to create one. */
+  hasAdministrator: boolean;
 }
 
-/** Whether the demo school goes in: DEMO_DATA when set, else only into an empty embedded database. */
+/**
+ * Whether an empty database gets the demo school (docs/decisions.md D35): only when nothing says
+ * this is a real school. DEMO_DATA decides when set; unset, the school's own administrator
+ * (ADMIN_USERNAME) or PostgreSQL means a real school, and a bare embedded start is a try-out.
+ */
 function wantsDemo(config: Config): boolean {
-  return config.demoData ?? !config.databaseUrl;
+  return config.demoData ?? (!config.admin && !config.databaseUrl);
+}
+
+/** The school's own administrator, without DEMO_DATA=true, makes a demo database a real school's. */
+function endsDemo(config: Config): boolean {
+  return config.admin !== undefined && config.demoData !== true;
 }
 
 /**
@@ -30,6 +45,10 @@ export async function prepareDatabase(db: Db, config: Config, log: Pick<FastifyB
     log.info({ ...summary, ms: Date.now() - started }, 'demo school seeded');
     seededDemo = true;
   }
+  if (endsDemo(config) && (await endDemoSchool(db))) {
+    log.info('the demo school is a real school from now on: its published administrator sign-in is refused');
+  }
   if (config.admin) await ensureConfiguredAdmin(db, config.admin.username, config.admin.password);
-  return { seededDemo };
+  const demoSchool = await isDemoSchool(db);
+  return { seededDemo, demoSchool, hasAdministrator: await hasUsableAdministrator(db, demoSchool) };
 }

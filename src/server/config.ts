@@ -1,6 +1,7 @@
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { DEMO_ADMIN } from './db/demo-data/demo-accounts.js';
 
 /**
  * Environment → a frozen, typed configuration (DESIGN §1). Every bad key is listed at once and
@@ -71,6 +72,11 @@ const EnvSchema = z
   .refine((env) => Boolean(env.ADMIN_USERNAME) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
     path: ['ADMIN_PASSWORD'],
+  })
+  // The demo password is in the README: a real administrator with it would be anyone's (D35).
+  .refine((env) => env.ADMIN_PASSWORD !== DEMO_ADMIN.password, {
+    message: 'must not be the demo password published in the README',
+    path: ['ADMIN_PASSWORD'],
   });
 
 export interface Config {
@@ -78,7 +84,7 @@ export interface Config {
   readonly host: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  /** undefined = seed the demo school only into an empty embedded database. */
+  /** undefined = seed the demo school only into an empty embedded database without ADMIN_USERNAME (D35). */
   readonly demoData: boolean | undefined;
   readonly sessionTtlMs: number;
   readonly sessionIdleMs: number;

@@ -1,18 +1,28 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { adminExists } from './auth/auth.service.js';
-import { prepareDatabase } from './boot.js';
+import { prepareDatabase, type PreparedDatabase } from './boot.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from './db/demo-data/demo-accounts.js';
 
-function printBanner(config: Config, address: string, demo: boolean): void {
+/**
+ * A start with no administrator keeps serving (the address, the proxy and TLS can be checked
+ * first) and says how to create one; a restart with the variables does it (D35).
+ */
+const NO_ADMINISTRATOR = [
+  '  No administrator can sign in yet. Create the first one by starting once with',
+  "    ADMIN_USERNAME=office ADMIN_PASSWORD='a long passphrase' npm start",
+  '  (README, "A real school: the first administrator").',
+];
+
+function printBanner(config: Config, address: string, prepared: PreparedDatabase): void {
   const lines = [
     '',
     `  School Portal is listening on ${address}`,
     `  Database: ${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'portal.sqlite')}`,
   ];
-  if (demo) {
+  if (!prepared.hasAdministrator) lines.push(...NO_ADMINISTRATOR);
+  if (prepared.demoSchool) {
     lines.push(
       '  Demo sign-ins (demo school):',
       `    Admin (${address}/admin):  ${DEMO_ADMIN.username} / ${DEMO_ADMIN.password}`,
@@ -39,10 +49,10 @@ async function main(): Promise<void> {
   }
   const db = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
   const app = await buildApp(config, { db });
-  await prepareDatabase(db, config, app.log);
-  const demo = await adminExists(db, DEMO_ADMIN.username);
+  const prepared = await prepareDatabase(db, config, app.log);
+  if (!prepared.hasAdministrator) app.log.warn('no administrator can sign in: start once with ADMIN_USERNAME and ADMIN_PASSWORD');
   const address = await app.listen({ port: config.port, host: config.host });
-  printBanner(config, address.replace('0.0.0.0', 'localhost'), demo);
+  printBanner(config, address.replace('0.0.0.0', 'localhost'), prepared);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'password_change_required',
   'not_found',
   'conflict',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
   'registration_closed',
@@ -23,6 +24,7 @@ export const ERROR_CODES = [
   'account_throttled',
   'invalid_credentials',
   'service_unavailable',
+  'insufficient_storage',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

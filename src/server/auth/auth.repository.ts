@@ -155,3 +155,14 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
     .values({ role: 'admin', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
     .execute();
 }
+
+/** Every administrator that has a password: user name and hash. */
+export async function listAdminPasswords(db: Db): Promise<Array<{ username: string | null; passwordHash: string }>> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['username', 'password_hash'])
+    .where('role', '=', 'admin')
+    .where('password_hash', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.password_hash ? [{ username: row.username, passwordHash: row.password_hash }] : []));
+}

@@ -10,6 +10,8 @@ import {
 } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
+import { DEMO_ADMIN } from '../db/demo-data/demo-accounts.js';
+import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { toCompactDate, fromCompactDate } from '../../shared/dates.js';
 import type {
   AdminLoginInput,
@@ -230,12 +232,24 @@ export async function changeStudentPassword(
   return { user, name: studentName(user) };
 }
 
+function isDemoAdminName(username: string | null): boolean {
+  return username?.toLowerCase() === DEMO_ADMIN.username;
+}
+
+/**
+ * The demo administrator's sign-in is published (README "Demo sign-ins"): it opens only the demo
+ * school's database (D35). Anywhere else it fails as a wrong password does, so it reveals nothing.
+ */
+async function isRefusedDemoAdmin(db: Db, user: AuthUser, password: string): Promise<boolean> {
+  return isDemoAdminName(user.username) && password === DEMO_ADMIN.password && !(await isDemoSchool(db));
+}
+
 /** Administrator sign-in by user name and password. */
 export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {
   const user = await repo.findAdminUser(db, input.username);
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
-  if (!user || !valid) {
+  if (!user || !valid || (await isRefusedDemoAdmin(db, user, input.password))) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
   }
@@ -267,9 +281,13 @@ export async function findStudentId(db: Db, input: FindStudentIdInput, ip: strin
   return ids[0] as string;
 }
 
-/** Whether an administrator with this user name exists (case-insensitive). */
-export async function adminExists(db: Db, username: string): Promise<boolean> {
-  return (await repo.findAdminUser(db, username)) !== undefined;
+/** Whether some administrator can sign in: one with a password, not counting a refused demo sign-in. */
+export async function hasUsableAdministrator(db: Db, demoSchool: boolean): Promise<boolean> {
+  for (const admin of await repo.listAdminPasswords(db)) {
+    const isPublishedDemo = isDemoAdminName(admin.username) && (await verifyPassword(admin.passwordHash, DEMO_ADMIN.password));
+    if (demoSchool || !isPublishedDemo) return true;
+  }
+  return false;
 }
 
 /**

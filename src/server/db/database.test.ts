@@ -127,3 +127,47 @@ describe('group commit on SQLite', () => {
     }
   });
 });
+
+/**
+ * A full disk is named in the error, not hidden behind the rollback that follows it (issue 14
+ * item 10, D36). SQLite's `max_page_count` on the connection makes it full without filling a disk;
+ * SQLite then ends the transaction itself, and the ROLLBACK (or ROLLBACK TO) after it failed with
+ * "cannot rollback - no transaction is active" ("no such savepoint"), which replaced SQLITE_FULL.
+ */
+describe('SQLite with a full disk', () => {
+  let db: Db | undefined;
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+  });
+
+  async function fullDatabase(): Promise<Db> {
+    const full = createDatabase({ sqliteFile: ':memory:' });
+    await sql`create table t (id integer primary key, b blob)`.execute(full);
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(full);
+    await sql.raw(`pragma max_page_count = ${rows[0]!.page_count}`).execute(full);
+    return full;
+  }
+  const bigRow = (trx: Db) => sql`insert into t (b) values (${Buffer.alloc(64 * 1024)})`.execute(trx);
+
+  it('reports SQLITE_FULL from a transaction', async () => {
+    db = await fullDatabase();
+    await expect(db.transaction().execute(bigRow)).rejects.toMatchObject({ code: 'SQLITE_FULL', message: 'database or disk is full' });
+    expect((await sql<{ n: number }>`select count(*) as n from t`.execute(db)).rows[0]?.n).toBe(0);
+  });
+
+  it('reports SQLITE_FULL to every save of a shared commit, and none is saved', async () => {
+    db = await fullDatabase();
+    const small = (trx: Db) => sql`insert into t (b) values (${Buffer.alloc(8)})`.execute(trx);
+    const outcomes = await Promise.allSettled([inGroupedTransaction(db, small), inGroupedTransaction(db, bigRow), inGroupedTransaction(db, small)]);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_FULL' });
+    }
+    expect((await sql<{ n: number }>`select count(*) as n from t`.execute(db)).rows[0]?.n).toBe(0);
+    // The connection is usable again once there is room.
+    await sql`pragma max_page_count = 1000000`.execute(db);
+    await inGroupedTransaction(db, small);
+    expect((await sql<{ n: number }>`select count(*) as n from t`.execute(db)).rows[0]?.n).toBe(1);
+  });
+});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -28,14 +28,42 @@ pg.types.setTypeParser(1082, (value) => value); // date
  */
 export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
 
+/**
+ * How long the portal waits on PostgreSQL (docs/decisions.md D36). A server that does not take the
+ * connection within PG_CONNECT_TIMEOUT_MS counts as down: the call answers 503 at once instead of
+ * holding the request, and its socket, until the operating system gives up minutes later.
+ */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * No statement of the portal comes near 30 s (the largest import writes in chunks); one that does
+ * waits on a lock or a runaway plan, and the server cancels it (57014, a 503). Server-side, so the
+ * connection stays usable; pg's client-side `query_timeout` would hand Kysely a connection whose
+ * statement still runs, and Kysely would put it back in the pool for the next caller.
+ */
+const PG_STATEMENT_TIMEOUT_MS = 30_000;
+/** A transaction left open by a stalled process would hold its row locks; the server ends it. */
+const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 5 * 60_000;
+/** TCP keepalive finds a connection whose peer vanished without closing it (a cut network). */
+const PG_KEEPALIVE_DELAY_MS = 10_000;
+
 /** Opens the database the configuration names: PostgreSQL when a URL is given, else SQLite. */
 export function createDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle pooled connection that the server ends (restart, failover, pg_terminate_backend)
-    // emits 'error' on the pool; unhandled, that would crash the process. The pool drops the
-    // broken client and the next query opens a new one, so there is nothing else to do here.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      statement_timeout: PG_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: PG_KEEPALIVE_DELAY_MS,
+    });
+    // A connection the server or the network ends (restart, failover, pg_terminate_backend, a
+    // cut cable) emits 'error' on its client, and on the pool when idle; unhandled, either would
+    // end the process. The query running on it fails on its own (a 503), the pool drops the
+    // broken client, and the next query opens a new one, so there is nothing else to do here.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.sqliteFile ?? ':memory:';
@@ -44,6 +72,21 @@ export function createDatabase(options: DatabaseOptions): Db {
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
+
+/**
+ * After SQLITE_FULL, SQLITE_IOERR or SQLITE_NOMEM, SQLite may have rolled the transaction back
+ * itself (https://www.sqlite.org/lang_transaction.html, "Response To Errors Within A
+ * Transaction"). Kysely then sends ROLLBACK, which fails with "cannot rollback - no transaction is
+ * active" and replaces the error that ended the transaction, so the log and the answer named the
+ * rollback, not the full disk. With no transaction open, a ROLLBACK has nothing to do: it is skipped.
+ */
+const ROLLBACK_TEXT = /^\s*rollback\s*;?\s*$/i;
+const ALREADY_ROLLED_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 /** Distinct SQL texts kept prepared; dynamic ones (IN lists of varying length) fall out first. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -62,6 +105,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      if (!sqlite.inTransaction && ROLLBACK_TEXT.test(text)) return ALREADY_ROLLED_BACK;
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text);
@@ -137,9 +181,14 @@ async function commitGroup(db: Db, group: readonly GroupedWork[]): Promise<void>
             outcomes.push(() => resolve(value));
           } catch (error) {
             // Undo this work alone. Should even that fail, SQLite has ended the transaction
-            // itself (disk full, I/O error): the throw fails the whole group, none of it answered as saved.
-            await connection.executeQuery(ROLLBACK_TO);
-            await connection.executeQuery(RELEASE);
+            // itself (disk full, I/O error): the work's own error fails the whole group (the
+            // savepoint's "no such savepoint" would hide why), none of it answered as saved.
+            try {
+              await connection.executeQuery(ROLLBACK_TO);
+              await connection.executeQuery(RELEASE);
+            } catch {
+              throw error;
+            }
             outcomes.push(() => reject(error));
           }
         }
@@ -159,6 +208,11 @@ async function commitGroup(db: Db, group: readonly GroupedWork[]): Promise<void>
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the adapter is read
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Runs the smallest query there is: throws whatever the engine throws when it cannot answer. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 /** The current time as the ISO text every timestamp column holds. */

@@ -1,6 +1,9 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ErrorCode } from '../../shared/api-error.js';
+import { classifyDatabaseError, type DatabaseFailure } from '../db/database-errors.js';
 import { AppError } from './errors.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -8,6 +11,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   401: 'unauthenticated',
   403: 'forbidden',
   404: 'not_found',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -63,6 +67,49 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
 }
 
 /**
+ * What the caller is told when the database fails (D36): the cause in words a clerk can act on,
+ * and when to try again; the engine's own error goes to the log only.
+ */
+const DATABASE_FAILURES: Record<DatabaseFailure, { status: number; code: ErrorCode; message: string; retryAfterS?: number }> = {
+  unreachable: {
+    status: 503,
+    code: 'service_unavailable',
+    message: 'The portal cannot reach its database right now. Please try again in a few minutes.',
+    retryAfterS: 30,
+  },
+  busy: { status: 503, code: 'service_unavailable', message: 'The database is busy. Please try again in a moment.', retryAfterS: 5 },
+  disk_full: {
+    status: 507,
+    code: 'insufficient_storage',
+    message: 'The server’s disk is full, so nothing can be saved. Please tell the school office.',
+  },
+};
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (Fastify's `clientErrorHandler`):
+ * a request or its headers not received within the server's timeouts (server-timeouts.ts), headers
+ * too large, a request that is not HTTP. Answered in the portal's error shape; the socket is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, body]: [number, ApiErrorBody] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, { message: 'The request took too long to arrive. Please try again.', code: 'request_timeout' }]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, { message: 'The request headers are too large.', code: 'bad_request' }]
+        : [400, { message: 'The request is not valid HTTP.', code: 'bad_request' }];
+  this.log.info({ status, reason: error.code }, body.message);
+  if (socket.writable) {
+    const text = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
  * The one error handler (STYLE "Errors"): every failure leaves as `{ message, code, errors? }`;
  * 5xx text is logged with the request id and never shown (no stack traces or SQL to callers).
  */
@@ -70,6 +117,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status: number;
     let body: ApiErrorBody;
+    const failure = classifyDatabaseError(error);
     if (error instanceof AppError) {
       status = error.statusCode;
       body = { message: error.message, code: error.code, ...(error.errors ? { errors: error.errors } : {}) };
@@ -85,11 +133,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       body = { message: friendlyClientMessage(error), code: CODE_BY_STATUS[status] ?? 'bad_request' };
+    } else if (failure) {
+      const answer = DATABASE_FAILURES[failure];
+      status = answer.status;
+      body = { message: answer.message, code: answer.code };
+      if (answer.retryAfterS) void reply.header('retry-after', String(answer.retryAfterS));
     } else {
       status = 500;
       body = { message: 'Something went wrong on our side. Please try again.', code: 'internal' };
     }
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // The engine's own error (SQLITE_FULL, ECONNREFUSED, 57014 …) is what the log keeps.
+    if (status >= 500) request.log.error({ err: error, ...(failure ? { database: failure } : {}) }, failure ? `database ${failure}` : 'request failed');
     else request.log.info({ status, code: body.code }, body.message);
     return reply.status(status).type('application/json; charset=utf-8').send(body);
   });

@@ -96,6 +96,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   // ---- public: CSRF cookie, health, API docs, session ----
   'GET /sanctum/csrf-cookie': { request: get('/sanctum/csrf-cookie'), ok: 204 },
   'GET /api/health': { request: get('/api/health'), ok: 200 },
+  'GET /api/health/ready': { request: get('/api/health/ready'), ok: 200 },
   'HEAD /api/docs': { request: get('/api/docs'), ok: 200 },
   'GET /api/docs/': { request: get('/api/docs/'), ok: 200 },
   'GET /api/docs/static/index.html': { request: get('/api/docs/static/index.html'), ok: 302 },

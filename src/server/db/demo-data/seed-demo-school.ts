@@ -15,6 +15,7 @@ import { nowIso } from '../database.js';
 import { TOBAGO_HOUSE_OF_ASSEMBLY, TOWNS, seedReferenceData } from '../reference-data.js';
 import type { Database } from '../schema.js';
 import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from './demo-accounts.js';
+import { markDemoSchool } from './demo-mark.js';
 import {
   DEMO_ACADEMIC_TERMS,
   DEMO_ACADEMIC_YEAR,
@@ -202,7 +203,8 @@ async function loadLookups(db: Kysely<Database>): Promise<Lookups> {
 
 /**
  * Seeds the demo school into a database that has no students yet (throws otherwise), in one
- * transaction. Also seeds the reference data if it is missing.
+ * transaction. Also seeds the reference data if it is missing, and marks the database as the
+ * demo school's (demo-mark.ts: only then does the published demo administrator sign in).
  */
 export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoSchoolOptions): Promise<DemoSchoolCounts> {
   const seed = options.seed ?? DEMO_DEFAULT_SEED;
@@ -268,6 +270,8 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
     const termResults = await seedTermResults(trx, students, seed, stamps);
 
     const attendanceRecords = await seedAttendance(trx, students, seed, today);
+
+    await markDemoSchool(trx);
 
     return { students: students.length, classes: DEMO_CLASS_IDS.length, attendanceRecords, termResults };
   });

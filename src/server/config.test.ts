@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+import { DEMO_ADMIN } from './db/demo-data/demo-accounts.js';
+
+describe('configuration', () => {
+  it('refuses the published demo password as a real administrator’s (D35)', () => {
+    const env = { ADMIN_USERNAME: 'office', ADMIN_PASSWORD: DEMO_ADMIN.password } as NodeJS.ProcessEnv;
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/ADMIN_PASSWORD must not be the demo password/);
+    expect(loadConfig({ ...env, ADMIN_PASSWORD: 'a long passphrase' }).admin).toEqual({ username: 'office', password: 'a long passphrase' });
+  });
+});
