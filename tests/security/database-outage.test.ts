@@ -206,11 +206,12 @@ describe.runIf(currentEngine() === 'sqlite')('SQLite out of room or locked', () 
     const database = await seededDatabase();
     const { app } = await appOver(database.db);
     const student = await new TestClient(app, '10.14.10.3').signInStudent(DEMO_STUDENTS.inProgress.student_id, DEMO_STUDENTS.inProgress.password);
-    const other = new SQLite(database.location.sqliteFile!);
+    const other = new SQLite(database.location.sqliteFile);
     other.exec('begin immediate');
-    cleanups.push(async () => {
+    cleanups.push(() => {
       if (other.inTransaction) other.exec('rollback');
       other.close();
+      return Promise.resolve();
     });
     const answer = await student.post('/api/student', { id: DEMO_STUDENTS.inProgress.student_id, middle_name: 'Joel' });
     const body = expectFailure(answer, 503, 'service_unavailable');
