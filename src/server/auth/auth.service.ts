@@ -3,7 +3,7 @@ import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests } 
 import { hitRateLimit, peekRateLimit, clearRateLimit, refundRateLimit, type RateLimitRule } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
-import { toCompactDate, fromCompactDate } from '../../shared/dates.js';
+import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
   AdminLoginInput,
   ChangePasswordInput,
@@ -156,7 +156,7 @@ export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Act
     await refundRateLimit(db, identifierKey);
     throw tooManyRequests('Too many attempts from this network. Please wait and try again.', addressState.retryAfterMs);
   }
-  const dateOfBirth = fromCompactDate(input.date_of_birth);
+  const dateOfBirth = parseBirthDate(input.date_of_birth);
   const candidates = await repo.findStudentUsersByIdentifier(db, input.identifier);
   const match = candidates.find((user) => user.dateOfBirth === dateOfBirth);
   if (!match) throw invalidCredentials(INVALID_FIRST_LOGIN);
