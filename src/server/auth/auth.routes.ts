@@ -73,7 +73,7 @@ export const authRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) =
       config: { access: 'visitor' },
       schema: {
         tags,
-        summary: 'First sign-in with the birth certificate pin or SEA number and date of birth (yyyymmdd)',
+        summary: 'First sign-in with the birth certificate pin or SEA number and date of birth (yyyy-MM-dd, or yyyymmdd)',
         body: FirstLoginSchema,
         response: { 200: LoginAnswerSchema, ...errorResponses },
       },
