@@ -86,6 +86,7 @@ export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
  * screen needs (the student's name, the term's year and dates, the terms one can choose).
  */
 export const StudentAttendanceSchema = z.object({
+  /** The form class the student was in that term (its report's class), null when not recorded. */
   class_id: z.string().nullable(),
   term: z.string().nullable(),
   possible_attendance: z.number().int(),
@@ -98,6 +99,13 @@ export const StudentAttendanceSchema = z.object({
   end_date: z.string().nullable(),
   /** The last day counted: the term's end, or today while the term runs. */
   counted_until: z.string().nullable(),
+  /**
+   * Whether the school recorded anyone's attendance from the start to `counted_until`; when not,
+   * the counts are 0 and nothing is absent ("No attendance was recorded for this term").
+   */
+  recorded: z.boolean(),
+  /** Every school day from the start to `counted_until`, oldest first: a day without a record is a day absent. */
+  school_days: z.array(z.string()),
   /** Terms that have started, newest first, for choosing another term. */
   terms: z.array(AcademicTermSchema),
 });

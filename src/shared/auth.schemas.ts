@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { fromCompactDate } from './dates.js';
+import { parseBirthDate } from './dates.js';
 
 /**
  * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
@@ -35,12 +35,12 @@ export const LoginAnswerSchema = z.object({
 });
 export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
 
-/** 'yyyymmdd' birth date, the form the login screen hints. */
-export const CompactBirthDateSchema = z
+/** A birth date as 'yyyy-MM-dd' (what the screens show) or 'yyyymmdd' (DESIGN §6, still taken). */
+export const BirthDateSchema = z
   .string()
   .check(
     z.trim(),
-    z.refine((value) => fromCompactDate(value) !== null, 'Enter the date of birth as yyyymmdd.'),
+    z.refine((value) => parseBirthDate(value) !== null, 'Enter the date of birth as yyyy-MM-dd.'),
   );
 
 /** First login: birth certificate pin or SEA number, plus date of birth (DESIGN §6). */
@@ -48,7 +48,7 @@ export const FirstLoginSchema = z.object({
   identifier: z
     .string()
     .check(z.trim(), z.minLength(1, 'Enter the birth certificate pin or SEA number.'), z.maxLength(15, 'At most 15 characters.')),
-  date_of_birth: CompactBirthDateSchema,
+  date_of_birth: BirthDateSchema,
 });
 export type FirstLoginInput = z.infer<typeof FirstLoginSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCompactDate, isIsoDate } from './dates.js';
+import { fromCompactDate, isIsoDate, parseBirthDate } from './dates.js';
 
 /** What isIsoDate answered when it read the date through Date.UTC: the reference it is held to. */
 function throughDate(value: string): boolean {
@@ -45,5 +45,11 @@ describe('isIsoDate', () => {
   it('reads the compact form of a reset password back only for real dates', () => {
     expect(fromCompactDate('20240229')).toBe('2024-02-29');
     expect(fromCompactDate('20230229')).toBeNull();
+  });
+
+  it('reads a date of birth as the sign-in screens take it: yyyy-MM-dd, or the digits alone', () => {
+    expect(parseBirthDate('2014-03-09')).toBe('2014-03-09');
+    expect(parseBirthDate(' 20140309 ')).toBe('2014-03-09');
+    for (const value of ['2014-3-9', '09/03/2014', '2014-02-30', '201403', '']) expect(parseBirthDate(value), value).toBeNull();
   });
 });

@@ -38,6 +38,16 @@ export function fromCompactDate(compact: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
+/**
+ * A date of birth as people type it on the sign-in screens → 'yyyy-MM-dd', or null: the screens
+ * show yyyy-MM-dd (SPEC §9), and the digits alone ('20140309', DESIGN §6) are still taken.
+ */
+export function parseBirthDate(text: string): string | null {
+  const trimmed = text.trim();
+  if (isIsoDate(trimmed)) return trimmed;
+  return fromCompactDate(trimmed);
+}
+
 /** The school's time zone: its day decides deadlines, "no future dates" and dates on paper. */
 export const SCHOOL_TIME_ZONE = 'America/Port_of_Spain';
 

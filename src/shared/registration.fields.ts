@@ -26,6 +26,19 @@ export type MaritalStatus = (typeof MARITAL_STATUSES)[number];
 export const PHONE_PREFIX = '(868)';
 export const PHONE_DIGITS = 7;
 export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
+/** What people put between a phone number's digits: spaces, hyphens, dots, brackets. */
+const PHONE_SEPARATORS = /[\s\-.()]/g;
+/** The area code written before the 7 digits, as '868', '1868' or '+1 868'. */
+const PHONE_AREA_CODE = /^\+?1?868(?=\d{7}$)/;
+
+/**
+ * A phone number as people type it → the 7 digits stored: '471-3674', '471 3674',
+ * '(868) 471-3674' and '+1 868 471 3674' all become '4713674' (the prefix is shown, not stored).
+ * Anything else comes back without its separators, for the digit rules to judge.
+ */
+export function normalizePhone(text: string): string {
+  return text.replace(PHONE_SEPARATORS, '').replace(PHONE_AREA_CODE, '');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Messages (the spec's words where it gives them)
@@ -105,8 +118,6 @@ export interface RegistrationField {
   readonly section?: FieldSection;
   /** Shown to students but only administrators may change it (house, class). */
   readonly readOnlyForStudents?: boolean;
-  /** Phones of parents, guardian and emergency contact also say 'Only Numbers Allowed' (SPEC §5). */
-  readonly numbersMessage?: boolean;
   /** Dates: registration date pickers cannot pick future dates (SPEC §5) unless this is set. */
   readonly allowFuture?: boolean;
   /** Dates: earliest accepted date, yyyy-MM-dd. */
@@ -145,9 +156,9 @@ function parentFields(parent: Parent): RegistrationField[] {
     { ...common, name: `${parent}_occupation`, label: `${Title} Occupation`, control: 'text', required: true, maxLength: g ? 50 : 35 },
     { ...common, name: `${parent}_business_place`, label: `${Title} Place of Employment`, control: 'text', required: false, maxLength: WORK_MAX },
     { ...common, name: `${parent}_business_address`, label: `${Title} Work Address`, control: 'text', required: false, maxLength: WORK_MAX },
-    { ...common, name: g ? 'home_phone_guardian' : `${parent}_home_phone`, label: `${Title} Home Phone`, control: 'phone', required: false, numbersMessage: true },
-    { ...common, name: g ? 'business_phone_guardian' : `${parent}_business_phone`, label: `${Title} Work Phone`, control: 'phone', required: false, numbersMessage: true },
-    { ...common, name: `mobile_phone_${parent}`, label: `${Title} Mobile Phone`, control: 'phone', required: true, numbersMessage: true },
+    { ...common, name: g ? 'home_phone_guardian' : `${parent}_home_phone`, label: `${Title} Home Phone`, control: 'phone', required: false },
+    { ...common, name: g ? 'business_phone_guardian' : `${parent}_business_phone`, label: `${Title} Work Phone`, control: 'phone', required: false },
+    { ...common, name: `mobile_phone_${parent}`, label: `${Title} Mobile Phone`, control: 'phone', required: true },
     { ...common, name: `email_${parent}`, label: `${Title} E-mail`, control: 'email', required: false, maxLength: EMAIL_MAX },
     { ...common, name: `id_card_${parent}`, label: `${Title} ID Card Number`, control: 'text', required: false, maxLength: ID_CARD_MAX },
   ];
@@ -209,7 +220,7 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'no_at_home', label: 'Number at Home', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'place_in_family', label: 'Place in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50, personName: true },
-  { name: 'emergency_home_phone', label: 'Emergency Contact Phone', step: 'family', section: 'emergency', control: 'phone', required: true, numbersMessage: true },
+  { name: 'emergency_home_phone', label: 'Emergency Contact Phone', step: 'family', section: 'emergency', control: 'phone', required: true },
   { name: 'relation_to_child', label: 'Relation to Child', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
   { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50, personName: true },
 
@@ -396,7 +407,9 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
   const messages: string[] = [];
   switch (field.control) {
     case 'phone':
-      if (field.numbersMessage && !/^\d+$/.test(text)) messages.push(FIELD_MESSAGES.onlyNumbers);
+      text = normalizePhone(text);
+      // Letters in a phone are a mistake whatever the field: say so first (D42).
+      if (!/^\d+$/.test(text)) messages.push(FIELD_MESSAGES.onlyNumbers);
       if (!PHONE_PATTERN.test(text)) messages.push(FIELD_MESSAGES.phoneLength);
       break;
     case 'email':

@@ -83,10 +83,10 @@ describe('attendance screen', () => {
     const chartBox = await page.getByTestId('attendance-chart').locator('canvas').boundingBox();
     expect(chartBox!.width).toBeGreaterThan(50);
 
-    // The table: one row per record, newest first, 'Y' in red for a late day.
-    expect(await tableRows().count()).toBe(data.attendance_records.length);
-    const newest = data.attendance_records[data.attendance_records.length - 1]!;
-    expect(await tableRows().first().locator('th').textContent()).toBe(newest.date_scanned);
+    // The table: one row per school day (and any day scanned while closed), newest first, 'Y' in red for a late day.
+    const days = new Set([...data.school_days, ...data.attendance_records.map((record) => record.date_scanned)]);
+    expect(await tableRows().count()).toBe(days.size);
+    expect(await tableRows().first().locator('th').textContent()).toBe([...days].sort().at(-1));
     const late = data.attendance_records.find((record) => record.late === 1);
     if (late) {
       const cell = tableRows().filter({ hasText: late.date_scanned }).locator('td').nth(2);
@@ -97,14 +97,14 @@ describe('attendance screen', () => {
     expect(Math.round(containerHeight)).toBe(Math.round(800 * 0.6));
 
     // Search by date narrows the table.
-    const oldest = data.attendance_records[0]!.date_scanned;
+    const oldest = [...days].sort()[0]!;
     await input('date_search').fill(oldest);
     await expect.poll(() => tableRows().count()).toBe(1);
     expect(await tableRows().first().locator('th').textContent()).toBe(oldest);
     await input('date_search').fill('1999-');
     await page.getByText('No records match this date.').waitFor();
     await input('date_search').fill(oldest.slice(0, 7));
-    await expect.poll(() => tableRows().count()).toBe(data.attendance_records.filter((r) => r.date_scanned.startsWith(oldest.slice(0, 7))).length);
+    await expect.poll(() => tableRows().count()).toBe([...days].filter((day) => day.startsWith(oldest.slice(0, 7))).length);
 
     // Generate Report: a start after the end is refused in the dialog, then the term so far is shown.
     await button('Generate Report').click();
@@ -160,6 +160,62 @@ describe('attendance screen', () => {
     expect(await row.locator('td').nth(4).textContent()).toBe('16:12');
   });
 
+  it('shows a whole-day absence as a row of the table', async () => {
+    await signInStudent();
+    const absentDay = (await attendanceJson()).school_days.at(-2)!;
+    await spec.portal.database.db.deleteFrom('attendance_records').where('student_id', '=', student.student_id).where('date_scanned', '=', absentDay).execute();
+    await openAttendance();
+    const data = await attendanceJson();
+    expect(data.school_days).toContain(absentDay);
+    const row = tableRows().filter({ has: page.locator('th', { hasText: absentDay }) });
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('td').first().textContent()).toBe('Absent all day');
+    await input('date_search').fill(absentDay);
+    await expect.poll(() => tableRows().count()).toBe(1);
+  });
+
+  it('says a term without records was not recorded: no doughnuts of zeros, the class of that term', async () => {
+    await signInStudent();
+    await openAttendance();
+    const data = await attendanceJson();
+    const past = data.terms.find((choice) => choice.start_date < data.start_date!)!;
+    const pastClass = await spec.portal.database.db
+      .selectFrom('term_summaries')
+      .select('class_id')
+      .where('student_id', '=', student.student_id)
+      .where('year', '=', past.year)
+      .where('term', '=', past.term)
+      .executeTakeFirstOrThrow();
+    await page.getByRole('combobox', { name: 'Term' }).click();
+    await page.getByRole('option', { name: new RegExp(`^Term ${past.term} .* ${past.year}-${past.year + 1}$`) }).click();
+    await page.getByText('No attendance was recorded for this term.').waitFor();
+    expect(await page.locator('canvas').count()).toBe(0);
+    expect(await page.getByText(/^(Absent|Present): \d+$/).count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Attendance records' }).count()).toBe(0);
+    const classCell = page.locator('dt', { hasText: 'Class' }).locator('xpath=following-sibling::dd[1]');
+    expect(await classCell.textContent()).toBe(pastClass.class_id);
+    expect(pastClass.class_id).not.toBe('5A');
+  });
+
+  for (const width of [1280, 390]) {
+    it(`ends where its content ends at ${width}px; on a phone the table is part of the page`, async () => {
+      page = await spec.open({ width, height: width > 600 ? 800 : 844 });
+      await signInStudent();
+      await openAttendance();
+      await tableRows().first().waitFor();
+      const { scrollHeight, contentBottom } = await page.evaluate(() => {
+        const main = document.querySelector('main')!;
+        const last = main.lastElementChild!;
+        return { scrollHeight: document.documentElement.scrollHeight, contentBottom: last.getBoundingClientRect().bottom + window.scrollY };
+      });
+      // The page's own bottom padding (32 px) and nothing more.
+      expect(scrollHeight - contentBottom).toBeLessThan(64);
+      const box = await page.locator('.MuiTableContainer-root').first().evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+      if (width < 600) expect(box.scroll).toBeLessThanOrEqual(box.client + 1); // no box of its own to scroll
+      else expect(box.client).toBe(Math.round(800 * 0.6));
+    });
+  }
+
   it('fits a 375px phone: no sideways scrolling, charts and table visible, the report opens', async () => {
     page = await spec.open({ width: 375, height: 812 });
     await signInStudent();
@@ -169,8 +225,6 @@ describe('attendance screen', () => {
     await page.screenshot({ path: screenshotPath('attendance-375.png'), fullPage: true });
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-    const containerHeight = await page.locator('.MuiTableContainer-root').first().evaluate((el) => el.getBoundingClientRect().height);
-    expect(Math.round(containerHeight)).toBe(Math.round(812 * 0.4));
 
     await button('Generate Report').click();
     const pdfResponse = page.waitForResponse((response) => response.url().includes('/api/student-attendance-report/'));

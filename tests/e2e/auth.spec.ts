@@ -74,7 +74,10 @@ describe('student login screen', () => {
     await page.getByRole('button', { name: /First time here\?/ }).click();
     await page.getByRole('heading', { name: 'First-time sign in' }).waitFor();
     await input('identifier').fill(student.sea_no);
-    await input('date_of_birth').fill(student.date_of_birth.replaceAll('-', ''));
+    // Typed as every date on screen reads: yyyy-MM-dd.
+    expect(await input('date_of_birth').getAttribute('placeholder')).toBe('yyyy-MM-dd');
+    await input('date_of_birth').click();
+    await page.keyboard.type(student.date_of_birth);
     await button('Continue').click();
 
     const dialog = page.getByRole('dialog', { name: 'Note your Student ID' });
@@ -102,7 +105,13 @@ describe('student login screen', () => {
     const dialog = page.getByRole('dialog', { name: 'Find your Student ID' });
     await dialog.locator('input[name="first_name"]').fill(student.first_name);
     await dialog.locator('input[name="last_name"]').fill(student.last_name);
-    await dialog.locator('input[name="date_of_birth"]').fill(student.date_of_birth);
+    // A text field showing yyyy-MM-dd, not the browser's date input (mm/dd/yyyy here).
+    const birthDate = dialog.locator('input[name="date_of_birth"]');
+    expect(await birthDate.getAttribute('type')).toBe('text');
+    expect(await birthDate.getAttribute('placeholder')).toBe('yyyy-MM-dd');
+    await birthDate.click();
+    await page.keyboard.type(student.date_of_birth);
+    expect(await birthDate.inputValue()).toBe(student.date_of_birth);
     await dialog.getByRole('button', { name: 'Find my ID' }).click();
     await dialog.getByText(student.student_id).waitFor();
     await dialog.getByRole('button', { name: 'Use this ID' }).click();

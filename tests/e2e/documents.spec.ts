@@ -89,12 +89,29 @@ describe('documents step', () => {
     await slot('passport').getByRole('alert').filter({ hasText: DOCUMENT_MESSAGES.uploadFailed }).waitFor();
     expect(await storedTypes()).toEqual(['birth_certificate', 'picture']);
 
-    // Resubmit replaces; Remove empties the slot.
+    // Resubmit is one step: the file chosen replaces the stored one, no Upload to press.
+    const chooser = page.waitForEvent('filechooser');
     await slot('birth_certificate').getByRole('button', { name: 'Resubmit' }).click();
-    await choose('birth_certificate', 'second scan.pdf', 'application/pdf', await tinyPdf('Second scan'));
-    await slot('birth_certificate').getByRole('button', { name: 'Upload' }).click();
+    await (await chooser).setFiles({ name: 'second scan.pdf', mimeType: 'application/pdf', buffer: await tinyPdf('Second scan') });
     await slot('birth_certificate').getByTestId('file-name').filter({ hasText: 'second scan.pdf' }).waitFor();
+    expect(await slot('birth_certificate').getByRole('button', { name: 'Upload' }).count()).toBe(0);
+    const certificate = await spec.portal.database.db
+      .selectFrom('documents')
+      .select('file_name')
+      .where('student_id', '=', student.student_id)
+      .where('file_type', '=', 'birth_certificate')
+      .executeTakeFirstOrThrow();
+    expect(certificate.file_name).toBe('second scan.pdf');
+
+    // Remove asks first: Cancel keeps the file; Remove in the dialog empties the slot.
     await slot('picture').getByRole('button', { name: 'Remove' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Picture?' });
+    await confirm.getByText('face.png will be deleted').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await storedTypes()).toEqual(['birth_certificate', 'picture']);
+    await slot('picture').getByRole('button', { name: 'Remove' }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
     await slot('picture').getByTestId('chosen-file').filter({ hasText: 'No file chosen' }).waitFor();
     expect(await storedTypes()).toEqual(['birth_certificate']);
     await page.screenshot({ path: screenshotPath('documents-1280.png'), fullPage: true });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
@@ -300,6 +301,29 @@ describe('rules and the editing window', () => {
     expect(await page.locator('input[name="first_name"]').getAttribute('readonly')).not.toBeNull();
     expect(await fieldBox('immigration_permit').getByRole('switch').isDisabled()).toBe(true);
     expect(await fieldBox('sex').getByRole('combobox').getAttribute('aria-disabled')).toBe('true');
+    // Closed looks closed: no promise of saving, and every field of the step read-only.
+    const line = page.getByTestId('step-missing');
+    await line.getByText('Registration is closed, so nothing here can be changed.').waitFor();
+    expect(await line.textContent()).not.toContain('saved as you go');
+    const editable = await page.locator('[data-field]').evaluateAll((boxes) =>
+      boxes
+        .filter((box) => {
+          const controls = [...box.querySelectorAll('input:not([type="hidden"]):not([aria-hidden="true"]), textarea, [role="combobox"], [role="spinbutton"]')];
+          return controls.some(
+            (control) =>
+              !control.hasAttribute('readonly') &&
+              !control.hasAttribute('disabled') &&
+              control.getAttribute('aria-disabled') !== 'true' &&
+              control.getAttribute('aria-readonly') !== 'true' &&
+              !(control instanceof HTMLInputElement && control.readOnly),
+          );
+        })
+        .map((box) => box.getAttribute('data-field')),
+    );
+    expect(editable).toEqual([]);
+    // Read-only text looks it: a dashed outline.
+    const outline = fieldBox('first_name').locator('fieldset').first();
+    expect(await outline.evaluate((el) => getComputedStyle(el).borderStyle)).toBe('dashed');
 
     await setWindow(1, '2020-01-31');
     await page.reload();
@@ -323,6 +347,115 @@ describe('rules and the editing window', () => {
     await signInStudent(inProgress.student_id, inProgress.password);
     await openStep('health-data', 'Health Data');
     await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
+  });
+});
+
+describe('nothing typed is silently lost', () => {
+  // A student whose every data step is complete, so a step that stops being complete shows.
+  const { registered } = DEMO_STUDENTS;
+  const db = () => spec.portal.database.db;
+  const stateOf = (name: string) => fieldBox(name).locator('[data-save-state]').getAttribute('data-save-state');
+  const stored = async (name: 'middle_name' | 'blood_type' | 'asthma' | 'phone_home' | 'email') =>
+    (await db().selectFrom('students').select(name).where('id', '=', registered.student_id).executeTakeFirstOrThrow())[name];
+
+  beforeEach(async () => {
+    await setWindow(1, null);
+    await openBrowser(1280);
+    await signInStudent(registered.student_id, registered.password);
+  });
+
+  it('keeps an invalid value with its message when the student moves on, and the step is not called complete', async () => {
+    await openStep('student-data', 'Student Data');
+    expect(await headerFlag('student-data')).toBe('1');
+    const email = fieldBox('email').locator('input[name="email"]');
+    await email.fill('not-an-email');
+    await email.press('Tab');
+    await fieldBox('email').getByRole('alert').getByText(FIELD_MESSAGES.email).waitFor();
+    await page.getByTestId('step-missing').getByText('Not complete: E-mail shows an error.').waitFor();
+    expect(await page.getByTestId('step-missing').textContent()).not.toContain('This step is complete');
+    expect(await headerFlag('student-data')).toBe('0');
+
+    // To another step and back: the value and its message are still there.
+    await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Family Data/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Family Data' }).waitFor();
+    expect(await headerFlag('student-data')).toBe('0');
+    await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Student Data/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Student Data' }).waitFor();
+    expect(await email.inputValue()).toBe('not-an-email');
+    await fieldBox('email').getByRole('alert').getByText(FIELD_MESSAGES.email).waitFor();
+
+    // Fixed: saved, and the step is complete again.
+    await email.fill('parent@example.tt');
+    await email.press('Tab');
+    await expect.poll(() => stateOf('email')).toBe('saved');
+    await page.getByTestId('step-missing').getByText('This step is complete.').waitFor();
+    expect(await headerFlag('student-data')).toBe('1');
+    expect(await stored('email')).toBe('parent@example.tt');
+  });
+
+  it('puts a switch, a select and a text back to the stored value when the save fails, and says why in words', async () => {
+    const before = { middle: await stored('middle_name'), blood: await stored('blood_type'), asthma: await stored('asthma') };
+    // The server really fails: the database refuses every change to the record.
+    await sql`CREATE TRIGGER e2e_refuse_students BEFORE UPDATE ON students BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`.execute(db());
+    try {
+      await openStep('student-data', 'Student Data');
+      const middle = fieldBox('middle_name').locator('input[name="middle_name"]');
+      await middle.fill('Typed Name');
+      await middle.press('Tab');
+      const couldNotSave = /^Could not save: Something went wrong on our side\. Please try again\.$/;
+      await fieldBox('middle_name').getByRole('alert').getByText(couldNotSave).waitFor();
+      await expect.poll(() => middle.inputValue()).toBe(before.middle ?? '');
+      await expect.poll(() => stateOf('middle_name')).toBe('error');
+
+      const wanted = before.blood === 'AB-' ? 'O+' : 'AB-';
+      await chooseOption(fieldBox('blood_type'), wanted);
+      await fieldBox('blood_type').getByRole('alert').getByText(couldNotSave).waitFor();
+      // An empty MUI select shows a zero-width space.
+      await expect.poll(async () => (await fieldBox('blood_type').getByRole('combobox').textContent())?.replaceAll('\u200b', '')).toBe(before.blood ?? '');
+
+      await openStep('health-data', 'Health Data');
+      const asthma = fieldBox('asthma').getByRole('switch');
+      const wasOn = await asthma.isChecked();
+      await asthma.click();
+      await fieldBox('asthma').getByRole('alert').getByText(couldNotSave).waitFor();
+      await expect.poll(() => asthma.isChecked()).toBe(wasOn);
+      expect(await page.getByText('Internal Server Error').count()).toBe(0);
+    } finally {
+      await sql`DROP TRIGGER e2e_refuse_students`.execute(db());
+    }
+    expect({ middle: await stored('middle_name'), blood: await stored('blood_type'), asthma: await stored('asthma') }).toEqual(before);
+  });
+
+  it('says so when offline, keeps the value and saves it when the connection is back', async () => {
+    await openStep('student-data', 'Student Data');
+    const middle = fieldBox('middle_name').locator('input[name="middle_name"]');
+    await page.context().setOffline(true);
+    await middle.fill('Offline');
+    await middle.press('Tab');
+    await fieldBox('middle_name').getByRole('alert').getByText('You are offline. This will be saved when the connection is back.').waitFor();
+    expect(await middle.inputValue()).toBe('Offline');
+    expect(await stored('middle_name')).not.toBe('Offline');
+    await page.context().setOffline(false);
+    await expect.poll(() => stateOf('middle_name'), { timeout: 10_000 }).toBe('saved');
+    expect(await fieldBox('middle_name').getByRole('alert').count()).toBe(0);
+    expect(await stored('middle_name')).toBe('Offline');
+  });
+
+  it('takes a phone number as people type it, and refuses letters with Only Numbers Allowed', async () => {
+    await openStep('student-data', 'Student Data');
+    const phone = fieldBox('phone_home').locator('input[name="phone_home"]');
+    for (const typed of ['471-3674', '(868) 471-3675']) {
+      await phone.fill(typed);
+      await phone.press('Tab');
+      await expect.poll(() => stateOf('phone_home')).toBe('saved');
+      expect(await fieldBox('phone_home').getByRole('alert').count()).toBe(0);
+      expect(await stored('phone_home')).toBe(typed.endsWith('4') ? '4713674' : '4713675');
+      await expect.poll(() => phone.inputValue()).toBe(typed.endsWith('4') ? '4713674' : '4713675');
+    }
+    await phone.fill('471-36a4');
+    await phone.press('Tab');
+    await fieldBox('phone_home').getByRole('alert').getByText(FIELD_MESSAGES.onlyNumbers).waitFor();
+    expect(await stored('phone_home')).toBe('4713675');
   });
 });
 

@@ -29,6 +29,8 @@ const absent = (text: string): TableCell => ({ text, alignment: 'center', color:
 
 export interface AttendanceReportInput extends RangeAttendance {
   terms: AcademicTerm[];
+  /** The classes the student was in during the range's terms (empty: not recorded). */
+  classes: string[];
   schoolName: string;
   /** When the report was made, 'yyyy-MM-dd HH:mm' (school time). */
   generatedAt: string;
@@ -61,31 +63,41 @@ export function attendanceReportDefinition(input: AttendanceReportInput): PdfDoc
     keyValueGrid([
       ['Student', name],
       ['Student ID', student.id],
-      ['Class', student.class_id],
+      ['Class', input.classes.join(', ') || 'Not recorded'],
       ['Term', input.terms.map(termLabel).join('; ') || null],
       ['From', input.from],
       ['To', input.to],
     ]),
-    sectionTitle('Totals'),
-    keyValueGrid(
-      [
-        ['School days', input.schoolDays.length],
-        ['Possible sessions', summary.possible],
-        ['Present', summary.present],
-        ['Absent', summary.absent],
-        ['Late', summary.lates],
-        ['On time', summary.early],
-        ['Attendance', `${summary.attendancePercent}%`],
-        ['Punctuality', `${summary.punctualityPercent}%`],
-      ],
-      2,
-    ),
-    { text: 'Two sessions (AM and PM) for each school day; weekends and school holidays are not school days.', fontSize: 7, color: COLORS.muted, margin: [0, 0, 0, 6] },
-    sectionTitle('Daily record'),
-    rows.length > 0
-      ? dataTable(['Date', 'AM', 'PM', 'Late', 'Time In', 'Time Out'], rows, ['*', 60, 60, 40, 60, 60])
-      : { text: 'No school days in this range.', italics: true, color: COLORS.muted },
   ];
+  if (!input.recorded) {
+    // Without any record the register would read "Absent" on every day: say what is true instead.
+    content.push(sectionTitle('Daily record'), { text: 'No attendance was recorded for this range.', bold: true, margin: [0, 4, 0, 4] }, {
+      text: `The school recorded no attendance from ${input.from} to ${input.to} (${input.schoolDays.length} school days), so no day is counted as present or absent.`,
+      color: COLORS.muted,
+    });
+  } else {
+    content.push(
+      sectionTitle('Totals'),
+      keyValueGrid(
+        [
+          ['School days', input.schoolDays.length],
+          ['Possible sessions', summary.possible],
+          ['Present', summary.present],
+          ['Absent', summary.absent],
+          ['Late', summary.lates],
+          ['On time', summary.early],
+          ['Attendance', `${summary.attendancePercent}%`],
+          ['Punctuality', `${summary.punctualityPercent}%`],
+        ],
+        2,
+      ),
+      { text: 'Two sessions (AM and PM) for each school day; weekends and school holidays are not school days.', fontSize: 7, color: COLORS.muted, margin: [0, 0, 0, 6] },
+      sectionTitle('Daily record'),
+      rows.length > 0
+        ? dataTable(['Date', 'AM', 'PM', 'Late', 'Time In', 'Time Out'], rows, ['*', 60, 60, 40, 60, 60])
+        : { text: 'No school days in this range.', italics: true, color: COLORS.muted },
+    );
+  }
 
   return {
     pageSize: PAGE_SIZES.letter,

@@ -144,6 +144,18 @@ export async function listRecords(db: Db, studentId: string, from: string, to: s
     .execute();
 }
 
+/** Whether the school recorded attendance for anyone from `from` to `to` inclusive (the date index answers it). */
+export async function hasSchoolRecords(db: Db, from: string, to: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('attendance_records')
+    .select('id')
+    .where('date_scanned', '>=', from)
+    .where('date_scanned', '<=', to)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A student's day: the key of a record and of the scans that make it. */
 export interface StudentDay {
   studentId: string;

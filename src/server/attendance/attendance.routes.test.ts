@@ -5,6 +5,7 @@ import { ApiErrorSchema } from '../../shared/api-error.js';
 import { StudentAttendanceSchema, type StudentAttendance } from '../../shared/attendance.schemas.js';
 import { attendancePercent, punctualityPercent } from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
+import { addDays } from '../../shared/school-days.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_ACADEMIC_TERMS, DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
@@ -120,13 +121,47 @@ describe('GET /api/student-attendance/{userID}', () => {
     expectError(await admin.get('/api/student-attendance/19990001'), 404, 'not_found');
   });
 
-  it('answers an earlier term asked for: all its school days possible, nothing recorded', async () => {
+  it('answers an earlier term the school kept no attendance for as not recorded, with the class of that term', async () => {
     const past = DEMO_ACADEMIC_TERMS.find((term) => term.end_date < demoTerm.start_date)!;
     const response = await student.get(`/api/student-attendance/${registered.student_id}?year=${past.year}&term=${past.term}`);
     expect(response.statusCode).toBe(200);
     const body = StudentAttendanceSchema.parse(response.json());
-    expect(body).toMatchObject({ term: String(past.term), year: past.year, attendance: 0, lates: 0, attendance_records: [] });
-    expect(body.possible_attendance).toBe(2 * expectedSchoolDays(past.start_date, past.end_date));
+    // Nothing absent, no zeros of a register that was never kept; the class its report card names.
+    const summary = await t.database.db
+      .selectFrom('term_summaries')
+      .select('class_id')
+      .where('student_id', '=', registered.student_id)
+      .where('year', '=', past.year)
+      .where('term', '=', past.term)
+      .executeTakeFirstOrThrow();
+    expect(summary.class_id).not.toBe('5A');
+    expect(body).toMatchObject({
+      term: String(past.term),
+      year: past.year,
+      class_id: summary.class_id,
+      recorded: false,
+      possible_attendance: 0,
+      attendance: 0,
+      lates: 0,
+      attendance_records: [],
+    });
+    expect(body.school_days).toHaveLength(expectedSchoolDays(past.start_date, past.end_date));
+
+    // A form 1 student has no report of an earlier term: the class then is not recorded, not today's.
+    const first = StudentAttendanceSchema.parse(
+      (await admin.get(`/api/student-attendance/${inProgress.student_id}?year=${past.year}&term=${past.term}`)).json(),
+    );
+    expect(first.class_id).toBeNull();
+    expect(first.recorded).toBe(false);
+  });
+
+  it("lists every school day of the term so far, so a day without a record reads as a day absent", async () => {
+    const body = StudentAttendanceSchema.parse((await student.get(`/api/student-attendance/${registered.student_id}`)).json());
+    expect(body.recorded).toBe(true);
+    expect(body.school_days).toHaveLength(expectedSchoolDays(demoTerm.start_date, countedUntil));
+    expect(body.school_days[0]! >= demoTerm.start_date).toBe(true);
+    expect(body.school_days.at(-1)! <= countedUntil).toBe(true);
+    expect(body.possible_attendance).toBe(2 * body.school_days.length);
   });
 
   it('refuses a half-given or impossible term (400) and a term the school does not have (404)', async () => {
@@ -188,6 +223,19 @@ describe('GET /api/student-attendance-report/{studentId}/{startDate}/{endDate}',
     // Both percentages by the shared SPEC §5 rules (their edges are tested in attendance.stats.test.ts).
     expect(pdf.compact).toContain(`Attendance${attendancePercent(json.attendance, json.possible_attendance)}%`);
     expect(pdf.compact).toContain(`Punctuality${punctualityPercent(json.attendance, json.lates)}%`);
+  });
+
+  it('says nothing was recorded for a range without records, instead of listing every day absent', async () => {
+    const past = DEMO_ACADEMIC_TERMS.find((term) => term.end_date < demoTerm.start_date && term.end_date >= addDays(today, -390))!;
+    const from = addDays(past.end_date, -20);
+    const response = await student.get(reportUrl(registered.student_id, from, past.end_date));
+    expect(response.statusCode).toBe(200);
+    const pdf = await readPdf(response.rawPayload);
+    expect(pdf.compact).toContain('Noattendancewasrecordedforthisrange.');
+    expect(pdf.compact).not.toContain('Absent');
+    expect(pdf.compact).not.toContain('Possiblesessions');
+    expect(pdf.compact).not.toContain('Class5A'); // the class of that term, from its report
+    expect(pdf.compact).toMatch(/Class4[A-D]/);
   });
 
   it('lets an administrator print any student, and answers 404 for no such student', async () => {

@@ -14,6 +14,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import { findClassInTerm } from '../term-reports/term-reports.service.js';
 import * as repo from './attendance.repository.js';
 import { BELL_TIME_KEY, getBellTime } from './scans.service.js';
 
@@ -32,6 +33,12 @@ export interface RangeAttendance {
   schoolDays: string[];
   /** Records of the range, oldest first (also any on days the school was closed). */
   records: AttendanceRecord[];
+  /**
+   * Whether the school recorded anyone's attendance in the range. When it did not (a term
+   * before the scanners, a range in the holidays), nothing counts as absent: the figures are
+   * all 0 and the screen and the report say that nothing was recorded (docs/decisions.md D41).
+   */
+  recorded: boolean;
   summary: AttendanceSummary;
 }
 
@@ -45,12 +52,14 @@ async function requireStudent(db: Db, studentId: string): Promise<repo.Attendanc
 async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: string, to: string): Promise<RangeAttendance> {
   const [holidays, records] = await Promise.all([repo.listHolidayDates(db, from, to), repo.listRecords(db, student.id, from, to)]);
   const schoolDays = listSchoolDays(from, to, holidays);
+  const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
+  if (!recorded) return { student, from, to, schoolDays, records, recorded, summary: summarizeAttendance(0, 0, 0) };
   const open = new Set(schoolDays);
   // A scan on a closed day (a Saturday sports day) is shown, but possible counts school days only,
   // so it does not count either: the percentage stays a share of the days the school was open.
   const counted = countAttendance(records.filter((record) => open.has(record.date_scanned)));
   const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
-  return { student, from, to, schoolDays, records, summary };
+  return { student, from, to, schoolDays, records, recorded, summary };
 }
 
 /**
@@ -59,6 +68,17 @@ async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: 
  */
 function currentTerm(started: readonly AcademicTerm[], today: string): AcademicTerm | undefined {
   return started.find((term) => term.start_date <= today && today <= term.end_date) ?? started[0];
+}
+
+/**
+ * The class a student was in during a term: the class its report records; else, for the current
+ * term or a later one, today's class; else (an earlier term with no report) null, shown as "Not
+ * recorded" rather than today's class, which would be wrong after a promotion (D41).
+ */
+async function classDuring(db: Db, student: repo.AttendanceStudent, term: AcademicTerm, current: AcademicTerm | undefined): Promise<string | null> {
+  const reported = await findClassInTerm(db, student.id, term.year, term.term);
+  if (reported) return reported;
+  return current && term.start_date < current.start_date ? null : student.class_id;
 }
 
 /** GET /api/student-attendance/{userID}: the SPEC §3 attendance response for a term. */
@@ -78,7 +98,7 @@ export async function getStudentAttendance(
     term = currentTerm(started, today);
   }
   const base = {
-    class_id: student.class_id,
+    class_id: term ? await classDuring(db, student, term, currentTerm(started, today)) : student.class_id,
     student: { id: student.id, first_name: student.first_name, last_name: student.last_name },
     terms: started,
   };
@@ -91,6 +111,8 @@ export async function getStudentAttendance(
       start_date: term?.start_date ?? null,
       end_date: term?.end_date ?? null,
       counted_until: null,
+      recorded: false,
+      school_days: [],
       possible_attendance: 0,
       attendance: 0,
       lates: 0,
@@ -106,6 +128,8 @@ export async function getStudentAttendance(
     start_date: term.start_date,
     end_date: term.end_date,
     counted_until: until,
+    recorded: range.recorded,
+    school_days: range.schoolDays,
     possible_attendance: range.summary.possible,
     attendance: range.summary.present,
     lates: range.summary.lates,
@@ -120,18 +144,22 @@ export async function getAttendanceForReport(
   startDate: string,
   endDate: string,
   today = schoolToday(),
-): Promise<RangeAttendance & { terms: AcademicTerm[] }> {
+): Promise<RangeAttendance & { terms: AcademicTerm[]; classes: string[] }> {
   const problems = checkReportRange(startDate, endDate, today);
   const fields = Object.entries(problems);
   if (fields.length > 0) {
     throw badRequest(fields[0]![1], Object.fromEntries(fields.map(([field, message]) => [field, [message]])));
   }
   const student = await requireStudent(db, studentId);
-  const [range, terms] = await Promise.all([
+  const [range, terms, started] = await Promise.all([
     attendanceBetween(db, student, startDate, endDate),
     repo.listTermsOverlapping(db, startDate, endDate),
+    repo.listStartedTerms(db, today),
   ]);
-  return { ...range, terms };
+  const current = currentTerm(started, today);
+  const during = terms.length > 0 ? await Promise.all(terms.map((term) => classDuring(db, student, term, current))) : [student.class_id];
+  const classes = [...new Set(during.filter((classId): classId is string => classId !== null))];
+  return { ...range, terms, classes };
 }
 
 // ---- settings (admin) -------------------------------------------------------------------------------

@@ -222,7 +222,19 @@ describe('user status before sign-in', () => {
 describe('first login and the forced change', () => {
   it('refuses a wrong date of birth and a malformed one', async () => {
     expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: '20000101' }), 401, 'invalid_credentials');
-    expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: '2014-03-09' }), 400, 'validation_failed');
+    expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: '2000-01-01' }), 401, 'invalid_credentials');
+    for (const malformed of ['2014-3-9', '09/03/2014', '2014-02-30', '201403']) {
+      const body = expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: malformed }), 400, 'validation_failed');
+      expect(body.errors?.date_of_birth).toEqual(['Enter the date of birth as yyyy-MM-dd.']);
+    }
+  });
+
+  it('takes the date of birth as yyyy-MM-dd, as the screen shows it, and still as yyyymmdd', async () => {
+    for (const dateOfBirth of [firstLogin.date_of_birth, compact(firstLogin.date_of_birth)]) {
+      const response = await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: dateOfBirth });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ student_id: firstLogin.student_id, first_login: 1 });
+    }
   });
 
   it('signs in with the SEA number, must change the password, then uses it', async () => {

@@ -87,7 +87,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
       config: { access: 'visitor' },
       schema: {
         tags,
-        summary: 'First sign-in with the birth certificate pin or SEA number and date of birth (yyyymmdd)',
+        summary: 'First sign-in with the birth certificate pin or SEA number and date of birth (yyyy-MM-dd, or yyyymmdd)',
         body: FirstLoginSchema,
         response: { 200: LoginAnswerSchema, ...errorResponses },
       },

@@ -12,7 +12,7 @@ import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { DEMO_ADMIN } from '../db/demo-data/demo-accounts.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
-import { toCompactDate, fromCompactDate } from '../../shared/dates.js';
+import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
   AdminLoginInput,
   ChangePasswordInput,
@@ -156,7 +156,7 @@ export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Act
   const candidates = await repo.findStudentUsersByIdentifier(db, input.identifier);
   const subjects = candidates.length > 0 ? candidates.map((user) => user.studentId ?? `user:${user.id}`) : [`unknown:${input.identifier.toUpperCase()}`];
   const attempt = await beginAttempt(db, 'first-login', actor.ip, subjects, null);
-  const dateOfBirth = fromCompactDate(input.date_of_birth);
+  const dateOfBirth = parseBirthDate(input.date_of_birth);
   // Never one of two: students answering to the same number and date of birth (one's pin is the
   // other's SEA number) are refused like a wrong answer (D40).
   const matches = candidates.filter((user) => user.dateOfBirth === dateOfBirth);

@@ -59,7 +59,12 @@ function casesFor(field: RegistrationField): Case[] {
       accept('7 digits', '6221234');
       refuse('6 digits', '622123', FIELD_MESSAGES.phoneLength);
       refuse('8 digits', '62212345', FIELD_MESSAGES.phoneLength);
-      refuse('letters', '62a1234', field.numbersMessage ? FIELD_MESSAGES.onlyNumbers : FIELD_MESSAGES.phoneLength);
+      // As people type them: separators and the shown area code are dropped, the 7 digits stored.
+      accept('with a hyphen', '471-3674', '4713674');
+      accept('with the area code', '(868) 471-3674', '4713674');
+      accept('with the country code', '+1 868 471 3674', '4713674');
+      refuse('letters', '62a1234', FIELD_MESSAGES.onlyNumbers);
+      refuse('another area code', '(212) 471-3674', FIELD_MESSAGES.phoneLength);
       break;
     case 'email':
       accept('an e-mail', 'parent.name@example.tt');

@@ -45,6 +45,14 @@ export async function listReportCardTerms(db: Db, studentId: string): Promise<Re
   }));
 }
 
+/**
+ * The form class a student was in during a term, as that term's report records it (the
+ * `term_summaries` row); null when the school kept no report for the student that term.
+ */
+export async function findClassInTerm(db: Db, studentId: string, year: number, term: number): Promise<string | null> {
+  return (await repo.findSummary(db, studentId, year, term))?.class_id ?? null;
+}
+
 // ---- the card ----------------------------------------------------------------------------------
 
 /**

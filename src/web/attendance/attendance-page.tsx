@@ -84,11 +84,11 @@ function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; 
           <dt>Student ID</dt>
           <dd>{data.student.id}</dd>
           <dt>Class</dt>
-          <dd>{data.class_id ?? '—'}</dd>
+          <dd>{data.class_id ?? 'Not recorded'}</dd>
           <dt>Term</dt>
           <dd>{currentTerm ? termLabel(currentTerm) : 'No term yet'}</dd>
         </Box>
-        {data.counted_until && (
+        {data.counted_until && data.recorded && (
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             School days from {data.start_date} to {data.counted_until}; weekends and school holidays are not counted.
           </Typography>
@@ -118,8 +118,17 @@ function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; 
           <AttendanceReport studentId={studentId} defaultStart={data.start_date} defaultEnd={data.counted_until} />
         </Box>
       </Paper>
-      <AttendanceCharts summary={summary} />
-      <AttendanceTable records={data.attendance_records} />
+      {data.recorded ? (
+        <>
+          <AttendanceCharts summary={summary} />
+          <AttendanceTable schoolDays={data.school_days} records={data.attendance_records} />
+        </>
+      ) : (
+        // Zeros here would read as a term of absences: the school kept no register (D41).
+        <Alert severity="info" role="status">
+          No attendance was recorded for this term.
+        </Alert>
+      )}
     </Box>
   );
 }

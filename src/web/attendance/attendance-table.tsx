@@ -55,17 +55,30 @@ export function matchesDateSearch(date: string, search: string): boolean {
   return wanted === '' || date.includes(wanted);
 }
 
+interface DayRow {
+  date: string;
+  /** The day's record; none on a school day means absent all day (SPEC §3 keeps no row for it). */
+  record: AttendanceRecord | undefined;
+}
+
+/** Every school day and every recorded day (a scan on a closed day too), newest first. */
+export function dailyRows(schoolDays: readonly string[], records: readonly AttendanceRecord[]): DayRow[] {
+  const byDate = new Map(records.map((record) => [record.date_scanned, record] as const));
+  const dates = [...new Set([...schoolDays, ...byDate.keys()])].sort().reverse();
+  return dates.map((date) => ({ date, record: byDate.get(date) }));
+}
+
 /**
  * The records table of SPEC §2: searchable by date; Date, AM, PM, Late, Time In, Time Out; Late
- * 'Y' in red or '--'; fixed height (60vh on wide screens, 40vh on phones, where the charts sit above).
+ * 'Y' in red or '--'. One row per school day, a day without a record shown as absent. On wide
+ * screens the table scrolls in a box of 60vh under a sticky header (SPEC §2); on phones it is part
+ * of the page (a 40vh box inside a scrolling page traps the thumb, D41).
  */
-export function AttendanceTable({ records }: { records: readonly AttendanceRecord[] }) {
+export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly string[]; records: readonly AttendanceRecord[] }) {
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
-  const rows = useMemo(
-    () => [...records].reverse().filter((record) => matchesDateSearch(record.date_scanned, deferred)),
-    [records, deferred],
-  );
+  const days = useMemo(() => dailyRows(schoolDays, records), [schoolDays, records]);
+  const rows = useMemo(() => days.filter((day) => matchesDateSearch(day.date, deferred)), [days, deferred]);
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', justifyContent: 'space-between', columnGap: 2 }}>
@@ -93,9 +106,15 @@ export function AttendanceTable({ records }: { records: readonly AttendanceRecor
         />
       </Box>
       <Typography variant="body2" color="text.secondary" aria-live="polite" sx={{ mb: 1 }}>
-        {rows.length === records.length ? `${records.length} days recorded` : `${rows.length} of ${records.length} days shown`}
+        {rows.length === days.length ? `${days.length} school days` : `${rows.length} of ${days.length} days shown`}
       </Typography>
-      <TableContainer sx={{ height: { xs: '40vh', md: '60vh' } }} tabIndex={0} aria-label="Attendance records, scrollable">
+      {/* position: relative keeps the table's visually hidden words inside the box; positioned
+          against the page they would stretch it by the whole table's height. */}
+      <TableContainer
+        sx={{ position: 'relative', height: { xs: 'auto', md: '60vh' }, overflowY: { xs: 'visible', md: 'auto' } }}
+        tabIndex={0}
+        aria-label="Attendance records, scrollable"
+      >
         <Table stickyHeader size="small" aria-label="Attendance records" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
           <TableHead>
             <TableRow>
@@ -108,30 +127,41 @@ export function AttendanceTable({ records }: { records: readonly AttendanceRecor
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map((record) => (
-              <TableRow key={record.date_scanned} hover>
-                <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
-                  {record.date_scanned}
-                </TableCell>
-                <SessionCell present={isPresentAm(record)} />
-                <SessionCell present={isPresentPm(record)} />
-                <TableCell align="center">
-                  {record.late === 1 ? (
-                    <Typography component="span" sx={{ color: 'error.main', fontWeight: 700 }}>
-                      Y
-                    </Typography>
-                  ) : (
-                    <Dashes spoken="On time" />
-                  )}
-                </TableCell>
-                <TableCell align="center">{record.time_in ?? <Dashes spoken="None" />}</TableCell>
-                <TableCell align="center">{record.time_out ?? <Dashes spoken="None" />}</TableCell>
-              </TableRow>
-            ))}
+            {rows.map(({ date, record }) =>
+              record === undefined ? (
+                <TableRow key={date} hover>
+                  <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
+                    {date}
+                  </TableCell>
+                  <TableCell colSpan={5} align="center" sx={{ color: 'error.main', fontWeight: 700 }}>
+                    Absent all day
+                  </TableCell>
+                </TableRow>
+              ) : (
+                <TableRow key={date} hover>
+                  <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
+                    {date}
+                  </TableCell>
+                  <SessionCell present={isPresentAm(record)} />
+                  <SessionCell present={isPresentPm(record)} />
+                  <TableCell align="center">
+                    {record.late === 1 ? (
+                      <Typography component="span" sx={{ color: 'error.main', fontWeight: 700 }}>
+                        Y
+                      </Typography>
+                    ) : (
+                      <Dashes spoken="On time" />
+                    )}
+                  </TableCell>
+                  <TableCell align="center">{record.time_in ?? <Dashes spoken="None" />}</TableCell>
+                  <TableCell align="center">{record.time_out ?? <Dashes spoken="None" />}</TableCell>
+                </TableRow>
+              ),
+            )}
             {rows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                  {records.length === 0 ? 'No attendance recorded this term yet.' : 'No records match this date.'}
+                  {days.length === 0 ? 'No school days this term yet.' : 'No records match this date.'}
                 </TableCell>
               </TableRow>
             )}

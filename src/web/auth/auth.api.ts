@@ -50,7 +50,7 @@ export function loginStudent(input: StudentLoginInput) {
   return apiRequest('/api/login-student', { method: 'POST', body: input, schema: LoginAnswerSchema, freshCsrf: true });
 }
 
-/** POST /api/first-login with the birth certificate pin or SEA number and yyyymmdd birth date. */
+/** POST /api/first-login with the birth certificate pin or SEA number and the birth date (yyyy-MM-dd, or yyyymmdd). */
 export function firstLogin(input: FirstLoginInput) {
   return apiRequest('/api/first-login', { method: 'POST', body: input, schema: LoginAnswerSchema, freshCsrf: true });
 }

@@ -8,10 +8,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { FindStudentIdSchema } from '../../shared/auth.schemas.js';
+import { parseBirthDate } from '../../shared/dates.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFindStudentId } from './auth.api.js';
+import { BirthDateField } from './birth-date-field.js';
 import { ErrorAlert } from './error-alert.js';
 
 interface FindStudentIdDialogProps {
@@ -42,7 +44,9 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = FindStudentIdSchema.safeParse({ first_name: firstName, last_name: lastName, date_of_birth: dateOfBirth });
+    // Digits alone are taken too: the call carries yyyy-MM-dd.
+    const birthDate = parseBirthDate(dateOfBirth) ?? dateOfBirth;
+    const parsed = FindStudentIdSchema.safeParse({ first_name: firstName, last_name: lastName, date_of_birth: birthDate });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (parsed.success) find.mutate(parsed.data);
     else find.reset();
@@ -73,18 +77,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
           helperText={fieldErrors['last_name']}
           required
         />
-        <OutlinedField
-          label="Date of birth"
-          name="date_of_birth"
-          type="date"
-          autoComplete="bday"
-          value={dateOfBirth}
-          onChange={(event) => setDateOfBirth(event.target.value)}
-          error={Boolean(fieldErrors['date_of_birth'])}
-          helperText={fieldErrors['date_of_birth']}
-          shrinkLabel
-          required
-        />
+        <BirthDateField value={dateOfBirth} onChange={setDateOfBirth} error={fieldErrors['date_of_birth']} autoComplete="bday" />
         {foundId !== null && (
           <Alert
             severity="success"

@@ -6,6 +6,7 @@ import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFirstLogin } from './auth.api.js';
+import { BirthDateField } from './birth-date-field.js';
 import { ErrorAlert } from './error-alert.js';
 
 /** First-login mode: birth certificate pin or SEA number plus date of birth (SPEC §2, DESIGN §6). */
@@ -36,19 +37,7 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
         helperText={fieldErrors['identifier']}
         required
       />
-      <OutlinedField
-        label="Date of birth"
-        name="date_of_birth"
-        autoComplete="off"
-        placeholder="yyyymmdd"
-        value={dateOfBirth}
-        onChange={(event) => setDateOfBirth(event.target.value)}
-        error={Boolean(fieldErrors['date_of_birth'])}
-        helperText={fieldErrors['date_of_birth'] ?? 'Year, month and day, e.g. 20140309'}
-        shrinkLabel
-        htmlInput={{ inputMode: 'numeric', maxLength: 8 }}
-        required
-      />
+      <BirthDateField value={dateOfBirth} onChange={setDateOfBirth} error={fieldErrors['date_of_birth']} autoComplete="off" />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={firstLogin.isPending} sx={{ mt: 2 }}>
         Continue
       </Button>

@@ -14,6 +14,11 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -50,12 +55,14 @@ function uploadDetail(error: unknown): string | null {
 /**
  * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
  * preview that opens the file, Remove, Resubmit). Messages are the spec's words (SPEC §5, §8).
+ * Resubmit is one step: the file chosen uploads at once. Remove asks first (D42).
  */
 export function DocumentSlotCard({ slot, required, file, studentId, editable, onStored }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
+  const replaceRef = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File | null>(null);
-  const [replacing, setReplacing] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const [progress, setProgress] = useState(0);
   const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
   const [previewOpen, setPreviewOpen] = useState(false);
@@ -63,7 +70,7 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
   const remove = useDeleteDocument(studentId, onStored);
 
   const uploading = upload.isPending;
-  const showChooser = editable && (file === undefined || replacing);
+  const showChooser = editable && file === undefined;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     setChosen(event.target.files?.[0] ?? null);
@@ -75,26 +82,35 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
     if (inputRef.current) inputRef.current.value = '';
   };
 
-  const startUpload = () => {
-    if (!chosen) {
-      setMessage({ title: DOCUMENT_MESSAGES.selectFile, detail: null });
-      return;
-    }
+  const uploadFile = (chosenFile: File) => {
     setMessage(null);
     setProgress(0);
     upload.mutate(
-      { fileType: slot.type, file: chosen, onProgress: setProgress },
+      { fileType: slot.type, file: chosenFile, onProgress: setProgress },
       {
-        onSuccess: () => {
-          resetChooser();
-          setReplacing(false);
-        },
+        onSuccess: resetChooser,
         onError: (error) => setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) }),
       },
     );
   };
 
+  const startUpload = () => {
+    if (!chosen) {
+      setMessage({ title: DOCUMENT_MESSAGES.selectFile, detail: null });
+      return;
+    }
+    uploadFile(chosen);
+  };
+
+  /** Resubmit: the file chosen replaces the stored one straight away. */
+  const chooseReplacement = (event: ChangeEvent<HTMLInputElement>) => {
+    const replacement = event.target.files?.[0];
+    event.target.value = '';
+    if (replacement) uploadFile(replacement);
+  };
+
   const startRemove = () => {
+    setConfirmRemove(false);
     if (!file) return;
     setMessage(null);
     remove.mutate(file, { onError: () => setMessage({ title: DOCUMENT_MESSAGES.deleteFailed, detail: null }) });
@@ -196,24 +212,22 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
               Upload
             </Button>
           )}
-          {file && replacing && (
-            <Button
-              onClick={() => {
-                setReplacing(false);
-                resetChooser();
-                setMessage(null);
-              }}
-              disabled={uploading}
-            >
-              Cancel
-            </Button>
-          )}
-          {file && !replacing && (
+          {file && (
             <>
-              <Button startIcon={<ReplayIcon />} onClick={() => setReplacing(true)} disabled={remove.isPending}>
+              <input
+                ref={replaceRef}
+                type="file"
+                name={`replace-${slot.type}`}
+                accept={acceptAttribute(slot)}
+                onChange={chooseReplacement}
+                aria-label={`Choose a new file for ${slot.label}`}
+                tabIndex={-1}
+                style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' }}
+              />
+              <Button startIcon={<ReplayIcon />} onClick={() => replaceRef.current?.click()} disabled={remove.isPending || uploading}>
                 Resubmit
               </Button>
-              <Button color="error" startIcon={<DeleteIcon />} onClick={startRemove} disabled={remove.isPending}>
+              <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirmRemove(true)} disabled={remove.isPending || uploading}>
                 Remove
               </Button>
             </>
@@ -221,6 +235,22 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
         </CardActions>
       )}
 
+      <Dialog open={confirmRemove && file !== undefined} onClose={() => setConfirmRemove(false)} aria-labelledby={`${headingId}-remove`}>
+        <DialogTitle id={`${headingId}-remove`}>Remove {slot.label}?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {file?.name} will be deleted from the student’s documents. Upload it again if you need it back.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmRemove(false)} autoFocus>
+            Cancel
+          </Button>
+          <Button color="error" variant="contained" onClick={startRemove}>
+            Remove
+          </Button>
+        </DialogActions>
+      </Dialog>
       <DocumentPreviewDialog file={previewOpen && file ? file : null} label={slot.label} onClose={() => setPreviewOpen(false)} />
     </Card>
   );

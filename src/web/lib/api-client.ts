@@ -14,6 +14,9 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** What a screen says when the server (or a file of the app) cannot be reached. */
 export const UNREACHABLE_MESSAGE = 'Could not reach the school portal. Check your connection and try again.';
 
+/** What a screen says when the server (or a proxy before it) failed without an answer of ours. */
+export const SERVER_TROUBLE_MESSAGE = 'The school portal had a problem and could not answer. Please try again in a moment.';
+
 /** A failed call: the server's `{ message, code, errors? }` plus the HTTP status (0 = no answer). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -142,7 +145,9 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page, say): fall through to the status text.
   }
-  return errorFromBody(response.status, json, response.statusText || `The request failed (HTTP ${response.status}).`);
+  // A proxy's or gateway's page says 'Internal Server Error' or 'Bad Gateway': not words for a parent.
+  const fallback = response.status >= 500 ? SERVER_TROUBLE_MESSAGE : response.statusText || `The request failed (HTTP ${response.status}).`;
+  return errorFromBody(response.status, json, fallback);
 }
 
 /**

@@ -8,6 +8,12 @@ import type { RegistrationField as CatalogueField } from '../../shared/registrat
 
 /** A registration date field: MUI's date picker, with its own date-fns localisation. */
 
+/** A read-only text or date field looks it: a dashed outline on a grey ground (D42). */
+export const READ_ONLY_LOOK = {
+  '& .MuiOutlinedInput-root, & .MuiPickersOutlinedInput-root': { bgcolor: 'action.hover' },
+  '& .MuiOutlinedInput-notchedOutline, & .MuiPickersOutlinedInput-notchedOutline': { borderStyle: 'dashed' },
+} as const;
+
 interface DateFieldProps {
   field: CatalogueField;
   value: string;
@@ -59,7 +65,7 @@ export function DateField({ field, value, readOnly, indicator, message, onDraft,
           format="yyyy-MM-dd"
           readOnly={readOnly}
           disableFuture={!field.allowFuture}
-          sx={{ flex: 1 }}
+          sx={readOnly ? { flex: 1, ...READ_ONLY_LOOK } : { flex: 1 }}
           {...(field.minDate ? { minDate: parseISO(field.minDate) } : {})}
           {...(field.name === 'date_of_birth' ? { openTo: 'year' as const } : {})}
           onOpen={() => {

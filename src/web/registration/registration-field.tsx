@@ -6,7 +6,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { useQueryClient } from '@tanstack/react-query';
+import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import {
   checkFieldValue,
   FIELD_MESSAGES,
@@ -15,8 +15,9 @@ import {
   type RegistrationField as CatalogueField,
 } from '../../shared/registration.fields.js';
 import { SAVE_INDICATOR_DELAY_MS } from '../../shared/school.constants.js';
-import { isApiError } from '../lib/api-client.js';
-import { DateField } from './date-field.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
+import { DateField, READ_ONLY_LOOK } from './date-field.js';
+import { useFieldProblems } from './field-problems.js';
 import { registrationStatusKey, useLookupOptions, useSaveField } from './registration.api.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
 
@@ -37,55 +38,121 @@ function hintFor(field: CatalogueField): string | undefined {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+/** How long to wait before sending again when the browser is online but the server did not answer. */
+const RETRY_MS = 5000;
+const OFFLINE_MESSAGE = 'You are offline. This will be saved when the connection is back.';
+const UNREACHABLE_RETRY_MESSAGE = 'Could not reach the school portal. Trying again…';
 const asText = (value: FieldValue): string => (value === null ? '' : String(value));
+
 
 /**
  * One field of the registration record, drawn from its catalogue entry: it checks the input with
  * the same rules as the server and shows the message before any save; a valid change is saved on
  * blur (text) or on change (select, switch, date) with its own indicator (SPEC §2, §4, §5).
+ * Nothing typed is dropped without a word: a refused value stays with its message (kept by the
+ * frame while the student visits another step); a save the server refuses puts the stored value
+ * back and says why; a save that cannot reach the server keeps the value, says so and is sent
+ * again when the connection is back (D42).
  * Memoised: its props are the catalogue entry and plain values, so a save of one field does not
  * render every other field of the step again.
  */
 export const RegistrationField = memo(function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
   const save = useSaveField(studentId);
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<string>(asText(value));
-  const [message, setMessage] = useState<string | null>(null);
-  const [state, setState] = useState<SaveState>('idle');
+  const { problems, report } = useFieldProblems();
+  // What the field showed when the student left it (problems.get is read on mount only).
+  const [kept] = useState(() => problems.get(field.name));
+  const [draft, setDraft] = useState<string>(kept?.draft ?? asText(value));
+  const [message, setMessage] = useState<string | null>(kept?.message ?? null);
+  const [state, setState] = useState<SaveState>(kept ? 'error' : 'idle');
+  /** A valid value waiting for the connection. */
+  const [waiting, setWaiting] = useState<FieldValue | undefined>(undefined);
+  /** Bumped to make the date picker show the stored value again after a refused save. */
+  const [revision, setRevision] = useState(0);
   const saved = useRef<FieldValue>(value);
   const inFlight = useRef<FieldValue | undefined>(undefined);
   const focused = useRef(false);
 
-  // A value saved elsewhere (another tab, a reload) replaces the draft unless the user is typing.
+  useEffect(() => {
+    report(field.name, message === null ? null : { draft, message, pending: waiting !== undefined });
+  }, [report, field.name, draft, message, waiting]);
+
+  // A value saved elsewhere (another tab, a reload) replaces the draft unless the user is typing;
+  // on mount the draft is already right (a value kept from the last visit must stay).
+  const shownValue = useRef(value);
   useEffect(() => {
     saved.current = value;
+    if (shownValue.current === value) return;
+    shownValue.current = value;
     if (!focused.current) setDraft(asText(value));
   }, [value]);
+
+  // Sends a waiting value again: when the browser is back online, or after a pause when it
+  // thinks it is online but the server did not answer.
+  useEffect(() => {
+    if (waiting === undefined) return;
+    const again = () => void commit(waiting);
+    if (!navigator.onLine) {
+      window.addEventListener('online', again);
+      return () => window.removeEventListener('online', again);
+    }
+    const timer = window.setTimeout(again, RETRY_MS);
+    return () => window.clearTimeout(timer);
+    // Keyed on the value waiting only: commit is a new function each render.
+  }, [waiting]);
+
+  // A value still waiting when the student left the field is sent again on return.
+  useEffect(() => {
+    if (!kept?.pending) return;
+    const check = checkFieldValue(field, kept.draft);
+    if (check.ok) setWaiting(check.value);
+  }, [kept, field]);
 
   async function commit(raw: unknown): Promise<void> {
     const check = checkFieldValue(field, raw);
     if (!check.ok) {
+      setWaiting(undefined);
       setMessage(check.messages[0] ?? null);
       return;
     }
     setMessage(null);
-    if (asText(check.value) === asText(saved.current)) return;
+    if (asText(check.value) === asText(saved.current)) {
+      setWaiting(undefined);
+      if (state === 'error') setState('idle');
+      return;
+    }
     if (inFlight.current !== undefined && asText(check.value) === asText(inFlight.current)) return;
     inFlight.current = check.value;
     setState('saving');
     const started = Date.now();
     let outcome: SaveState = 'saved';
+    // Offline, Query holds the save and sends it when the browser is back online: say so meanwhile.
+    if (!onlineManager.isOnline()) setMessage(OFFLINE_MESSAGE);
     try {
       await save.mutateAsync({ name: field.name, value: check.value });
       saved.current = check.value;
+      setWaiting(undefined);
+      setMessage((shown) => (shown === OFFLINE_MESSAGE || shown === UNREACHABLE_RETRY_MESSAGE ? null : shown));
     } catch (error) {
       outcome = 'error';
-      if (isApiError(error)) {
-        setMessage(error.errors?.[field.name]?.[0] ?? error.displayMessage);
-        // The window closed while the page was open: the banner and read-only fields follow.
-        if (error.code === 'registration_closed') void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
+      const fieldMessage = isApiError(error) ? error.errors?.[field.name]?.[0] : undefined;
+      if (isApiError(error) && error.status === 0) {
+        // No answer: the value is kept and sent again (the effect above).
+        setMessage(navigator.onLine ? UNREACHABLE_RETRY_MESSAGE : OFFLINE_MESSAGE);
+        setWaiting(check.value);
+      } else if (fieldMessage !== undefined) {
+        // The server's rule for this value: it stays in the field with the message, as the screen's own rules do.
+        setWaiting(undefined);
+        setMessage(fieldMessage);
       } else {
-        setMessage('Could not save. Please try again.');
+        // Refused for another reason: the field shows what is stored again, and why in words.
+        setWaiting(undefined);
+        setDraft(asText(saved.current));
+        setRevision((n) => n + 1);
+        setMessage(`Could not save: ${errorMessage(error)}`);
+        // The window closed while the page was open: the banner and read-only fields follow.
+        if (isApiError(error, 'registration_closed')) void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
       }
     }
     inFlight.current = undefined;
@@ -111,6 +178,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     error: message !== null,
     helperText,
     margin: 'none' as const,
+    ...(readOnly ? { sx: READ_ONLY_LOOK } : {}),
     onFocus: () => {
       focused.current = true;
     },
@@ -153,6 +221,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     case 'date':
       return (
         <DateField
+          key={revision}
           field={field}
           // The stored value: the picker keeps its own partial entry while the user types.
           value={asText(value)}

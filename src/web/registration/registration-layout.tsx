@@ -27,6 +27,9 @@ import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
 import { useSession } from '../lib/session.js';
+import { recordValues } from '../../shared/registration.schemas.js';
+import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
+import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
 import { studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
@@ -39,6 +42,18 @@ const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
   documents: <DescriptionIcon />,
   complete: <TaskAltIcon />,
 };
+
+const FLAG_OF_STEP = { student: 'studentData', family: 'familyData', health: 'healthData', other: 'otherData' } as const;
+
+/** The stored flags, with a data step not done while one of its fields shows a problem. */
+function shownProgress(stored: ProgressFlags, problems: ReadonlyMap<string, FieldProblem>, values: ReturnType<typeof recordValues>): ProgressFlags {
+  if (problems.size === 0) return stored;
+  const shown = { ...stored };
+  for (const step of DATA_STEPS) {
+    if (problemFieldsOf(step, problems, values).length > 0) shown[FLAG_OF_STEP[step]] = 0;
+  }
+  return shown;
+}
 
 /**
  * The frame of the six registration steps: the progress header, a side menu on wide screens and a
@@ -55,6 +70,7 @@ export function RegistrationLayout() {
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus();
   const queryClient = useQueryClient();
+  const fieldProblems = useFieldProblemsStore();
 
   if (!user) return null;
   if (studentId === null) {
@@ -66,7 +82,7 @@ export function RegistrationLayout() {
 
   const role = user.role;
   const editable = role === 'admin' || status.data?.editable === true;
-  const progress = record.data.progress;
+  const progress = shownProgress(record.data.progress, fieldProblems.problems, recordValues(record.data));
 
   return (
     <RegistrationContext.Provider
@@ -79,77 +95,79 @@ export function RegistrationLayout() {
         refreshRecord: () => void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) }),
       }}
     >
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '210px minmax(0, 1fr)' },
-          alignItems: 'start',
-          pb: { xs: 9, sm: 0 },
-        }}
-      >
-        {!narrow && (
-          <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
-            <List dense>
-              {REGISTRATION_STEPS.map((step) => {
-                const done = progress[step.flag] === 1;
-                const selected = step.path === activePath;
-                return (
-                  <ListItem key={step.path} disablePadding>
-                    <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
-                      <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
-                        {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
-                      </ListItemIcon>
-                      <ListItemText primary={step.label} />
-                    </ListItemButton>
-                  </ListItem>
-                );
-              })}
-              <ListItem disablePadding>
-                <ListItemButton component={RouterLink} to="/registration/change-password">
-                  <ListItemIcon sx={{ minWidth: 36 }}>
-                    <KeyIcon />
-                  </ListItemIcon>
-                  <ListItemText primary="Change password" />
-                </ListItemButton>
-              </ListItem>
-            </List>
+      <FieldProblemsContext.Provider value={fieldProblems}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '210px minmax(0, 1fr)' },
+            alignItems: 'start',
+            pb: { xs: 9, sm: 0 },
+          }}
+        >
+          {!narrow && (
+            <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
+              <List dense>
+                {REGISTRATION_STEPS.map((step) => {
+                  const done = progress[step.flag] === 1;
+                  const selected = step.path === activePath;
+                  return (
+                    <ListItem key={step.path} disablePadding>
+                      <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
+                        <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
+                          {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
+                        </ListItemIcon>
+                        <ListItemText primary={step.label} />
+                      </ListItemButton>
+                    </ListItem>
+                  );
+                })}
+                <ListItem disablePadding>
+                  <ListItemButton component={RouterLink} to="/registration/change-password">
+                    <ListItemIcon sx={{ minWidth: 36 }}>
+                      <KeyIcon />
+                    </ListItemIcon>
+                    <ListItemText primary="Change password" />
+                  </ListItemButton>
+                </ListItem>
+              </List>
+            </Paper>
+          )}
+          <Box sx={{ minWidth: 0 }}>
+            <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
+            {!editable && status.data?.reason && (
+              <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
+                {status.data.reason}
+              </Alert>
+            )}
+            <Outlet />
+            {narrow && (
+              <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
+                Change password
+              </Button>
+            )}
+          </Box>
+        </Box>
+        {narrow && (
+          <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
+            <BottomNavigation showLabels value={activePath}>
+              {REGISTRATION_STEPS.map((step) => (
+                <BottomNavigationAction
+                  key={step.path}
+                  value={step.path}
+                  label={step.short}
+                  icon={STEP_ICONS[step.path]}
+                  component={RouterLink}
+                  to={`/registration/${step.path}`}
+                  aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
+                  aria-current={step.path === activePath ? 'page' : undefined}
+                  sx={{ minWidth: 0, px: 0.25, '& .MuiBottomNavigationAction-label': { fontSize: '0.68rem' } }}
+                />
+              ))}
+            </BottomNavigation>
           </Paper>
         )}
-        <Box sx={{ minWidth: 0 }}>
-          <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
-          {!editable && status.data?.reason && (
-            <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
-              {status.data.reason}
-            </Alert>
-          )}
-          <Outlet />
-          {narrow && (
-            <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
-              Change password
-            </Button>
-          )}
-        </Box>
-      </Box>
-      {narrow && (
-        <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
-          <BottomNavigation showLabels value={activePath}>
-            {REGISTRATION_STEPS.map((step) => (
-              <BottomNavigationAction
-                key={step.path}
-                value={step.path}
-                label={step.short}
-                icon={STEP_ICONS[step.path]}
-                component={RouterLink}
-                to={`/registration/${step.path}`}
-                aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
-                aria-current={step.path === activePath ? 'page' : undefined}
-                sx={{ minWidth: 0, px: 0.25, '& .MuiBottomNavigationAction-label': { fontSize: '0.68rem' } }}
-              />
-            ))}
-          </BottomNavigation>
-        </Paper>
-      )}
+      </FieldProblemsContext.Provider>
     </RegistrationContext.Provider>
   );
 }

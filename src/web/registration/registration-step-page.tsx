@@ -7,6 +7,7 @@ import { missingFields } from '../../shared/registration.progress.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
+import { problemFieldsOf, useFieldProblems } from './field-problems.js';
 import { RegistrationField } from './registration-field.js';
 
 /** Headings of the sections a step's fields fall into (SPEC §2's lists of what each step holds). */
@@ -51,8 +52,18 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const values = recordValues(record);
   const shown = fieldsOfStep(step).filter((field) => isFieldVisible(field, values));
   const missing = missingFields(step, values);
+  const withProblems = problemFieldsOf(step, useFieldProblems().problems, values);
   const labelOf = new Map(shown.map((f) => [f.name, f.label]));
+  const labels = (names: readonly string[]) => names.map((name) => labelOf.get(name) ?? name).join(', ');
   const groups = groupFields(shown);
+  // Closed: nothing is saved, so the line must not promise it (SPEC §4 read-only fields).
+  const savingLine = editable ? 'Every change is saved as you go.' : 'Registration is closed, so nothing here can be changed.';
+  const stateLine =
+    withProblems.length > 0
+      ? `Not complete: ${labels(withProblems)} ${withProblems.length === 1 ? 'shows' : 'show'} an error.`
+      : missing.length === 0
+        ? 'This step is complete.'
+        : `Still needed: ${labels(missing)}.`;
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="step-title">
@@ -60,9 +71,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
         {title}
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 0.5 }} data-testid="step-missing">
-        {missing.length === 0
-          ? 'This step is complete. Every change is saved as you go.'
-          : `Still needed: ${missing.map((name) => labelOf.get(name) ?? name).join(', ')}. Every change is saved as you go.`}
+        {stateLine} {savingLine}
       </Typography>
       {groups.map((group, index) => (
         <Box key={`${group.title ?? 'fields'}-${index}`} component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
