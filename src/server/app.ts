@@ -19,7 +19,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { serverTimeouts, type ServerTimeouts } from './http/server-timeouts.js';
 import { rateLimitPruning } from './http/rate-limit-pruning.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
-import { loadServerSecret } from './http/server-secret.repository.js';
+import { serverSecret } from './http/server-secret.repository.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { closeWorkerPool } from './workers/worker-pool.js';
@@ -37,8 +37,12 @@ import { termReportRoutes } from './term-reports/term-reports.routes.js';
 export interface AppDeps {
   db: Db;
   config: Config;
-  /** The server's secret, the key of its HMACs (CSRF tokens, device cookies). */
-  secret: Buffer;
+  /**
+   * The server's secret, the key of its HMACs (CSRF tokens, device cookies), read from the
+   * database when first needed: an app built while the database is out of reach still starts and
+   * answers 503 until it is back.
+   */
+  secret: () => Promise<Buffer>;
 }
 
 export interface BuildOptions {
@@ -96,7 +100,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     });
   }
 
-  const appDeps: AppDeps = { db: deps.db, config, secret: await loadServerSecret(deps.db) };
+  const appDeps: AppDeps = { db: deps.db, config, secret: serverSecret(deps.db) };
   await app.register(sessionPlugin, appDeps);
   await app.register(rateLimitPruning, appDeps);
   await app.register(accessPlugin);

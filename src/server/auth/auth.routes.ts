@@ -55,11 +55,11 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
 
-  const devicesOf = (request: FastifyRequest): TrustedDevices => readTrustedDevices(secret, request.cookies[DEVICE_COOKIE]);
+  const devicesOf = async (request: FastifyRequest): Promise<TrustedDevices> => readTrustedDevices(await secret(), request.cookies[DEVICE_COOKIE]);
   /** A successful sign-in: a new session, and this browser remembered for the account (D37). */
   const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
     await app.sessions.start(request, reply, userId);
-    reply.setCookie(DEVICE_COOKIE, devicesOf(request).withAccount(userId), {
+    reply.setCookie(DEVICE_COOKIE, (await devicesOf(request)).withAccount(userId), {
       path: '/api',
       httpOnly: true,
       sameSite: 'lax',
@@ -75,7 +75,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
       schema: { tags, body: StudentLoginSchema, response: { 200: LoginAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { user, answer } = await auth.signInStudent(db, request.body, withIp(request), devicesOf(request));
+      const { user, answer } = await auth.signInStudent(db, request.body, withIp(request), await devicesOf(request));
       await startSession(request, reply, user.id);
       return answer;
     },
@@ -131,7 +131,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
       schema: { tags, body: AdminLoginSchema, response: { 200: AdminLoginAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request), devicesOf(request));
+      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request), await devicesOf(request));
       await startSession(request, reply, user.id);
       return answer;
     },

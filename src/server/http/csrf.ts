@@ -75,8 +75,8 @@ function setTokenCookie(request: FastifyRequest, reply: FastifyReply, token: str
 }
 
 export const csrfPlugin = fp(
-  async (app: FastifyInstance, options: { secret: Buffer }) => {
-    const tokens = csrfTokens(options.secret);
+  async (app: FastifyInstance, options: { secret: () => Promise<Buffer> }) => {
+    const tokensOf = async () => csrfTokens(await options.secret());
     app.decorateRequest('sessionIdHashOnArrival', null);
 
     // Runs after the session hook, which has set request.sessionIdHash.
@@ -86,7 +86,7 @@ export const csrfPlugin = fp(
       if (request.routeOptions.config?.csrf === false || request.is404) return;
       const cookie = request.cookies[CSRF_COOKIE];
       const header = request.headers[CSRF_HEADER];
-      if (!cookie || typeof header !== 'string' || !tokensMatch(cookie, header) || !tokens.isValid(header, request.sessionIdHash)) {
+      if (!cookie || typeof header !== 'string' || !tokensMatch(cookie, header) || !(await tokensOf()).isValid(header, request.sessionIdHash)) {
         throw new AppError(403, 'csrf_failed', 'Your page has expired. Reload it and try again.');
       }
     });
@@ -95,6 +95,7 @@ export const csrfPlugin = fp(
     // holds now belongs to the session before.
     app.addHook('onSend', async (request, reply) => {
       if (request.sessionIdHash === request.sessionIdHashOnArrival) return;
+      const tokens = await tokensOf();
       setTokenCookie(request, reply, request.sessionIdHash ? tokens.forSession(request.sessionIdHash) : tokens.newVisitor());
     });
 
@@ -102,7 +103,7 @@ export const csrfPlugin = fp(
       '/sanctum/csrf-cookie',
       { config: { access: 'public' }, schema: { hide: true } },
       async (request, reply) => {
-        setTokenCookie(request, reply, tokens.current(request.cookies[CSRF_COOKIE], request.sessionIdHash));
+        setTokenCookie(request, reply, (await tokensOf()).current(request.cookies[CSRF_COOKIE], request.sessionIdHash));
         return reply.status(204).send();
       },
     );

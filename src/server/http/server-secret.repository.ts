@@ -10,7 +10,7 @@ const SECRET_KEY = 'server_secret';
  * nothing to configure or distribute (docs/decisions.md D38). Insert-if-missing, then read: two
  * processes starting at once agree on the first one written.
  */
-export async function loadServerSecret(db: Db): Promise<Buffer> {
+async function loadServerSecret(db: Db): Promise<Buffer> {
   const iso = nowIso();
   await db
     .insertInto('settings')
@@ -19,4 +19,16 @@ export async function loadServerSecret(db: Db): Promise<Buffer> {
     .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'base64url');
+}
+
+/** The secret, read once it is first asked for and kept; a failed read is tried again next time. */
+export function serverSecret(db: Db): () => Promise<Buffer> {
+  let loaded: Promise<Buffer> | null = null;
+  return () => {
+    loaded ??= loadServerSecret(db).catch((error: unknown) => {
+      loaded = null;
+      throw error;
+    });
+    return loaded;
+  };
 }
