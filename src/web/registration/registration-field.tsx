@@ -92,14 +92,13 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
   // thinks it is online but the server did not answer.
   useEffect(() => {
     if (waiting === undefined) return;
-    const again = () => void commit(waiting);
+    const again = () => void latestCommit.current(waiting);
     if (!navigator.onLine) {
       window.addEventListener('online', again);
       return () => window.removeEventListener('online', again);
     }
     const timer = window.setTimeout(again, RETRY_MS);
     return () => window.clearTimeout(timer);
-    // Keyed on the value waiting only: commit is a new function each render.
   }, [waiting]);
 
   // A value still waiting when the student left the field is sent again on return.
@@ -160,6 +159,9 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     await sleep(Math.max(0, SAVE_INDICATOR_DELAY_MS - (Date.now() - started)));
     setState(outcome);
   }
+  // The retry effect above runs on the waiting value only and calls the render's latest commit.
+  const latestCommit = useRef(commit);
+  latestCommit.current = commit;
 
   /** Rules broken while typing show at once; 'required' waits for the blur. */
   function onType(next: string): void {
