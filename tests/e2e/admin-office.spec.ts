@@ -23,6 +23,16 @@ async function openAdminScreen(view: string): Promise<void> {
   await page.goto(spec.url(`/admin/dashboard?view=${view}`));
 }
 
+/** Chooses a row action of the student list: shown in the row, or folded into the row's menu on a phone. */
+async function rowAction(studentId: string, name: string): Promise<void> {
+  const row = page.locator(`[role="row"][data-id="${studentId}"]`);
+  await row.waitFor();
+  const inline = row.getByRole('menuitem', { name, exact: true });
+  if ((await inline.count()) > 0) return inline.click();
+  await row.getByRole('menuitem', { name: /^(more|Actions for)/i }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name, exact: true }).click();
+}
+
 async function storedDefaultWindow() {
   return spec.portal.database.db.selectFrom('registration_periods').select(['open', 'deadline']).where('form_level', 'is', null).executeTakeFirstOrThrow();
 }
@@ -82,4 +92,41 @@ describe('Registration Settings', () => {
     expect(await db.selectFrom('school_holidays').select(['date', 'name']).where('date', '=', holiday.date).executeTakeFirst()).toEqual({ date: holiday.date, name: holiday.name });
     await removeButton.waitFor();
   });
+});
+
+describe('Edit Student', () => {
+  for (const [width, typed] of [
+    [1280, '2013-05-06'],
+    [390, '2012-04-03'],
+  ] as const) {
+    it(`saves a typed date once, when the field is left, and the title follows the saved name (${width}px)`, async () => {
+      page = await spec.open({ width, height: 900 });
+      const id = '20250004';
+      await openAdminScreen('dashboard');
+      await page.getByRole('searchbox', { name: 'Search students' }).fill(id);
+      await rowAction(id, 'Edit');
+      const dialog = page.getByRole('dialog', { name: /Edit Student/ });
+      await dialog.waitFor();
+
+      const saves: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/student') saves.push(request.postData() ?? '');
+      });
+      await dialog.getByRole('spinbutton', { name: 'Year' }).click();
+      await page.keyboard.type(typed.replaceAll('-', ''), { delay: 60 });
+      // Every digit made another whole date; none of them is sent while the person is typing.
+      await page.waitForTimeout(800);
+      expect(saves).toEqual([]);
+      await page.keyboard.press('Tab');
+      await dialog.getByText('Updated Successfully.').waitFor();
+      await page.waitForTimeout(500);
+      expect(saves.map((body) => JSON.parse(body) as unknown)).toEqual([{ id, date_of_birth: typed }]);
+      const stored = await spec.portal.database.db.selectFrom('students').select(['date_of_birth', 'first_name']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(stored.date_of_birth).toBe(typed);
+
+      await dialog.locator('input[name="last_name"]').fill(`Renamed${width}`);
+      await dialog.locator('input[name="last_name"]').press('Tab');
+      await dialog.getByRole('heading').getByText(`Renamed${width}, ${stored.first_name} · ${id}`).waitFor();
+    });
+  }
 });

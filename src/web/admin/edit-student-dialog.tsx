@@ -49,7 +49,9 @@ interface EditStudentDialogProps {
 
 /**
  * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin.
- * A text field saves when it loses focus, the date when one is chosen; the status reads
+ * A text field saves when it loses focus; the date when one is chosen in the calendar, or a typed
+ * one when the field loses focus or Enter is pressed (never once per keystroke: every digit typed
+ * into a whole date makes another valid date); the title shows the name as saved; the status reads
  * 'Updating', then 'Updated Successfully.' or 'Error Occured.'. An empty name or pin says
  * 'Required' and is not sent. Save sends whatever has not been saved yet; Close closes.
  */
@@ -66,7 +68,9 @@ export function EditStudentDialog({ student, onClose }: EditStudentDialogProps) 
 function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose: () => void }) {
   const save = useSaveStudent();
   const [values, setValues] = useState<Values>(() => valuesOf(student));
+  // The ref answers "is this already stored?" at once; the state shows the saved name in the title.
   const saved = useRef<Values>(valuesOf(student));
+  const [savedValues, setSavedValues] = useState<Values>(saved.current);
   const [errors, setErrors] = useState<Partial<Record<AdminEditField, string>>>({});
   const [status, setStatus] = useState<Status>('idle');
 
@@ -92,6 +96,7 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
       {
         onSuccess: () => {
           saved.current = { ...saved.current, ...changes };
+          setSavedValues(saved.current);
           setStatus('updated');
         },
         onError: () => setStatus('error'),
@@ -130,7 +135,7 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
       <DialogTitle id="edit-student-title">
         Edit Student
         <Typography component="span" display="block" color="text.secondary" variant="body2">
-          {listName(student)} · {student.id}
+          {listName(savedValues)} · {student.id}
         </Typography>
       </DialogTitle>
       <DialogContent>
@@ -147,7 +152,8 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
               minDate={MIN_DATE}
               disableFuture
               onChange={(date) => chooseDate(date, false)}
-              onAccept={(date) => chooseDate(date, true)}
+              // Typing in the field "accepts" each valid date on the way; only the calendar's choice saves at once.
+              onAccept={(date, context) => chooseDate(date, context.source === 'view')}
               slotProps={{
                 textField: {
                   name: 'date_of_birth',
@@ -155,6 +161,9 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
                   fullWidth: true,
                   margin: 'dense',
                   onBlur: () => send(['date_of_birth']),
+                  onKeyDown: (event) => {
+                    if (event.key === 'Enter') send(['date_of_birth']);
+                  },
                   error: Boolean(errors.date_of_birth),
                   helperText: errors.date_of_birth ?? 'yyyy-MM-dd, from 1950-01-01',
                 },
