@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StudentIdSchema } from './auth.schemas.js';
 import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
 
 /**
@@ -69,7 +70,7 @@ export type AdminEditField = (typeof ADMIN_EDIT_FIELDS)[number];
 /** The Date of Birth picker's earliest date (SPEC §5). */
 export const ADMIN_MIN_BIRTH_DATE = '1950-01-01';
 
-function catalogueField(name: AdminEditField): RegistrationField {
+function catalogueField(name: AdminEditField | AddStudentField): RegistrationField {
   const field = findField(name);
   if (!field) throw new Error(`The field catalogue has no ${name}.`);
   return field;
@@ -89,6 +90,67 @@ export function adminEditFieldMessage(name: AdminEditField, value: string, optio
 /** The label of an Edit Student field (the catalogue's). */
 export function adminEditFieldLabel(name: AdminEditField): string {
   return catalogueField(name).label;
+}
+
+// ---- Add Student (POST /api/students, admin) -------------------------------------------------------
+
+/** What a new student needs, whether added one at a time or by Import Students (student-import.ts). */
+export const NEW_STUDENT_REQUIRED = ['first_name', 'last_name', 'date_of_birth', 'class_id'] as const;
+
+/** The Add Student form's fields in screen order: the required ones, then the pin and the SEA number (one of the two). */
+export const ADD_STUDENT_FIELDS = ['first_name', 'last_name', 'date_of_birth', 'class_id', 'birth_certificate_no', 'sea_no'] as const;
+export type AddStudentField = (typeof ADD_STUDENT_FIELDS)[number];
+
+export const NEW_STUDENT_MESSAGES = {
+  required: 'Required for a new student.',
+  /** The first sign-in asks for one of them with the date of birth (DESIGN §6). */
+  pinOrSea: 'A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.',
+  idTaken: (id: string) => `Student ${id} already exists. Search for it in the list to change it.`,
+} as const;
+
+/**
+ * The Add Student form's values (text as typed; an empty pin or SEA number may be left out).
+ * The catalogue's rules and the new-student rules apply (`addStudentProblems`); the service
+ * then checks the class against the school's classes and the pin, SEA number and ID against
+ * every other student, as Import Students does.
+ */
+const ADD_STUDENT_KEYS: readonly string[] = ['id', ...ADD_STUDENT_FIELDS];
+export const AddStudentSchema = z
+  .looseObject({
+    id: StudentIdSchema,
+    first_name: z.string(),
+    last_name: z.string(),
+    date_of_birth: z.string().meta({ description: 'yyyy-MM-dd' }),
+    class_id: z.string().meta({ description: 'A form class such as 1A' }),
+    birth_certificate_no: z.string().optional(),
+    sea_no: z.string().optional(),
+  })
+  .superRefine((input, ctx) => {
+    // Any other key is named, not ignored: a field the form does not have would be lost silently.
+    for (const key of Object.keys(input)) if (!ADD_STUDENT_KEYS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Unknown field.' });
+    for (const [path, messages] of Object.entries(addStudentProblems(input))) {
+      for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
+    }
+  });
+export type AddStudentInput = Pick<z.infer<typeof AddStudentSchema>, 'id' | AddStudentField>;
+
+/** Field → its problems under the catalogue's rules and the new-student rules (nothing when the values may be sent). */
+export function addStudentProblems(
+  input: Partial<Record<AddStudentField, string>>,
+  options: { today?: string } = {},
+): Partial<Record<AddStudentField, string[]>> {
+  const problems: Partial<Record<AddStudentField, string[]>> = {};
+  for (const name of ADD_STUDENT_FIELDS) {
+    const value = input[name]?.trim() ?? '';
+    if (value === '') {
+      if ((NEW_STUDENT_REQUIRED as readonly string[]).includes(name)) problems[name] = [NEW_STUDENT_MESSAGES.required];
+      continue;
+    }
+    const check = checkFieldValue(catalogueField(name), value, options);
+    if (!check.ok) problems[name] = check.messages;
+  }
+  if (!input.birth_certificate_no?.trim() && !input.sea_no?.trim()) problems.birth_certificate_no = [NEW_STUDENT_MESSAGES.pinOrSea];
+  return problems;
 }
 
 // ---- reports ---------------------------------------------------------------------------------

@@ -130,3 +130,64 @@ describe('Edit Student', () => {
     });
   }
 });
+
+describe('Add Student and a change of class', () => {
+  for (const [width, id] of [
+    [1280, '20269601'],
+    [390, '20269602'],
+  ] as const) {
+    it(`adds one student with the form: the rules, a taken pin, then the new student in the list, audited (${width}px)`, async () => {
+      page = await spec.open({ width, height: 900 });
+      const db = spec.portal.database.db;
+      const other = await db.selectFrom('students').select(['id', 'birth_certificate_no']).where('birth_certificate_no', 'is not', null).orderBy('id').executeTakeFirstOrThrow();
+      await openAdminScreen('dashboard');
+      await button('Add student').click();
+      const dialog = page.getByRole('dialog', { name: 'Add Student' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Add student' }).click();
+      expect(await dialog.getByText('Required for a new student.').count()).toBe(4);
+      await dialog.getByText('A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.').waitFor();
+
+      await dialog.locator('input[name="id"]').fill(id);
+      await dialog.getByRole('combobox', { name: /Class/ }).click();
+      await page.getByRole('option', { name: '2B', exact: true }).click();
+      await dialog.locator('input[name="first_name"]').fill('Nia');
+      await dialog.locator('input[name="last_name"]').fill(`Added${width}`);
+      await dialog.getByRole('spinbutton', { name: 'Year' }).click();
+      await page.keyboard.type('20130615', { delay: 30 });
+      await dialog.locator('input[name="birth_certificate_no"]').fill(other.birth_certificate_no!);
+      await dialog.getByRole('button', { name: 'Add student' }).click();
+      await dialog.getByText(`Student ${other.id} already has this Birth Certificate Pin.`).first().waitFor();
+      expect(await db.selectFrom('students').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+
+      await dialog.locator('input[name="birth_certificate_no"]').fill(`B13-96${width}`);
+      await dialog.getByRole('button', { name: 'Add student' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByText(`Added${width}, Nia (${id}) added.`).waitFor();
+      await page.locator(`[role="row"][data-id="${id}"]`).getByText(`Added${width}, Nia`).waitFor();
+      const stored = await db.selectFrom('students').select(['class_id', 'date_of_birth', 'birth_certificate_no']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(stored).toEqual({ class_id: '2B', date_of_birth: '2013-06-15', birth_certificate_no: `B13-96${width}` });
+      const audit = await db.selectFrom('audit_log').select(['action', 'actor_label']).where('entity_id', '=', id).execute();
+      expect(audit).toEqual([{ action: 'create', actor_label: expect.stringMatching(/^admin:/) as unknown }]);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    });
+  }
+
+  it('moves a student to another class from the Edit dialog, audited', async () => {
+    const db = spec.portal.database.db;
+    const target = await db.selectFrom('students').select(['id', 'class_id']).where('class_id', '=', '3A').orderBy('id').executeTakeFirstOrThrow();
+    await openAdminScreen('dashboard');
+    await page.getByRole('searchbox', { name: 'Search students' }).fill(target.id);
+    await rowAction(target.id, 'Edit');
+    const dialog = page.getByRole('dialog', { name: /Edit Student/ });
+    await dialog.getByRole('combobox', { name: /Class/ }).click();
+    await page.getByRole('option', { name: '3C', exact: true }).click();
+    await dialog.getByText('Updated Successfully.').waitFor();
+    await expect.poll(async () => (await db.selectFrom('students').select('class_id').where('id', '=', target.id).executeTakeFirstOrThrow()).class_id).toBe('3C');
+    const audit = await db.selectFrom('audit_log').select(['field', 'old_value', 'new_value']).where('entity_id', '=', target.id).where('field', '=', 'class_id').execute();
+    expect(audit).toEqual([{ field: 'class_id', old_value: '3A', new_value: '3C' }]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.locator(`[role="row"][data-id="${target.id}"]`).getByRole('gridcell', { name: '3C', exact: true }).waitFor();
+  });
+});

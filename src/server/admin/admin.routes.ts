@@ -3,7 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AddStudentSchema,
   AdminStudentListSchema,
+  AdminStudentSchema,
   IMPORT_TEMPLATE_FILE_NAME,
   REGISTRATION_DATA_FILE_NAME,
   ReportClassParamsSchema,
@@ -23,7 +25,7 @@ import * as repo from './admin.repository.js';
 import { buildParentsContact, contactColumns } from './parents-contact.js';
 import { buildRegistrationReport } from './registration-report.pdf.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
-import { buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
+import { addOneStudent, buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
 import { sendWorkbook, writeWorkbook } from './xlsx-writer.js';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -32,8 +34,8 @@ const FileAnswer = z.any().describe('The file');
 
 /**
  * The admin area (issue #7; SPEC §2 Admin dashboard, §7): the student list, the registration
- * spreadsheet, the registration report and Parents Contact per class or for all, and Import
- * Students with its template. Administrators only; every route says so.
+ * spreadsheet, the registration report and Parents Contact per class or for all, Add Student, and
+ * Import Students with its template. Administrators only; every route says so.
  */
 export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
   // Multipart only here (the import), never globally: other features register their own.
@@ -54,6 +56,23 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
       return admin.listStudents(db);
+    },
+  );
+
+  app.post(
+    '/api/students',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Adds one student (Add Student): the fields and checks of Import Students for a new ID; 409 when the ID, pin or SEA number is taken',
+        body: AddStudentSchema,
+        response: { 201: AdminStudentSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const created = await addOneStudent(db, request.body, actorOf(request), schoolToday());
+      return reply.code(201).send(created);
     },
   );
 

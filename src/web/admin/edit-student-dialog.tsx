@@ -8,6 +8,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -26,7 +27,7 @@ import {
   type AdminEditField,
   type AdminStudent,
 } from '../../shared/admin.schemas.js';
-import { useSaveStudent } from './admin.api.js';
+import { useFormClasses, useSaveStudent } from './admin.api.js';
 
 type Values = Record<AdminEditField, string>;
 type Status = 'idle' | 'updating' | 'updated' | 'error';
@@ -48,7 +49,8 @@ interface EditStudentDialogProps {
 }
 
 /**
- * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin.
+ * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin,
+ * and the Class (a move to another class, saved when chosen and audited like every change).
  * A text field saves when it loses focus; the date when one is chosen in the calendar, or a typed
  * one when the field loses focus or Enter is pressed (never once per keystroke: every digit typed
  * into a whole date makes another valid date); the title shows the name as saved; the status reads
@@ -100,6 +102,26 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
           setStatus('updated');
         },
         onError: () => setStatus('error'),
+      },
+    );
+  };
+
+  // The class is a choice from the school's classes: it saves when chosen, and goes back if the save fails.
+  const classes = useFormClasses();
+  const [classId, setClassId] = useState(student.class_id ?? '');
+  const chooseClass = (next: string) => {
+    const before = classId;
+    setClassId(next);
+    if (next === before) return;
+    setStatus('updating');
+    save.mutate(
+      { id: student.id, class_id: next },
+      {
+        onSuccess: () => setStatus('updated'),
+        onError: () => {
+          setClassId(before);
+          setStatus('error');
+        },
       },
     );
   };
@@ -171,6 +193,14 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
             />
           </LocalizationProvider>
           {textField('birth_certificate_no')}
+          <TextField select label="Class" name="class_id" value={classId} onChange={(event) => chooseClass(event.target.value)} fullWidth margin="dense" helperText="Moves the student to this class">
+            {classId !== '' && !(classes.data ?? []).some((formClass) => formClass.id === classId) && <MenuItem value={classId}>{classId}</MenuItem>}
+            {(classes.data ?? []).map((formClass) => (
+              <MenuItem key={formClass.id} value={formClass.id}>
+                {formClass.id}
+              </MenuItem>
+            ))}
+          </TextField>
         </Box>
         <SaveStatus status={status} />
       </DialogContent>

@@ -1,11 +1,13 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import SearchIcon from '@mui/icons-material/Search';
 import SummarizeIcon from '@mui/icons-material/Summarize';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
@@ -17,18 +19,20 @@ import { useNavigate } from 'react-router';
 import { ADMIN_MESSAGES, listName, matchesStudentSearch, registrationFormUrl, type AdminStudent } from '../../shared/admin.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useStudents } from './admin.api.js';
+import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 import { PdfDialog } from './pdf-dialog.js';
 import { ResetPasswordDialog } from './reset-password-dialog.js';
 
-type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | null;
+type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | { kind: 'add' } | null;
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
  * Certificate Pin and Actions, newest change first; one search box over ID, names and pin;
  * 'Total Number of Students: N'. The grid draws only the rows in view, so 2,000 students are
  * as quick as 20. Actions: the registration form, edit, reset password, and the student's term
- * reports (the term reports screen, which lets an administrator open unposted cards too).
+ * reports (the term reports screen, which lets an administrator open unposted cards too). Add
+ * student opens the Add Student form.
  */
 export default function StudentList() {
   const students = useStudents();
@@ -70,7 +74,7 @@ export default function StudentList() {
 
   const total = students.data?.length ?? 0;
   const close = () => setDialog(null);
-  const of = (kind: NonNullable<Dialog>['kind']) => (dialog?.kind === kind ? dialog.student : null);
+  const of = (kind: 'form' | 'edit' | 'reset') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
 
   return (
@@ -86,6 +90,9 @@ export default function StudentList() {
           sx={{ flex: '1 1 260px', maxWidth: 420 }}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden /></InputAdornment> } }}
         />
+        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+          Add student
+        </Button>
         <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
           {ADMIN_MESSAGES.totalStudents(total)}
           {deferredSearch.trim() !== '' && students.data && ` · ${rows.length} found`}
@@ -118,6 +125,7 @@ export default function StudentList() {
       />
       <EditStudentDialog student={of('edit')} onClose={close} />
       <ResetPasswordDialog student={of('reset')} onClose={close} />
+      <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />
     </Paper>
   );
 }
