@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StudentIdSchema } from './auth.schemas.js';
 import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
+import type { ProgressFlags } from './registration.progress.js';
 
 /**
  * The admin area (SPEC §2 "Admin dashboard", §3 "Student (admin list and edit)", §4 edit-save
@@ -31,6 +32,26 @@ export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
 
 // ---- GET /api/students -------------------------------------------------------------------------
 
+/**
+ * How far a student's registration has come, from the stored progress flags: no step done is
+ * not started, all six (the five steps and the submission) complete, anything between in progress
+ * (the registration report's "complete" too).
+ */
+export const REGISTRATION_STATES = ['not_started', 'in_progress', 'complete'] as const;
+export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+export const REGISTRATION_STATE_LABELS: Record<RegistrationState, string> = {
+  not_started: 'Not started',
+  in_progress: 'In progress',
+  complete: 'Complete',
+};
+
+/** The state of the six progress flags (null: no progress stored yet, so not started). */
+export function registrationStateOf(flags: Readonly<Record<Exclude<keyof ProgressFlags, 'termsAndConditions'>, number>> | null): RegistrationState {
+  if (!flags) return 'not_started';
+  const done = [flags.studentData, flags.familyData, flags.healthData, flags.otherData, flags.documents, flags.submit].filter((flag) => flag === 1).length;
+  return done === 0 ? 'not_started' : done === 6 ? 'complete' : 'in_progress';
+}
+
 /** SPEC §3 "Student (admin list and edit)": one row of the dashboard's student list. */
 export const AdminStudentSchema = z.object({
   id: z.string(),
@@ -42,6 +63,7 @@ export const AdminStudentSchema = z.object({
   birth_certificate_no: z.string().nullable(),
   /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
   updatedAt: z.string(),
+  registration: z.enum(REGISTRATION_STATES),
 });
 export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 export const AdminStudentListSchema = z.array(AdminStudentSchema);
@@ -53,12 +75,52 @@ export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>
   return last && first ? `${last}, ${first}` : last || first;
 }
 
-/** True when the search text occurs in the ID, either name, 'Last, First' or the birth pin (case-insensitive). */
+/**
+ * True when the search text occurs in the ID, either name, 'Last, First', the birth pin, the
+ * class or the date of birth (yyyy-MM-dd, so '2013-05' finds May 2013), case-insensitive.
+ */
 export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === '') return true;
-  return [student.id, student.first_name, student.last_name, listName(student), `${student.first_name ?? ''} ${student.last_name ?? ''}`, student.birth_certificate_no]
-    .some((value) => value?.toLowerCase().includes(needle));
+  return [
+    student.id,
+    student.first_name,
+    student.last_name,
+    listName(student),
+    `${student.first_name ?? ''} ${student.last_name ?? ''}`,
+    student.birth_certificate_no,
+    student.class_id,
+    student.date_of_birth,
+  ].some((value) => value?.toLowerCase().includes(needle));
+}
+
+/**
+ * The student list's filters, also the call-list export's query: the search text, one class,
+ * one registration state (each optional). The list and the export apply them with
+ * `matchesStudentFilter`, so the file holds exactly the rows on screen.
+ */
+export const StudentListFilterSchema = z.object({
+  search: z.string().max(100, 'The search is at most 100 characters.').optional(),
+  class_id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
+    .optional(),
+  registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress or complete.' }).optional(),
+});
+export type StudentListFilter = z.infer<typeof StudentListFilterSchema>;
+
+export function matchesStudentFilter(student: AdminStudent, filter: StudentListFilter): boolean {
+  if (filter.class_id !== undefined && student.class_id !== filter.class_id) return false;
+  if (filter.registration !== undefined && student.registration !== filter.registration) return false;
+  return matchesStudentSearch(student, filter.search ?? '');
+}
+
+/** The call list of the filtered students (XLSX): what the list shows, with the parents' phones and e-mails. */
+export function callListUrl(filter: StudentListFilter): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (typeof value === 'string' && value.trim() !== '') query.set(key, value.trim());
+  const text = query.toString();
+  return `/api/students/call-list${text ? `?${text}` : ''}`;
 }
 
 // ---- the Edit Student dialog (POST /api/student, admin) ------------------------------------------

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { AdminStudentListSchema, matchesStudentFilter, type StudentListFilter } from '../../src/shared/admin.schemas.js';
 import { browserSpec, signInAsAdmin } from '../support/e2e.js';
 
 /**
@@ -190,4 +193,58 @@ describe('Add Student and a change of class', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.locator(`[role="row"][data-id="${target.id}"]`).getByRole('gridcell', { name: '3C', exact: true }).waitFor();
   });
+});
+
+describe('Chasing incomplete registrations', () => {
+  /** The list as the server answers it, read through the signed-in page. */
+  async function serverList() {
+    return AdminStudentListSchema.parse(await page.evaluate(async () => (await fetch('/api/students', { credentials: 'include' })).json()));
+  }
+  const found = (count: number) => page.getByText(new RegExp(`· ${count} found$`));
+
+  for (const width of [1280, 390]) {
+    it(`filters by class and registration stage, searches class and date of birth, and exports the call list (${width}px)`, async () => {
+      page = await spec.open({ width, height: 900 });
+      await openAdminScreen('dashboard');
+      await page.getByText(/^Total Number of Students: \d+/).waitFor();
+      const students = await serverList();
+      const target = students.find((s) => s.registration === 'not_started' && s.class_id !== null)!;
+
+      await page.getByRole('combobox', { name: 'Class' }).click();
+      await page.getByRole('option', { name: target.class_id!, exact: true }).click();
+      await page.getByRole('combobox', { name: 'Registration' }).click();
+      await page.getByRole('option', { name: 'Not started', exact: true }).click();
+      const filter: StudentListFilter = { class_id: target.class_id!, registration: 'not_started' };
+      const expected = students.filter((s) => matchesStudentFilter(s, filter));
+      await found(expected.length).waitFor();
+      await page.locator(`[role="row"][data-id="${target.id}"]`).waitFor();
+
+      const download = page.waitForEvent('download');
+      await button('Export call list').click();
+      const file = await download;
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0]!;
+      const headers = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1).map(String);
+      expect(headers).toEqual(expect.arrayContaining(['Student ID', 'Registration', "Mother's Mobile Phone", "Mother's E-mail", "Father's Mobile Phone", "Father's E-mail"]));
+      const ids: string[] = [];
+      sheet.eachRow((row, number) => {
+        if (number > 1) ids.push(String(row.getCell(1).value));
+      });
+      expect(ids.sort()).toEqual(expected.map((s) => s.id).sort());
+
+      // The search also finds a class and a date of birth.
+      await page.getByRole('combobox', { name: 'Class' }).click();
+      await page.getByRole('option', { name: 'All classes' }).click();
+      await page.getByRole('combobox', { name: 'Registration' }).click();
+      await page.getByRole('option', { name: 'Any stage' }).click();
+      await page.getByRole('searchbox', { name: 'Search students' }).fill(target.date_of_birth!);
+      await found(students.filter((s) => matchesStudentFilter(s, { search: target.date_of_birth! })).length).waitFor();
+      await page.locator(`[role="row"][data-id="${target.id}"]`).waitFor();
+      await page.getByRole('searchbox', { name: 'Search students' }).fill(target.class_id!);
+      await found(students.filter((s) => matchesStudentFilter(s, { search: target.class_id! })).length).waitFor();
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    });
+  }
 });

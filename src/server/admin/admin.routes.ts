@@ -11,6 +11,7 @@ import {
   ReportClassParamsSchema,
   StudentImportQuerySchema,
   StudentImportResultSchema,
+  StudentListFilterSchema,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -22,7 +23,7 @@ import { actorOf } from '../http/request-context.js';
 import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import * as admin from './admin.service.js';
 import * as repo from './admin.repository.js';
-import { buildParentsContact, contactColumns } from './parents-contact.js';
+import { buildParentsContact, callListColumns, contactColumns } from './parents-contact.js';
 import { buildRegistrationReport } from './registration-report.pdf.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
 import { addOneStudent, buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
@@ -31,6 +32,11 @@ import { sendWorkbook, writeWorkbook } from './xlsx-writer.js';
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A binary answer in the OpenAPI page (PDF or XLSX). */
 const FileAnswer = z.any().describe('The file');
+
+/** Rows already in memory, as the one page the workbook writer asks for. */
+async function* onePage<R>(rows: R[]): AsyncGenerator<R[]> {
+  yield rows;
+}
 
 /**
  * The admin area (issue #7; SPEC §2 Admin dashboard, §7): the student list, the registration
@@ -157,6 +163,26 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       return sendWorkbook(reply, `Parents Contact - ${scope}.xlsx`, (out) =>
         writeWorkbook(out, 'Parents Contact', contactColumns(), admin.contactPages(db, formClass?.id ?? null)),
       );
+    },
+  );
+
+  app.get(
+    '/api/students/call-list',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "The filtered student list as a call list (XLSX) with the parents' phones and e-mails; the list's filters as the query",
+        querystring: StudentListFilterSchema,
+        produces: [XLSX_MIME],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const rows = await admin.gatherCallList(db, request.query);
+      const scope = admin.callListScope(request.query);
+      await admin.auditExport(db, actorOf(request), `Call list (${scope}): ${rows.length} students`);
+      return sendWorkbook(reply, `Call List - ${scope}`.slice(0, 100) + '.xlsx', (out) => writeWorkbook(out, 'Call List', callListColumns(), onePage(rows)));
     },
   );
 

@@ -430,6 +430,7 @@ export async function addOneStudent(db: Db, input: AddStudentInput, actor: Actor
       date_of_birth: asText(values.date_of_birth),
       birth_certificate_no: asText(values.birth_certificate_no),
       updatedAt: at,
+      registration: 'not_started',
     };
   });
 }

@@ -1,5 +1,6 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
@@ -9,6 +10,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -16,9 +18,21 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useNavigate } from 'react-router';
-import { ADMIN_MESSAGES, listName, matchesStudentSearch, registrationFormUrl, type AdminStudent } from '../../shared/admin.schemas.js';
+import {
+  ADMIN_MESSAGES,
+  REGISTRATION_STATES,
+  REGISTRATION_STATE_LABELS,
+  callListUrl,
+  listName,
+  matchesStudentFilter,
+  registrationFormUrl,
+  type AdminStudent,
+  type RegistrationState,
+  type StudentListFilter,
+} from '../../shared/admin.schemas.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
-import { useStudents } from './admin.api.js';
+import { useDownloadFile, useFormClasses, useStudents } from './admin.api.js';
 import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 import { PdfDialog } from './pdf-dialog.js';
@@ -28,8 +42,10 @@ type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | { kin
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
- * Certificate Pin and Actions, newest change first; one search box over ID, names and pin;
- * 'Total Number of Students: N'. The grid draws only the rows in view, so 2,000 students are
+ * Certificate Pin and Actions, newest change first; one search box over ID, names, pin, class
+ * and date of birth, and filters by class and registration stage (not started, in progress,
+ * complete); 'Total Number of Students: N'. Export call list downloads the rows shown with the
+ * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
  * as quick as 20. Actions: the registration form, edit, reset password, and the student's term
  * reports (the term reports screen, which lets an administrator open unposted cards too). Add
  * student opens the Add Student form.
@@ -38,15 +54,36 @@ export default function StudentList() {
   const students = useStudents();
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
+  const [classId, setClassId] = useState('');
+  const [registration, setRegistration] = useState<RegistrationState | ''>('');
+  const classes = useFormClasses();
+  const download = useDownloadFile();
+  const snackbar = useSnackbar();
+  const filter: StudentListFilter = {
+    ...(deferredSearch.trim() !== '' ? { search: deferredSearch.trim() } : {}),
+    ...(classId !== '' ? { class_id: classId } : {}),
+    ...(registration !== '' ? { registration } : {}),
+  };
+  const filtered = Object.keys(filter).length > 0;
   const [dialog, setDialog] = useState<Dialog>(null);
   const navigate = useNavigate();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
 
   const rows = useMemo(
-    () => (students.data ?? []).filter((student) => matchesStudentSearch(student, deferredSearch)),
-    [students.data, deferredSearch],
+    () =>
+      (students.data ?? []).filter((student) =>
+        matchesStudentFilter(student, { search: deferredSearch, ...(classId ? { class_id: classId } : {}), ...(registration ? { registration } : {}) }),
+      ),
+    [students.data, deferredSearch, classId, registration],
   );
+
+  // The call list holds exactly the rows the filters show, with the parents' phones and e-mails.
+  const exportCallList = () =>
+    download.mutate(
+      { url: callListUrl(filter), fileName: 'Call List.xlsx' },
+      { onError: (cause) => snackbar(errorMessage(cause), 'error') },
+    );
 
   // On a phone the four actions fold into one menu so the row fits the screen.
   const columns = useMemo<GridColDef<AdminStudent>[]>(
@@ -82,7 +119,7 @@ export default function StudentList() {
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 2 }}>
         <TextField
           label="Search students"
-          placeholder="ID, name or birth certificate pin"
+          placeholder="ID, name, pin, class or date of birth"
           type="search"
           value={search}
           onChange={(event) => setSearch(event.target.value)}
@@ -90,13 +127,41 @@ export default function StudentList() {
           sx={{ flex: '1 1 260px', maxWidth: 420 }}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden /></InputAdornment> } }}
         />
-        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
-          Add student
-        </Button>
+        <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" sx={{ minWidth: 130, flex: { xs: '1 1 120px', sm: '0 0 auto' } }}>
+          <MenuItem value="">All classes</MenuItem>
+          {(classes.data ?? []).map((formClass) => (
+            <MenuItem key={formClass.id} value={formClass.id}>
+              {formClass.id}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          label="Registration"
+          value={registration}
+          onChange={(event) => setRegistration(event.target.value as RegistrationState | '')}
+          size="small"
+          sx={{ minWidth: 150, flex: { xs: '1 1 140px', sm: '0 0 auto' } }}
+        >
+          <MenuItem value="">Any stage</MenuItem>
+          {REGISTRATION_STATES.map((state) => (
+            <MenuItem key={state} value={state}>
+              {REGISTRATION_STATE_LABELS[state]}
+            </MenuItem>
+          ))}
+        </TextField>
         <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
           {ADMIN_MESSAGES.totalStudents(total)}
-          {deferredSearch.trim() !== '' && students.data && ` · ${rows.length} found`}
+          {filtered && students.data && ` · ${rows.length} found`}
         </Typography>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
+          <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || rows.length === 0}>
+            Export call list
+          </Button>
+          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+            Add student
+          </Button>
+        </Box>
       </Box>
       {students.isError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
@@ -115,7 +180,7 @@ export default function StudentList() {
           columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
           initialState={{ pagination: { paginationModel: { pageSize: 25, page: 0 } } }}
           pageSizeOptions={[25, 50, 100]}
-          localeText={{ noRowsLabel: deferredSearch.trim() ? 'No student matches the search.' : 'No students yet.' }}
+          localeText={{ noRowsLabel: filtered ? 'No student matches the search.' : 'No students yet.' }}
         />
       </Box>
       <PdfDialog

@@ -278,6 +278,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/registration-report/:classId': { costly: true, request: get('/api/registration-report/5A'), ok: 200 },
   'GET /api/parents-contact/:classId': { costly: true, request: get('/api/parents-contact/5A'), ok: 200 },
   'GET /api/parents-contact-spreadsheet/:classId': { costly: true, request: get('/api/parents-contact-spreadsheet/5A'), ok: 200 },
+  'GET /api/students/call-list': { costly: true, request: get('/api/students/call-list?class_id=5A&registration=in_progress'), ok: 200 },
   'GET /api/students/import-template': { costly: true, request: get('/api/students/import-template'), ok: 200 },
   'POST /api/students': {
     // A new ID and pin each call: the suites repeat calls, and a second add of the same student is a 409.
