@@ -116,7 +116,7 @@ export default function StudentList() {
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 2 }}>
+      <Box sx={{ display: 'grid', gap: 2, mb: 1.5, gridTemplateColumns: { xs: '1fr 1fr', md: 'minmax(0, 2fr) minmax(0, 1fr) minmax(0, 1fr)' } }}>
         <TextField
           label="Search students"
           placeholder="ID, name, pin, class or date of birth"
@@ -124,10 +124,10 @@ export default function StudentList() {
           value={search}
           onChange={(event) => setSearch(event.target.value)}
           size="small"
-          sx={{ flex: '1 1 260px', maxWidth: 420 }}
+          sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden /></InputAdornment> } }}
         />
-        <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" sx={{ minWidth: 130, flex: { xs: '1 1 120px', sm: '0 0 auto' } }}>
+        <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" fullWidth>
           <MenuItem value="">All classes</MenuItem>
           {(classes.data ?? []).map((formClass) => (
             <MenuItem key={formClass.id} value={formClass.id}>
@@ -141,7 +141,7 @@ export default function StudentList() {
           value={registration}
           onChange={(event) => setRegistration(event.target.value as RegistrationState | '')}
           size="small"
-          sx={{ minWidth: 150, flex: { xs: '1 1 140px', sm: '0 0 auto' } }}
+          fullWidth
         >
           <MenuItem value="">Any stage</MenuItem>
           {REGISTRATION_STATES.map((state) => (
@@ -150,6 +150,8 @@ export default function StudentList() {
             </MenuItem>
           ))}
         </TextField>
+      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
         <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
           {ADMIN_MESSAGES.totalStudents(total)}
           {filtered && students.data && ` · ${rows.length} found`}
@@ -168,7 +170,7 @@ export default function StudentList() {
           {errorMessage(students.error)}
         </Alert>
       )}
-      <Box sx={{ height: { xs: 520, md: 'max(480px, calc(100vh - 300px))' }, width: '100%' }}>
+      <Box sx={{ height: { xs: 520, md: 'max(440px, calc(100vh - 350px))' }, width: '100%' }}>
         <DataGrid
           aria-label="Students"
           rows={rows}
