@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { StudentIdSchema } from './auth.schemas.js';
 import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
+import type { ProgressFlags } from './registration.progress.js';
 
 /**
  * The admin area (SPEC §2 "Admin dashboard", §3 "Student (admin list and edit)", §4 edit-save
@@ -30,6 +32,26 @@ export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
 
 // ---- GET /api/students -------------------------------------------------------------------------
 
+/**
+ * How far a student's registration has come, from the stored progress flags: no step done is
+ * not started, all six (the five steps and the submission) complete, anything between in progress
+ * (the registration report's "complete" too).
+ */
+export const REGISTRATION_STATES = ['not_started', 'in_progress', 'complete'] as const;
+export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+export const REGISTRATION_STATE_LABELS: Record<RegistrationState, string> = {
+  not_started: 'Not started',
+  in_progress: 'In progress',
+  complete: 'Complete',
+};
+
+/** The state of the six progress flags (null: no progress stored yet, so not started). */
+export function registrationStateOf(flags: Readonly<Record<Exclude<keyof ProgressFlags, 'termsAndConditions'>, number>> | null): RegistrationState {
+  if (!flags) return 'not_started';
+  const done = [flags.studentData, flags.familyData, flags.healthData, flags.otherData, flags.documents, flags.submit].filter((flag) => flag === 1).length;
+  return done === 0 ? 'not_started' : done === 6 ? 'complete' : 'in_progress';
+}
+
 /** SPEC §3 "Student (admin list and edit)": one row of the dashboard's student list. */
 export const AdminStudentSchema = z.object({
   id: z.string(),
@@ -41,6 +63,7 @@ export const AdminStudentSchema = z.object({
   birth_certificate_no: z.string().nullable(),
   /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
   updatedAt: z.string(),
+  registration: z.enum(REGISTRATION_STATES),
 });
 export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 export const AdminStudentListSchema = z.array(AdminStudentSchema);
@@ -52,12 +75,52 @@ export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>
   return last && first ? `${last}, ${first}` : last || first;
 }
 
-/** True when the search text occurs in the ID, either name, 'Last, First' or the birth pin (case-insensitive). */
+/**
+ * True when the search text occurs in the ID, either name, 'Last, First', the birth pin, the
+ * class or the date of birth (yyyy-MM-dd, so '2013-05' finds May 2013), case-insensitive.
+ */
 export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === '') return true;
-  return [student.id, student.first_name, student.last_name, listName(student), `${student.first_name ?? ''} ${student.last_name ?? ''}`, student.birth_certificate_no]
-    .some((value) => value?.toLowerCase().includes(needle));
+  return [
+    student.id,
+    student.first_name,
+    student.last_name,
+    listName(student),
+    `${student.first_name ?? ''} ${student.last_name ?? ''}`,
+    student.birth_certificate_no,
+    student.class_id,
+    student.date_of_birth,
+  ].some((value) => value?.toLowerCase().includes(needle));
+}
+
+/**
+ * The student list's filters, also the call-list export's query: the search text, one class,
+ * one registration state (each optional). The list and the export apply them with
+ * `matchesStudentFilter`, so the file holds exactly the rows on screen.
+ */
+export const StudentListFilterSchema = z.object({
+  search: z.string().max(100, 'The search is at most 100 characters.').optional(),
+  class_id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
+    .optional(),
+  registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress or complete.' }).optional(),
+});
+export type StudentListFilter = z.infer<typeof StudentListFilterSchema>;
+
+export function matchesStudentFilter(student: AdminStudent, filter: StudentListFilter): boolean {
+  if (filter.class_id !== undefined && student.class_id !== filter.class_id) return false;
+  if (filter.registration !== undefined && student.registration !== filter.registration) return false;
+  return matchesStudentSearch(student, filter.search ?? '');
+}
+
+/** The call list of the filtered students (XLSX): what the list shows, with the parents' phones and e-mails. */
+export function callListUrl(filter: StudentListFilter): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (typeof value === 'string' && value.trim() !== '') query.set(key, value.trim());
+  const text = query.toString();
+  return `/api/students/call-list${text ? `?${text}` : ''}`;
 }
 
 // ---- the Edit Student dialog (POST /api/student, admin) ------------------------------------------
@@ -69,7 +132,7 @@ export type AdminEditField = (typeof ADMIN_EDIT_FIELDS)[number];
 /** The Date of Birth picker's earliest date (SPEC §5). */
 export const ADMIN_MIN_BIRTH_DATE = '1950-01-01';
 
-function catalogueField(name: AdminEditField): RegistrationField {
+function catalogueField(name: AdminEditField | AddStudentField): RegistrationField {
   const field = findField(name);
   if (!field) throw new Error(`The field catalogue has no ${name}.`);
   return field;
@@ -89,6 +152,67 @@ export function adminEditFieldMessage(name: AdminEditField, value: string, optio
 /** The label of an Edit Student field (the catalogue's). */
 export function adminEditFieldLabel(name: AdminEditField): string {
   return catalogueField(name).label;
+}
+
+// ---- Add Student (POST /api/students, admin) -------------------------------------------------------
+
+/** What a new student needs, whether added one at a time or by Import Students (student-import.ts). */
+export const NEW_STUDENT_REQUIRED = ['first_name', 'last_name', 'date_of_birth', 'class_id'] as const;
+
+/** The Add Student form's fields in screen order: the required ones, then the pin and the SEA number (one of the two). */
+export const ADD_STUDENT_FIELDS = ['first_name', 'last_name', 'date_of_birth', 'class_id', 'birth_certificate_no', 'sea_no'] as const;
+export type AddStudentField = (typeof ADD_STUDENT_FIELDS)[number];
+
+export const NEW_STUDENT_MESSAGES = {
+  required: 'Required for a new student.',
+  /** The first sign-in asks for one of them with the date of birth (DESIGN §6). */
+  pinOrSea: 'A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.',
+  idTaken: (id: string) => `Student ${id} already exists. Search for it in the list to change it.`,
+} as const;
+
+/**
+ * The Add Student form's values (text as typed; an empty pin or SEA number may be left out).
+ * The catalogue's rules and the new-student rules apply (`addStudentProblems`); the service
+ * then checks the class against the school's classes and the pin, SEA number and ID against
+ * every other student, as Import Students does.
+ */
+const ADD_STUDENT_KEYS: readonly string[] = ['id', ...ADD_STUDENT_FIELDS];
+export const AddStudentSchema = z
+  .looseObject({
+    id: StudentIdSchema,
+    first_name: z.string(),
+    last_name: z.string(),
+    date_of_birth: z.string().meta({ description: 'yyyy-MM-dd' }),
+    class_id: z.string().meta({ description: 'A form class such as 1A' }),
+    birth_certificate_no: z.string().optional(),
+    sea_no: z.string().optional(),
+  })
+  .superRefine((input, ctx) => {
+    // Any other key is named, not ignored: a field the form does not have would be lost silently.
+    for (const key of Object.keys(input)) if (!ADD_STUDENT_KEYS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Unknown field.' });
+    for (const [path, messages] of Object.entries(addStudentProblems(input))) {
+      for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
+    }
+  });
+export type AddStudentInput = Pick<z.infer<typeof AddStudentSchema>, 'id' | AddStudentField>;
+
+/** Field → its problems under the catalogue's rules and the new-student rules (nothing when the values may be sent). */
+export function addStudentProblems(
+  input: Partial<Record<AddStudentField, string>>,
+  options: { today?: string } = {},
+): Partial<Record<AddStudentField, string[]>> {
+  const problems: Partial<Record<AddStudentField, string[]>> = {};
+  for (const name of ADD_STUDENT_FIELDS) {
+    const value = input[name]?.trim() ?? '';
+    if (value === '') {
+      if ((NEW_STUDENT_REQUIRED as readonly string[]).includes(name)) problems[name] = [NEW_STUDENT_MESSAGES.required];
+      continue;
+    }
+    const check = checkFieldValue(catalogueField(name), value, options);
+    if (!check.ok) problems[name] = check.messages;
+  }
+  if (!input.birth_certificate_no?.trim() && !input.sea_no?.trim()) problems.birth_certificate_no = [NEW_STUDENT_MESSAGES.pinOrSea];
+  return problems;
 }
 
 // ---- reports ---------------------------------------------------------------------------------

@@ -338,6 +338,8 @@ describe('rules and the editing window', () => {
     await page.getByRole('heading', { name: 'Registration Settings' }).waitFor();
     await page.getByRole('switch', { name: 'Registration open' }).uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
+    // Replacing the default window asks first.
+    await page.getByRole('dialog', { name: 'Change the default registration window?' }).getByRole('button', { name: 'Change default' }).click();
     await page.getByRole('row', { name: /All forms \(default\).*Closed/ }).waitFor();
     const stored = await spec.portal.database.db.selectFrom('registration_periods').selectAll().where('form_level', 'is', null).executeTakeFirstOrThrow();
     expect(stored.open).toBe(0);

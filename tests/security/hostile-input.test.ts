@@ -34,10 +34,11 @@ import { sampleFor } from '../support/security/route-samples.js';
 const TOTAL_CASES = Number(process.env.HOSTILE_CASES ?? 10_000);
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_122);
 
-/** Routes allowed to change a user's password or flags, create accounts (import) or remove them (erasure). */
+/** Routes allowed to change a user's password or flags, create accounts (import, Add Student) or remove them (erasure). */
 const CREDENTIAL_ROUTES = new Set([
   'POST /api/change-password-student',
   'POST /api/reset-password-student',
+  'POST /api/students',
   'POST /api/students/import',
   'DELETE /api/privacy/students/:studentId',
 ]);

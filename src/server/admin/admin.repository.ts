@@ -7,8 +7,8 @@ import type { StudentTable } from '../db/schema.js';
 
 export type StudentRow = Selectable<StudentTable>;
 
-/** The dashboard list (SPEC §3): only its columns, newest change first, in one query. */
-export async function listStudents(db: Db): Promise<AdminStudent[]> {
+/** The dashboard list (SPEC §3): only its columns, newest change first, in one query (the registration state is the service's). */
+export async function listStudents(db: Db): Promise<Omit<AdminStudent, 'registration'>[]> {
   const rows = await db
     .selectFrom('students')
     .select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at'])
@@ -16,6 +16,15 @@ export async function listStudents(db: Db): Promise<AdminStudent[]> {
     .orderBy('id')
     .execute();
   return rows.map(({ updated_at, ...row }) => ({ ...row, updatedAt: updated_at }));
+}
+
+/** Contact rows of the given students (those that exist), for the call list. */
+export async function listContactsOf(db: Db, ids: readonly string[]): Promise<(ContactRow & Pick<StudentRow, 'date_of_birth'>)[]> {
+  const rows: (ContactRow & Pick<StudentRow, 'date_of_birth'>)[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    rows.push(...(await db.selectFrom('students').select([...CONTACT_COLUMNS, 'date_of_birth']).where('id', 'in', ids.slice(i, i + 500)).execute()));
+  }
+  return rows;
 }
 
 export interface FormClassRow {

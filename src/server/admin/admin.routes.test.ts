@@ -111,7 +111,7 @@ describe('GET /api/students', () => {
     const list = AdminStudentListSchema.parse(response.json());
     const { count } = await t.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     expect(list).toHaveLength(Number(count));
-    expect(Object.keys(list[0]!).sort()).toEqual(['birth_certificate_no', 'class_id', 'date_of_birth', 'first_name', 'id', 'last_name', 'updatedAt']);
+    expect(Object.keys(list[0]!).sort()).toEqual(['birth_certificate_no', 'class_id', 'date_of_birth', 'first_name', 'id', 'last_name', 'registration', 'updatedAt']);
     for (let i = 1; i < list.length; i++) expect(list[i - 1]!.updatedAt >= list[i]!.updatedAt).toBe(true);
     const row = list.find((s) => s.id === registered.student_id)!;
     const stored = await t.database.db.selectFrom('students').selectAll().where('id', '=', registered.student_id).executeTakeFirstOrThrow();
@@ -123,6 +123,7 @@ describe('GET /api/students', () => {
       date_of_birth: stored.date_of_birth,
       birth_certificate_no: stored.birth_certificate_no,
       updatedAt: stored.updated_at,
+      registration: 'complete',
     });
     expect(listName(row)).toBe(`${registered.last_name}, ${registered.first_name}`);
   });

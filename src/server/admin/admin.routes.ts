@@ -3,12 +3,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AddStudentSchema,
   AdminStudentListSchema,
+  AdminStudentSchema,
   IMPORT_TEMPLATE_FILE_NAME,
   REGISTRATION_DATA_FILE_NAME,
   ReportClassParamsSchema,
   StudentImportQuerySchema,
   StudentImportResultSchema,
+  StudentListFilterSchema,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -20,20 +23,25 @@ import { actorOf } from '../http/request-context.js';
 import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import * as admin from './admin.service.js';
 import * as repo from './admin.repository.js';
-import { buildParentsContact, contactColumns } from './parents-contact.js';
+import { buildParentsContact, callListColumns, contactColumns } from './parents-contact.js';
 import { buildRegistrationReport } from './registration-report.pdf.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
-import { buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
+import { addOneStudent, buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
 import { sendWorkbook, writeWorkbook } from './xlsx-writer.js';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A binary answer in the OpenAPI page (PDF or XLSX). */
 const FileAnswer = z.any().describe('The file');
 
+/** Rows already in memory, as the one page the workbook writer asks for. */
+async function* onePage<R>(rows: R[]): AsyncGenerator<R[]> {
+  yield rows;
+}
+
 /**
  * The admin area (SPEC §2 Admin dashboard, §7): the student list, the registration
- * spreadsheet, the registration report and Parents Contact per class or for all, and Import
- * Students with its template. Administrators only; every route says so.
+ * spreadsheet, the registration report and Parents Contact per class or for all, Add Student, and
+ * Import Students with its template. Administrators only; every route says so.
  */
 export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
   // Multipart only here (the import), never globally: other features register their own.
@@ -54,6 +62,23 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
       return admin.listStudents(db);
+    },
+  );
+
+  app.post(
+    '/api/students',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Adds one student (Add Student): the fields and checks of Import Students for a new ID; 409 when the ID, pin or SEA number is taken',
+        body: AddStudentSchema,
+        response: { 201: AdminStudentSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const created = await addOneStudent(db, request.body, actorOf(request), schoolToday());
+      return reply.code(201).send(created);
     },
   );
 
@@ -138,6 +163,26 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       return sendWorkbook(reply, `Parents Contact - ${scope}.xlsx`, (out) =>
         writeWorkbook(out, 'Parents Contact', contactColumns(), admin.contactPages(db, formClass?.id ?? null)),
       );
+    },
+  );
+
+  app.get(
+    '/api/students/call-list',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "The filtered student list as a call list (XLSX) with the parents' phones and e-mails; the list's filters as the query",
+        querystring: StudentListFilterSchema,
+        produces: [XLSX_MIME],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const rows = await admin.gatherCallList(db, request.query);
+      const scope = admin.callListScope(request.query);
+      await admin.auditExport(db, actorOf(request), `Call list (${scope}): ${rows.length} students`);
+      return sendWorkbook(reply, `Call List - ${scope}`.slice(0, 100) + '.xlsx', (out) => writeWorkbook(out, 'Call List', callListColumns(), onePage(rows)));
     },
   );
 

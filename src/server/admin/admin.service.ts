@@ -1,5 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
+import {
+  REGISTRATION_STATE_LABELS,
+  listName,
+  matchesStudentFilter,
+  registrationStateOf,
+  type AdminStudent,
+  type RegistrationState,
+  type StudentListFilter,
+} from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';
 import { writeAudit } from '../audit/audit.repository.js';
@@ -7,14 +15,31 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './admin.repository.js';
-import type { ContactClass, ParentsContactData } from './parents-contact.js';
+import type { CallListRow, ContactClass, ParentsContactData } from './parents-contact.js';
 import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
 
 /** The admin area's rules: the student list, report data, export auditing. */
 
-/** The dashboard's student list (SPEC §2, §3), newest change first. */
-export function listStudents(db: Db): Promise<AdminStudent[]> {
-  return repo.listStudents(db);
+/**
+ * The dashboard's student list (SPEC §2, §3), newest change first, each with how far the
+ * registration has come: computed now from the record and its documents by the rules the
+ * registration screens and the registration report use (stored flags exist only for records
+ * saved through the screens), a page of records per event-loop turn.
+ */
+export async function listStudents(db: Db, now = new Date()): Promise<AdminStudent[]> {
+  const [students, documents] = await Promise.all([repo.listStudents(db), repo.listDocumentTypesOfClass(db, null)]);
+  const today = schoolToday(now);
+  const states = new Map<string, RegistrationState>();
+  for (let afterId: string | null = null; ; ) {
+    const page = await repo.listStudentRecordsPage(db, null, afterId, RECORDS_PER_PAGE);
+    for (const record of page) {
+      states.set(record.id, registrationStateOf(computeProgress(record, documents.get(record.id) ?? [], { today })));
+    }
+    if (page.length < RECORDS_PER_PAGE) break;
+    afterId = page.at(-1)!.id;
+    await nextTurn();
+  }
+  return students.map((student) => ({ ...student, registration: states.get(student.id) ?? 'not_started' }));
 }
 
 /** The form class a report names, or null for 'all'; 404 for a class the school does not have. */
@@ -135,6 +160,24 @@ export async function* contactPages(db: Db, classId: string | null, pageSize = 5
     if (page.length < pageSize) return;
     afterId = page[page.length - 1]!.id;
   }
+}
+
+/**
+ * The call list: the students the list shows for this filter (the same shared filter), sorted by
+ * class and name, with their contact columns.
+ */
+export async function gatherCallList(db: Db, filter: StudentListFilter): Promise<CallListRow[]> {
+  const students = (await listStudents(db)).filter((student) => matchesStudentFilter(student, filter));
+  const state = new Map(students.map((student) => [student.id, student.registration]));
+  const contacts = await repo.listContactsOf(db, [...state.keys()]);
+  contacts.sort((a, b) => (a.class_id ?? '~').localeCompare(b.class_id ?? '~', 'en') || byName(a, b));
+  return contacts.map((row) => ({ ...row, registration: state.get(row.id)! }));
+}
+
+/** 'Call List - 2B, Not started.xlsx': the filter in words, for the file name and the audit row. */
+export function callListScope(filter: StudentListFilter): string {
+  const parts = [filter.class_id ?? 'All classes', filter.registration ? REGISTRATION_STATE_LABELS[filter.registration] : null, filter.search?.trim() ? `search ${filter.search.trim()}` : null];
+  return parts.filter(Boolean).join(', ');
 }
 
 /** One audit row per download of personal data (who took which export, when, from where). */

@@ -1,5 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/admin.schemas.js';
 import { PHONE_PREFIX, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
@@ -143,4 +143,24 @@ export function contactColumns(): SheetColumn<ContactRow>[] {
     text('Emergency Contact Phone', (row) => formatPhone(row.emergency_home_phone)),
     text('Relation to Child', (row) => row.relation_to_child),
   ];
+}
+
+/** A call-list row: the contact row with the date of birth and the registration state. */
+export type CallListRow = ContactRow & { date_of_birth: string | null; registration: RegistrationState };
+
+/**
+ * The call list of the filtered student list: who the student is, how far the registration has
+ * come, and every parent's and the emergency contact's phones and e-mails (the Parents Contact
+ * columns), so the office can ring round the families whose registration is not complete.
+ */
+export function callListColumns(): SheetColumn<CallListRow>[] {
+  const columns: SheetColumn<CallListRow>[] = contactColumns();
+  const afterClass = columns.findIndex((column) => column.header === 'Class') + 1;
+  columns.splice(
+    afterClass,
+    0,
+    { header: 'Date of Birth', kind: 'date', width: 12, value: (row) => row.date_of_birth },
+    { header: 'Registration', kind: 'text', width: 13, value: (row) => REGISTRATION_STATE_LABELS[row.registration] },
+  );
+  return columns;
 }

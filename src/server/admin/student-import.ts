@@ -1,6 +1,11 @@
 import {
+  ADD_STUDENT_FIELDS,
   IMPORT_MAX_ROWS,
+  NEW_STUDENT_MESSAGES,
+  NEW_STUDENT_REQUIRED,
   listName,
+  type AddStudentInput,
+  type AdminStudent,
   type ImportAction,
   type StudentImportResult,
   type StudentImportRow,
@@ -21,12 +26,12 @@ import {
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError } from '../db/unique-violation.js';
-import { AppError, badRequest } from '../http/errors.js';
+import { AppError, badRequest, conflict } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';
 // The one upload reader of every import (bounded, off the event loop, formulas never evaluated).
-import { cellText, normaliseHeading, readSpreadsheet, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
+import { cellText, normaliseHeading, readSpreadsheet, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
@@ -63,8 +68,6 @@ export const TEMPLATE_FIELDS = [
   'house_code',
   'previous_school',
 ] as const;
-
-const REQUIRED_FOR_NEW = ['first_name', 'last_name', 'date_of_birth', 'class_id'] as const;
 
 const normaliseHeader = (text: string) => normaliseHeading(text, 'letters-and-digits');
 
@@ -237,11 +240,11 @@ export function checkRow(sheetRow: SheetRow, columns: readonly (string | null)[]
 
   const existing = id === null ? undefined : ctx.existing.get(id);
   if (id !== null && !existing) {
-    for (const name of REQUIRED_FOR_NEW) {
-      if (!(name in values) && !errors[name]) add(name, 'Required for a new student.');
+    for (const name of NEW_STUDENT_REQUIRED) {
+      if (!(name in values) && !errors[name]) add(name, NEW_STUDENT_MESSAGES.required);
     }
     if (!('birth_certificate_no' in values) && !('sea_no' in values) && !errors.birth_certificate_no && !errors.sea_no) {
-      add('birth_certificate_no', 'A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.');
+      add('birth_certificate_no', NEW_STUDENT_MESSAGES.pinOrSea);
     }
   }
   return { row: sheetRow.rowNumber, id, values, errors, existing };
@@ -386,9 +389,7 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
       const id = c.id!;
       const row = rows[index]!;
       if (row.action === 'create') {
-        await repo.insertStudent(trx, id, c.values, at);
-        await repo.insertFirstLoginUser(trx, id, [c.values.first_name, c.values.last_name].filter(Boolean).join(' '), at);
-        await writeAudit(trx, { ...actor, action: 'create', entity: 'student', entity_id: id, field: null, old_value: null, new_value: JSON.stringify(c.values) });
+        await writeNewStudent(trx, id, c.values, actor, at);
       } else if (row.action === 'update') {
         const old = c.existing as unknown as Record<string, FieldValue>;
         const changes = Object.fromEntries(row.changes.map((name) => [name, c.values[name] ?? null]));
@@ -416,6 +417,59 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
     if (!field) throw error;
     throw new AppError(409, 'conflict', `${IDENTITY_TAKEN_MESSAGES[field]} It was saved while the file was imported; nothing was imported. Check the file again.`);
   });
+}
+
+/** A new student's record, first-login account and audit row (inside the caller's transaction). */
+async function writeNewStudent(trx: Db, id: string, values: Record<string, FieldValue>, actor: Actor, at: string): Promise<void> {
+  await repo.insertStudent(trx, id, values, at);
+  await repo.insertFirstLoginUser(trx, id, [values.first_name, values.last_name].filter(Boolean).join(' '), at);
+  await writeAudit(trx, { ...actor, action: 'create', entity: 'student', entity_id: id, field: null, old_value: null, new_value: JSON.stringify(values) });
+}
+
+// ---- one student from a form (Add Student) -------------------------------------------------------
+
+/**
+ * Add Student: one new student checked exactly as a file row naming a new ID (the catalogue's
+ * rules, the new-student rules, the class among the school's, the pin and SEA number unique),
+ * then written as the import writes it, audited as a create. An ID that exists, or a pin or SEA
+ * number another student has, is a 409 with the field named; any other problem a 400.
+ */
+export async function addOneStudent(db: Db, input: AddStudentInput, actor: Actor, today: string): Promise<AdminStudent> {
+  const added = db.transaction().execute(async (trx): Promise<AdminStudent> => {
+    const [existing, resolve, identifiers] = await Promise.all([repo.findStudentRecords(trx, [input.id]), loadLookupResolver(trx), repo.listIdentifiers(trx)]);
+    if (existing.has(input.id)) throw conflict(NEW_STUDENT_MESSAGES.idTaken(input.id), { id: [NEW_STUDENT_MESSAGES.idTaken(input.id)] });
+    // The form as a one-row file: the same column names, the same checks.
+    const columns = ['id', ...ADD_STUDENT_FIELDS];
+    const cells = columns.map((name): Cell => ({ kind: 'text', value: (input as Record<string, string | undefined>)[name] ?? '' }));
+    const checked = checkRow({ rowNumber: 2, cells }, columns, { today, existing, resolve });
+    throwIfProblems(checked.errors, badRequest);
+    checkAcrossRows([checked], identifiers);
+    throwIfProblems(checked.errors, conflict);
+    const at = nowIso();
+    await writeNewStudent(trx, input.id, checked.values, actor, at);
+    const { values } = checked;
+    return {
+      id: input.id,
+      first_name: asText(values.first_name),
+      last_name: asText(values.last_name),
+      class_id: asText(values.class_id),
+      date_of_birth: asText(values.date_of_birth),
+      birth_certificate_no: asText(values.birth_certificate_no),
+      updatedAt: at,
+      registration: 'not_started',
+    };
+  });
+  // A save made meanwhile can take the number first: its unique index refuses, with the field named.
+  return added.catch((error: unknown) => {
+    const field = identityFieldOfError(error);
+    if (!field) throw error;
+    throw conflict(IDENTITY_TAKEN_MESSAGES[field], { [field]: [IDENTITY_TAKEN_MESSAGES[field]] });
+  });
+}
+
+function throwIfProblems(errors: Record<string, string[]>, refuse: (message: string, errors: Record<string, string[]>) => Error): void {
+  const first = Object.values(errors)[0]?.[0];
+  if (first !== undefined) throw refuse(first, errors);
 }
 
 // ---- the template --------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import type { RangeAttendance } from './attendance.service.js';
 import type { AcademicTerm } from '../../shared/attendance.schemas.js';
-import { listName } from '../../shared/names.js';
+import { listName } from '../../shared/admin.schemas.js';
 
 /**
  * The attendance report (SPEC §7 `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
@@ -39,7 +39,7 @@ export interface AttendanceReportInput extends RangeAttendance {
 /** The report's document definition (exported for tests of its content). */
 export function attendanceReportDefinition(input: AttendanceReportInput): PdfDocument {
   const { student, summary } = input;
-  const name = listName(student) ?? student.id;
+  const name = listName(student) || student.id;
   const byDate = new Map(input.records.map((record) => [record.date_scanned, record] as const));
   const open = new Set(input.schoolDays);
   const dates = [...new Set([...input.schoolDays, ...input.records.map((record) => record.date_scanned)])].sort();

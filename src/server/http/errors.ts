@@ -19,7 +19,7 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
 export const unauthenticated = (message = 'Please sign in.') => new AppError(401, 'unauthenticated', message);
 export const forbidden = (message = 'You may not do that.') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
-export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const conflict = (message: string, errors?: Record<string, string[]>) => new AppError(409, 'conflict', message, errors);
 
 /** 429 with Retry-After in whole seconds (at least 1). */
 export function tooManyRequests(message: string, retryAfterMs: number, code: ErrorCode = 'too_many_requests') {

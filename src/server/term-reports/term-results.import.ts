@@ -8,7 +8,7 @@ import {
   type TermResultColumnKey,
 } from '../../shared/term-reports.schemas.js';
 import { headingsByColumn, normaliseHeading, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
-import { listName } from '../../shared/names.js';
+import { listName } from '../../shared/admin.schemas.js';
 
 /**
  * The import's rules, without the database: which column is which, what each cell must hold,
@@ -274,7 +274,7 @@ export function checkRecords(records: readonly RawRecord[], lookups: ImportLooku
     const total = weights ? weightedTotal(record.coursework, record.exam, weights) : null;
     const grade = gradeFor(total, lookups.gradeKey);
     if (total !== null && grade === null) errors.push('The grade key has no grade for this total.');
-    const name = student ? listName(student) : null;
+    const name = student ? listName(student) || null : null;
     rows.push({
       row: record.row,
       student_id: record.student_id,

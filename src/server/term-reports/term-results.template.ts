@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.js';
-import { listName } from '../../shared/names.js';
+import { listName } from '../../shared/admin.schemas.js';
 import { TERM_RESULT_COLUMNS } from '../../shared/term-reports.schemas.js';
 import { badRequest } from '../http/errors.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';
@@ -52,7 +52,7 @@ async function markSheetFor(db: Db, request: MarkSheetRequest, subjects: { code:
     subjectCode: subject.code,
     rows: students.map((student) => ({
       student_id: student.id,
-      name: listName(student) ?? '',
+      name: listName(student),
       subject: subject.code,
       class_id: formClass.id,
     })),

@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   AdminStudentListSchema,
+  AdminStudentSchema,
+  type AddStudentInput,
   StudentImportResultSchema,
   type AdminEditField,
   type AdminStudent,
@@ -28,7 +30,7 @@ export function useStudents() {
 
 // ---- POST /api/student (the Edit Student dialog) -------------------------------------------------
 
-export type StudentEdit = { id: string } & Partial<Record<AdminEditField, string>>;
+export type StudentEdit = { id: string } & Partial<Record<AdminEditField | 'class_id', string>>;
 
 /** Saves the sent fields of one student (the registration call, as an administrator). */
 export function saveStudent(edit: StudentEdit) {
@@ -49,10 +51,24 @@ export function useSaveStudent() {
         if (!list) return list;
         const old = list.find((s) => s.id === answer.id);
         if (!old) return list;
-        const saved = answer.saved as Partial<Record<AdminEditField, string | null>>;
+        const saved = answer.saved as Partial<Record<AdminEditField | 'class_id', string | null>>;
         const updated: AdminStudent = { ...old, ...saved, updatedAt: answer.updated_at };
         return [updated, ...list.filter((s) => s.id !== answer.id)];
       });
+    },
+  });
+}
+
+// ---- POST /api/students (Add Student) --------------------------------------------------------------
+
+/** Adds one student; the new student goes to the top of the cached list, as the server sorts it. */
+export function useAddStudent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AddStudentInput) => apiRequest('/api/students', { method: 'POST', body: input, schema: AdminStudentSchema }),
+    meta: BACKGROUND_QUERY,
+    onSuccess: (created) => {
+      queryClient.setQueryData<AdminStudent[]>(studentsQueryKey, (list) => (list ? [created, ...list] : list));
     },
   });
 }

@@ -8,6 +8,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -27,6 +28,7 @@ import {
   type AdminStudent,
 } from '../../shared/admin.schemas.js';
 import { isApiError } from '../lib/api-client.js';
+import { useFormClasses } from '../lib/form-classes.js';
 import { useSaveStudent } from './admin.api.js';
 
 type Values = Record<AdminEditField, string>;
@@ -49,8 +51,11 @@ interface EditStudentDialogProps {
 }
 
 /**
- * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin.
- * A text field saves when it loses focus, the date when one is chosen; the status reads
+ * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin,
+ * and the Class (a move to another class, saved when chosen and audited like every change).
+ * A text field saves when it loses focus; the date when one is chosen in the calendar, or a typed
+ * one when the field loses focus or Enter is pressed (never once per keystroke: every digit typed
+ * into a whole date makes another valid date); the title shows the name as saved; the status reads
  * 'Updating', then 'Updated Successfully.' or 'Error Occured.', with the server's message under
  * the field it names (a pin another student has). An empty name or pin says 'Required' and is
  * not sent. Save sends whatever has not been saved yet; Close closes.
@@ -68,7 +73,9 @@ export function EditStudentDialog({ student, onClose }: EditStudentDialogProps) 
 function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose: () => void }) {
   const save = useSaveStudent();
   const [values, setValues] = useState<Values>(() => valuesOf(student));
+  // The ref answers "is this already stored?" at once; the state shows the saved name in the title.
   const saved = useRef<Values>(valuesOf(student));
+  const [savedValues, setSavedValues] = useState<Values>(saved.current);
   const [errors, setErrors] = useState<Partial<Record<AdminEditField, string>>>({});
   const [status, setStatus] = useState<Status>('idle');
 
@@ -94,6 +101,7 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
       {
         onSuccess: () => {
           saved.current = { ...saved.current, ...changes };
+          setSavedValues(saved.current);
           setStatus('updated');
         },
         onError: (error) => {
@@ -109,6 +117,26 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
               return next;
             });
           }
+          setStatus('error');
+        },
+      },
+    );
+  };
+
+  // The class is a choice from the school's classes: it saves when chosen, and goes back if the save fails.
+  const classes = useFormClasses();
+  const [classId, setClassId] = useState(student.class_id ?? '');
+  const chooseClass = (next: string) => {
+    const before = classId;
+    setClassId(next);
+    if (next === before) return;
+    setStatus('updating');
+    save.mutate(
+      { id: student.id, class_id: next },
+      {
+        onSuccess: () => setStatus('updated'),
+        onError: () => {
+          setClassId(before);
           setStatus('error');
         },
       },
@@ -146,7 +174,7 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
       <DialogTitle id="edit-student-title">
         Edit Student
         <Typography component="span" display="block" color="text.secondary" variant="body2">
-          {listName(student)} · {student.id}
+          {listName(savedValues)} · {student.id}
         </Typography>
       </DialogTitle>
       <DialogContent>
@@ -163,7 +191,8 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
               minDate={MIN_DATE}
               disableFuture
               onChange={(date) => chooseDate(date, false)}
-              onAccept={(date) => chooseDate(date, true)}
+              // Typing in the field "accepts" each valid date on the way; only the calendar's choice saves at once.
+              onAccept={(date, context) => chooseDate(date, context.source === 'view')}
               slotProps={{
                 textField: {
                   name: 'date_of_birth',
@@ -171,6 +200,9 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
                   fullWidth: true,
                   margin: 'dense',
                   onBlur: () => send(['date_of_birth']),
+                  onKeyDown: (event) => {
+                    if (event.key === 'Enter') send(['date_of_birth']);
+                  },
                   error: Boolean(errors.date_of_birth),
                   helperText: errors.date_of_birth ?? 'yyyy-MM-dd, from 1950-01-01',
                 },
@@ -178,6 +210,14 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
             />
           </LocalizationProvider>
           {textField('birth_certificate_no')}
+          <TextField select label="Class" name="class_id" value={classId} onChange={(event) => chooseClass(event.target.value)} fullWidth margin="dense" helperText="Moves the student to this class">
+            {classId !== '' && !(classes.data ?? []).some((formClass) => formClass.id === classId) && <MenuItem value={classId}>{classId}</MenuItem>}
+            {(classes.data ?? []).map((formClass) => (
+              <MenuItem key={formClass.id} value={formClass.id}>
+                {formClass.id}
+              </MenuItem>
+            ))}
+          </TextField>
         </Box>
         <SaveStatus status={status} />
       </DialogContent>

@@ -13,7 +13,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { AttendanceSettingsSchema, CreateSchoolHolidaySchema } from '../../shared/attendance.schemas.js';
+import { AttendanceSettingsSchema, CreateSchoolHolidaySchema, type SchoolHoliday } from '../../shared/attendance.schemas.js';
 import {
   useAddSchoolHoliday,
   useAttendanceSettings,
@@ -21,6 +21,7 @@ import {
   useSchoolHolidays,
   useUpdateAttendanceSettings,
 } from './attendance-admin.api.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
@@ -30,7 +31,8 @@ const alertHelper = (message: string | undefined) => (message ? { role: 'alert' 
 
 /**
  * Attendance Settings: the bell time (arriving after it is late) and the school
- * holidays, which are not school days: possible attendance leaves them out at once.
+ * holidays, which are not school days: possible attendance leaves them out at once. Removing a
+ * holiday asks first and can be undone from the snackbar.
  */
 export function AttendanceSettings() {
   usePageTitle('Attendance Settings');
@@ -105,6 +107,19 @@ function SchoolHolidays() {
   const [date, setDate] = useState('');
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [removing, setRemoving] = useState<SchoolHoliday | null>(null);
+
+  // Undo adds the same date and name back through the same call as the form.
+  const undoRemove = (holiday: SchoolHoliday) =>
+    add.mutate({ date: holiday.date, name: holiday.name }, { onSuccess: () => showSnackbar(`${holiday.date} ${holiday.name} restored`) });
+  const confirmRemove = () => {
+    const holiday = removing;
+    setRemoving(null);
+    if (!holiday) return;
+    remove.mutate(holiday.id, {
+      onSuccess: () => showSnackbar(`${holiday.date} ${holiday.name} removed`, 'success', { label: 'Undo', onClick: () => undoRemove(holiday) }),
+    });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -179,7 +194,7 @@ function SchoolHolidays() {
                   <IconButton
                     aria-label={`Remove ${holiday.date} ${holiday.name}`}
                     disabled={remove.isPending}
-                    onClick={() => remove.mutate(holiday.id, { onSuccess: () => showSnackbar(`${holiday.date} ${holiday.name} removed`) })}
+                    onClick={() => setRemoving(holiday)}
                   >
                     <DeleteIcon />
                   </IconButton>
@@ -196,6 +211,15 @@ function SchoolHolidays() {
           </TableBody>
         </Table>
       </TableContainer>
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this holiday?"
+        confirmLabel="Remove"
+        onConfirm={confirmRemove}
+        onCancel={() => setRemoving(null)}
+      >
+        {removing && `${removing.date} ${removing.name} becomes a school day again: attendance counts it as possible from now on.`}
+      </ConfirmDialog>
     </Paper>
   );
 }

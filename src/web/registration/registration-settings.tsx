@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,7 +15,8 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { schoolToday } from '../../shared/dates.js';
-import { FORM_LEVELS, SaveRegistrationPeriodSchema, type RegistrationPeriod } from '../../shared/registration.schemas.js';
+import { FORM_LEVELS, SaveRegistrationPeriodSchema, type RegistrationPeriod, type SaveRegistrationPeriodInput } from '../../shared/registration.schemas.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { firstIssueMessage } from '../lib/form-errors.js';
@@ -24,15 +25,30 @@ import { useRegistrationPeriods, useRemoveRegistrationPeriod, useSaveRegistratio
 const ALL = 'all';
 const scopeLabel = (formLevel: number | null) => (formLevel === null ? 'All forms (default)' : `Form ${formLevel}`);
 
-function windowText(period: RegistrationPeriod): string {
+type WindowValues = Pick<RegistrationPeriod, 'open' | 'deadline'>;
+
+function windowText(period: WindowValues): string {
   if (period.open !== 1) return 'Closed';
   if (period.deadline === null) return 'Open, no deadline';
   return schoolToday() > period.deadline ? `Deadline ${period.deadline} passed` : `Open until ${period.deadline}`;
 }
 
+/** What the form shows for a scope: its stored row, else (a form level) the default it follows, else closed as stored. */
+function storedValuesFor(periods: readonly RegistrationPeriod[] | undefined, formLevel: number | null): WindowValues {
+  const own = periods?.find((p) => p.form_level === formLevel);
+  const followed = own ?? periods?.find((p) => p.form_level === null);
+  return { open: followed?.open ?? 0, deadline: followed?.deadline ?? null };
+}
+
+type PendingChange =
+  | { kind: 'save'; input: SaveRegistrationPeriodInput; previous: RegistrationPeriod | null }
+  | { kind: 'remove'; period: RegistrationPeriod };
+
 /**
  * Registration settings (admin): open or close registration and set its deadline, for every form
  * (the default) or one form level (its own window wins over the default). The server enforces it.
+ * The form shows what is stored; a change to the default or a removal asks first, and every
+ * change can be undone from the snackbar, which puts the previous values back through the same calls.
  */
 export function RegistrationSettings() {
   const periods = useRegistrationPeriods();
@@ -40,34 +56,66 @@ export function RegistrationSettings() {
   const remove = useRemoveRegistrationPeriod();
   const snackbar = useSnackbar();
   const [scope, setScope] = useState<string>(ALL);
-  const [open, setOpen] = useState(true);
+  const [open, setOpen] = useState(false);
   const [deadline, setDeadline] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingChange | null>(null);
 
   const formLevel = scope === ALL ? null : Number(scope);
+  // The stored values, whenever they arrive or change and whenever another scope is chosen.
+  useEffect(() => {
+    const stored = storedValuesFor(periods.data, formLevel);
+    setOpen(stored.open === 1);
+    setDeadline(stored.deadline ?? '');
+  }, [periods.data, formLevel]);
+
   function pickScope(next: string) {
     setScope(next);
-    const level = next === ALL ? null : Number(next);
-    const current = periods.data?.find((p) => p.form_level === level);
-    setOpen(current ? current.open === 1 : true);
-    setDeadline(current?.deadline ?? '');
     setError(null);
   }
 
-  async function submit(event: React.FormEvent) {
+  /** Puts a scope back as it was before a change: its old row, or no row of its own. */
+  function restore(formLevel: number | null, previous: RegistrationPeriod | null) {
+    const done = { onSuccess: () => snackbar(`${scopeLabel(formLevel)}: previous registration settings restored.`), onError: (cause: Error) => setError(errorMessage(cause)) };
+    if (previous) save.mutate({ form_level: formLevel, open: previous.open, deadline: previous.deadline }, done);
+    else if (formLevel !== null) remove.mutate(formLevel, done);
+    // No default was stored, which means closed for everyone: a closed default means the same.
+    else save.mutate({ form_level: null, open: 0, deadline: null }, done);
+  }
+
+  async function apply(change: PendingChange) {
+    setPending(null);
+    setError(null);
+    try {
+      if (change.kind === 'save') {
+        await save.mutateAsync(change.input);
+        snackbar(`${scopeLabel(change.input.form_level)}: registration settings saved.`, 'success', {
+          label: 'Undo',
+          onClick: () => restore(change.input.form_level, change.previous),
+        });
+      } else {
+        const { period } = change;
+        await remove.mutateAsync(period.form_level!);
+        snackbar(`${scopeLabel(period.form_level)} now follows the default.`, 'success', { label: 'Undo', onClick: () => restore(period.form_level, period) });
+      }
+    } catch (cause) {
+      setError(errorMessage(cause));
+    }
+  }
+
+  function submit(event: React.FormEvent) {
     event.preventDefault();
     const parsed = SaveRegistrationPeriodSchema.safeParse({ form_level: formLevel, open: open ? 1 : 0, deadline: deadline === '' ? null : deadline });
     if (!parsed.success) {
       setError(firstIssueMessage(parsed.error));
       return;
     }
-    setError(null);
-    try {
-      await save.mutateAsync(parsed.data);
-      snackbar(`${scopeLabel(formLevel)}: registration settings saved.`);
-    } catch (cause) {
-      setError(errorMessage(cause));
-    }
+    const previous = periods.data?.find((p) => p.form_level === formLevel) ?? null;
+    const change: PendingChange = { kind: 'save', input: parsed.data, previous };
+    const unchanged = previous !== null && previous.open === parsed.data.open && previous.deadline === parsed.data.deadline;
+    // The default decides for every form without a window of its own: ask before replacing it.
+    if (formLevel === null && !unchanged) setPending(change);
+    else void apply(change);
   }
 
   return (
@@ -103,12 +151,8 @@ export function RegistrationSettings() {
                     <Button
                       size="small"
                       color="error"
-                      onClick={() =>
-                        remove.mutate(period.form_level!, {
-                          onSuccess: () => snackbar(`${scopeLabel(period.form_level)} now follows the default.`),
-                          onError: (cause) => setError(errorMessage(cause)),
-                        })
-                      }
+                      aria-label={`${scopeLabel(period.form_level)}: use the default`}
+                      onClick={() => setPending({ kind: 'remove', period })}
                     >
                       Use default
                     </Button>
@@ -125,7 +169,7 @@ export function RegistrationSettings() {
         </Table>
       </TableContainer>
 
-      <Box component="form" onSubmit={(event) => void submit(event)} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
+      <Box component="form" onSubmit={submit} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
         <TextField select label="Applies to" value={scope} onChange={(event) => pickScope(event.target.value)} margin="none">
           <MenuItem value={ALL}>{scopeLabel(null)}</MenuItem>
           {FORM_LEVELS.map((level) => (
@@ -155,6 +199,32 @@ export function RegistrationSettings() {
           </Alert>
         )}
       </Box>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'remove' ? `${scopeLabel(pending.period.form_level)}: use the default?` : 'Change the default registration window?'}
+        confirmLabel={pending?.kind === 'remove' ? 'Use default' : 'Change default'}
+        onConfirm={() => {
+          if (pending) void apply(pending);
+        }}
+        onCancel={() => setPending(null)}
+        busy={save.isPending || remove.isPending}
+      >
+        {pending?.kind === 'save' && (
+          <>
+            Every form without a window of its own follows the default.
+            <br />
+            Now: {pending.previous ? windowText(pending.previous) : 'Closed (nothing stored)'}.
+            <br />
+            After: {windowText(pending.input)}.
+          </>
+        )}
+        {pending?.kind === 'remove' && (
+          <>
+            Its own window ({windowText(pending.period)}) is removed and it follows the default (
+            {windowText(storedValuesFor(periods.data, null))}).
+          </>
+        )}
+      </ConfirmDialog>
     </Paper>
   );
 }

@@ -280,7 +280,19 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/registration-report/:classId': { costly: true, request: get('/api/registration-report/5A'), ok: 200 },
   'GET /api/parents-contact/:classId': { costly: true, request: get('/api/parents-contact/5A'), ok: 200 },
   'GET /api/parents-contact-spreadsheet/:classId': { costly: true, request: get('/api/parents-contact-spreadsheet/5A'), ok: 200 },
+  'GET /api/students/call-list': { costly: true, request: get('/api/students/call-list?class_id=5A&registration=in_progress'), ok: 200 },
   'GET /api/students/import-template': { costly: true, request: get('/api/students/import-template'), ok: 200 },
+  'POST /api/students': {
+    // A new ID and pin each call: the suites repeat calls, and a second add of the same student is a 409.
+    request: () => {
+      const tag = crypto.randomBytes(4).toString('hex').toUpperCase();
+      return {
+        url: '/api/students',
+        body: { id: `S-${tag}`, first_name: 'Sample', last_name: 'Student', date_of_birth: '2014-01-01', class_id: '1A', birth_certificate_no: `P-${tag}` },
+      };
+    },
+    ok: 201,
+  },
   'POST /api/students/import': {
     request: () => upload('/api/students/import?dryRun=1', 'students.csv', Buffer.from('id,first_name,last_name,class_id,date_of_birth,birth_certificate_no\n20269999,Test,Person,1A,2014-01-01,B26-999\n')),
     ok: 200,
