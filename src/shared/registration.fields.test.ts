@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
 import { adminEditFieldMessage } from './admin.schemas.js';
-import { checkFieldRules, FIELD_MESSAGES, findField, isAfterToday } from './registration.fields.js';
+import { checkFieldRules, FIELD_MESSAGES, findField, formatPhone, isAfterToday } from './registration.fields.js';
 
 /**
  * `isAfterToday` without a `today` answers from the UTC date when a date is more than a day away
@@ -74,5 +74,20 @@ describe('names refuse bidirectional control characters', () => {
     for (const name of ["O'Brien", 'Ramdass-Lee', 'Zoë', 'محمد', 'אברהם', 'José María']) {
       expect(checkFieldRules(findField('first_name')!, name)).toEqual({ ok: true, value: name });
     }
+  });
+});
+
+describe('formatPhone', () => {
+  it('prints a stored 7-digit number with the area prefix and a hyphen, as every document and export does', () => {
+    expect(formatPhone('4713674')).toBe('(868) 471-3674');
+    expect(formatPhone(' 6221234 ')).toBe('(868) 622-1234');
+  });
+
+  it('prints anything else stored as it is, and nothing for an empty value', () => {
+    expect(formatPhone('12345')).toBe('12345');
+    expect(formatPhone('')).toBeNull();
+    expect(formatPhone('   ')).toBeNull();
+    expect(formatPhone(null)).toBeNull();
+    expect(formatPhone(undefined)).toBeNull();
   });
 });

@@ -40,6 +40,16 @@ export function normalizePhone(text: string): string {
   return text.replace(PHONE_SEPARATORS, '').replace(PHONE_AREA_CODE, '');
 }
 
+/**
+ * A stored phone number as every document and export prints it: '4713674' → '(868) 471-3674'.
+ * Anything else stored (a number from before the 7-digit rule) prints as it is; empty is null.
+ */
+export function formatPhone(stored: string | null | undefined): string | null {
+  const text = stored?.trim() ?? '';
+  if (text === '') return null;
+  return PHONE_PATTERN.test(text) ? `${PHONE_PREFIX} ${text.slice(0, 3)}-${text.slice(3)}` : text;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Messages (the spec's words where it gives them)
 

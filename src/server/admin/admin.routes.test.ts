@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
+import { readWorkbook } from '../../../tests/support/workbook.js';
 import { AdminStudentListSchema, StudentImportResultSchema, listName } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { toCompactDate } from '../../shared/dates.js';
@@ -49,23 +50,6 @@ const CSV = 'text/csv';
 function upload(c: TestClient, dryRun: 0 | 1, fileName: string, content: Buffer | string, mime = CSV) {
   const { body, headers } = multipart(fileName, content, mime);
   return c.post(`/api/students/import?dryRun=${dryRun}`, body, { headers });
-}
-
-async function readWorkbook(body: Buffer) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(body as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0]!;
-  const headers = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1).map(String);
-  const rowOf = (studentId: string) => {
-    let found: ExcelJS.Row | undefined;
-    sheet.eachRow((row) => {
-      if (row.getCell(1).value === studentId) found = row;
-    });
-    if (!found) throw new Error(`no row for ${studentId}`);
-    const row = found;
-    return (header: string) => row.getCell(headers.indexOf(header) + 1).value;
-  };
-  return { workbook, sheet, headers, rowOf };
 }
 
 const ADMIN_GETS = [
@@ -202,6 +186,10 @@ describe('Registration Data.xlsx', () => {
       expect(row.getCell(columnOf('Last Updated')).numFmt).toBe('yyyy-mm-dd hh:mm');
     });
 
+    // Phones as every export prints them (the Parents Contact and the call list too).
+    const phone = stored.mobile_phone_mother!;
+    expect(cell("Mother's Mobile Phone")).toBe(`(868) ${phone.slice(0, 3)}-${phone.slice(3)}`);
+
     const evil = rowOf(victim.id);
     expect(evil('Allergies')).toBe(`'=HYPERLINK("http://evil.example","click")`);
     expect(evil('Medical History')).toBe(`'@SUM(1+1)`);
@@ -257,6 +245,11 @@ describe('Parents Contact', () => {
     expect(pdf.compact).toContain(stored.emergency_contact!.replace(/\s/g, ''));
     const parent = stored.mother_name ?? stored.father_name ?? stored.guardian_name;
     expect(pdf.compact).toContain(parent!.replace(/\s/g, ''));
+    // The class runs over several pages, and each continued page repeats the class's heading.
+    const { count } = await t.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).where('class_id', '=', stored.class_id).executeTakeFirstOrThrow();
+    expect(pdf.pages).toBeGreaterThan(1);
+    for (const page of pdf.pageTexts) expect(page).toContain(`Form ${stored.class_id![0]} ${stored.class_id}`);
+    for (const page of pdf.pageTexts) expect(page).toContain(`(${Number(count)} students)`);
   });
 
   it('spreadsheet: one row per student of the class, phones with the prefix', async () => {

@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
+import { readWorkbook } from '../../../tests/support/workbook.js';
 import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -26,19 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function readSheet(body: Buffer) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(body as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0]!;
-  const headers = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1).map(String);
-  const rows: Record<string, ExcelJS.CellValue>[] = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
-    rows.push(Object.fromEntries(headers.map((header, index) => [header, row.getCell(index + 1).value])));
-  });
-  return { headers, rows };
-}
 
 async function readPdfText(response: { rawPayload: Buffer }): Promise<string> {
   const pdf = await readPdf(response.rawPayload);
@@ -94,7 +81,7 @@ describe('GET /api/students/call-list', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('spreadsheetml');
     expect(decodeURIComponent(String(response.headers['content-disposition']))).toContain(`Call List - ${filter.class_id}, In progress.xlsx`);
-    const { headers, rows } = await readSheet(response.rawPayload);
+    const { headers, rows } = await readWorkbook(response.rawPayload);
     expect(headers.slice(0, 6)).toEqual(['Student ID', 'Last Name', 'First Name', 'Class', 'Date of Birth', 'Registration']);
     expect(headers).toEqual(expect.arrayContaining(["Mother's Mobile Phone", "Mother's E-mail", "Father's Mobile Phone", "Father's E-mail", "Guardian's Mobile Phone", 'Emergency Contact Phone']));
     expect(rows.map((r) => r['Student ID']).sort()).toEqual(expected.map((s) => s.id).sort());
@@ -116,7 +103,7 @@ describe('GET /api/students/call-list', () => {
     const target = students.find((s) => s.date_of_birth !== null)!;
     const month = target.date_of_birth!.slice(0, 7);
     const response = await admin.get(`/api/students/call-list?search=${month}`);
-    const { rows } = await readSheet(response.rawPayload);
+    const { rows } = await readWorkbook(response.rawPayload);
     const expected = students.filter((s) => matchesStudentFilter(s, { search: month }));
     expect(expected.some((s) => s.id === target.id)).toBe(true);
     expect(rows.map((r) => r['Student ID']).sort()).toEqual(expected.map((s) => s.id).sort());

@@ -1,6 +1,6 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/admin.schemas.js';
-import { PHONE_PREFIX, visibleSections } from '../../shared/registration.fields.js';
+import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 import type { ContactRow } from './admin.repository.js';
@@ -34,12 +34,6 @@ function personOf(row: ContactRow, party: Party): Person {
     case 'guardian':
       return { name: row.guardian_name, mobile: row.mobile_phone_guardian, home: row.home_phone_guardian, work: row.business_phone_guardian, email: row.email_guardian };
   }
-}
-
-/** '(868) 622-1234' for a stored 7-digit number; other text as it is. */
-function formatPhone(digits: string | null): string | null {
-  if (!digits) return null;
-  return /^\d{7}$/.test(digits) ? `${PHONE_PREFIX} ${digits.slice(0, 3)}-${digits.slice(3)}` : digits;
 }
 
 /** Whether a parent section is shown for the record: by living status, or (none chosen yet) when it has a name. */
@@ -91,9 +85,9 @@ export function buildParentsContact(data: ParentsContactData): PdfDocument {
   data.classes.forEach((group, index) => {
     if (index > 0) content.push({ text: '', pageBreak: 'before' });
     const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
-    content.push(sectionTitle(`${classTitle(group)}${teacher} (${group.students.length} students)`));
+    const heading = `${classTitle(group)}${teacher} (${group.students.length} students)`;
     if (group.students.length === 0) {
-      content.push({ text: 'No students in this class.', color: COLORS.muted });
+      content.push(sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted });
       return;
     }
     content.push(
@@ -106,6 +100,8 @@ export function buildParentsContact(data: ParentsContactData): PdfDocument {
           emergencyCell(row),
         ]),
         [100, 55, '*', '*', '*', '*'],
+        // The heading repeats on the class's continued pages.
+        { caption: heading },
       ),
     );
   });

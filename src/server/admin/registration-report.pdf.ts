@@ -92,7 +92,7 @@ function summaryTable(classes: readonly ReportClass[], school: Totals): Content 
   );
 }
 
-function classTable(group: ReportClass): Content {
+function classTable(group: ReportClass, caption: string): Content {
   const t = totalsOf(group.students);
   const of = (n: number) => `${n} of ${t.students}`;
   const headers = ['Student ID', 'Name', ...PROGRESS_STEPS.map(([, label]) => label), 'Missing Documents', 'Terms Agreed'];
@@ -104,7 +104,7 @@ function classTable(group: ReportClass): Content {
     student.termsAgreed ? { text: student.termsAgreedOn ? `Yes ${student.termsAgreedOn}` : 'Yes' } : { text: 'No', color: '#b3261e' },
   ]);
   rows.push([bold('Class total'), bold(`${t.students} students`), ...PROGRESS_STEPS.map(([key]) => bold(of(t.steps[key]))), bold(`${t.complete} complete`), bold(of(t.termsAgreed))]);
-  return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58]);
+  return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58], { caption });
 }
 
 /** The document definition (Letter, landscape). Tests read its text back from the PDF. */
@@ -117,9 +117,10 @@ export function buildRegistrationReport(data: RegistrationReportData): PdfDocume
   ];
   data.classes.forEach((group) => {
     const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
+    const heading = `${classTitle(group)}${teacher}`;
     content.push({ text: '', pageBreak: 'before' });
-    content.push(sectionTitle(`${classTitle(group)}${teacher}`));
-    content.push(group.students.length > 0 ? classTable(group) : { text: 'No students in this class.', color: COLORS.muted });
+    // The heading is the class table's first header row, so it repeats on the class's continued pages.
+    content.push(group.students.length > 0 ? classTable(group, heading) : [sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }]);
   });
   return {
     pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },

@@ -1,4 +1,4 @@
-import { REGISTRATION_FIELDS, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
+import { REGISTRATION_FIELDS, formatPhone, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
 import type { Db } from '../db/database.js';
 import * as repo from './admin.repository.js';
@@ -46,6 +46,8 @@ function fieldColumn(field: RegistrationField, names: repo.LookupNames): SheetCo
       return { header: field.label, kind: 'date', width: Math.max(12, field.label.length + 2), value: raw };
     case 'number':
       return { header: field.label, kind: 'number', value: raw };
+    case 'phone':
+      return { header: field.label, kind: 'text', width: Math.max(16, field.label.length + 2), value: (row) => formatPhone(raw(row) === null ? null : String(raw(row))) };
     default:
       return { header: field.label, kind: 'text', ...(field.maxLength && field.maxLength > 50 ? { width: 40 } : {}), value: raw };
   }

@@ -78,23 +78,34 @@ export function keyValueGrid(
   return { table: { widths, body }, layout: options.compact ? 'compactRules' : 'lightHorizontalLines', margin: [0, 0, 0, options.compact ? 2 : 4] };
 }
 
-/** A table with a bold header row that repeats on each page. */
+/**
+ * A table with a bold header row that repeats on each page. A `caption` (a class's heading) is a
+ * first header row across the whole table, so a table that runs onto the next page says there
+ * again whose rows they are.
+ */
 export function dataTable(
   headers: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined | TableCell>>,
   widths?: ReadonlyArray<string | number>,
+  options: { caption?: string } = {},
 ): ContentTable {
+  const captionRows: TableCell[][] = options.caption
+    ? [[{ text: options.caption, colSpan: headers.length, bold: true, fontSize: 10, color: COLORS.ink, fillColor: COLORS.band, margin: [2, 2, 2, 2] }, ...headers.slice(1).map(() => ({}))]]
+    : [];
   return {
     table: {
-      headerRows: 1,
+      headerRows: captionRows.length + 1,
+      // A caption keeps at least its column headings and a first row with it at the foot of a page.
+      ...(options.caption ? { keepWithHeaderRows: 1 } : {}),
       widths: widths ? [...widths] : headers.map(() => '*'),
       body: [
+        ...captionRows,
         headers.map((header) => ({ text: header, bold: true, fillColor: COLORS.band })),
         ...rows.map((row) => row.map((cell) => (cell !== null && typeof cell === 'object' ? cell : { text: display(cell) }))),
       ],
     },
     layout: 'lightHorizontalLines',
-    margin: [0, 0, 0, 6],
+    margin: [0, options.caption ? 8 : 0, 0, 6],
   };
 }
 

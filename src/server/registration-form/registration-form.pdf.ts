@@ -2,8 +2,8 @@ import type { Content, ContentTable } from 'pdfmake/interfaces.js';
 import { DOCUMENT_SLOTS, isSlotRequired } from '../../shared/documents.schemas.js';
 import {
   fieldsOfStep,
+  formatPhone,
   isFieldVisible,
-  PHONE_PREFIX,
   visibleSections,
   type FieldSection,
   type RecordValues,
@@ -46,7 +46,7 @@ function printable(field: RegistrationField, data: RegistrationFormData): string
   if (field.control === 'switch') return Number(raw) === 1 ? 'Yes' : 'No';
   if (raw === null || raw === undefined || String(raw).trim() === '') return null;
   const text = String(raw);
-  if (field.control === 'phone') return `${PHONE_PREFIX} ${text}`;
+  if (field.control === 'phone') return formatPhone(text);
   const label = data.lookupLabels[field.name]?.get(text);
   return breakLongRuns(label ?? text);
 }

@@ -86,6 +86,9 @@ describe('the registered student’s form', () => {
     ]) {
       expect(pdf.compact, text).toContain(squash(text));
     }
+    // Phones print as every export prints them: the area prefix and a hyphen after three digits.
+    const phone = row.mobile_phone_mother!;
+    expect(pdf.compact).toContain(squash(`(868) ${phone.slice(0, 3)}-${phone.slice(3)}`));
     // The picture the seeder uploaded is on the form.
     expect(bytes.toString('latin1')).toContain('/Subtype /Image');
   });
