@@ -150,6 +150,71 @@ export function attendanceReportPath(studentId: string, startDate: string, endDa
   return `/api/student-attendance-report/${encodeURIComponent(studentId)}/${startDate}/${endDate}`;
 }
 
+// ---- GET /api/class-attendance (admin): a class over a date range ------------------------------
+
+/** A form class as the query names it (3B), the same rule as the student list's filter. */
+const ClassIdSchema = z
+  .string({ message: 'Choose a class.' })
+  .trim()
+  .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.');
+
+/**
+ * The class attendance's query: the class and the range, both dates given, neither in the
+ * future, the start not after the end, at most a school year and a little (checkReportRange,
+ * the student's report's rule). `today` is the school's today, so the server and the screen judge alike.
+ */
+export function classAttendanceQuerySchema(today: () => string) {
+  return z
+    .object({ class_id: ClassIdSchema, from: z.string({ message: 'Choose a start date.' }), to: z.string({ message: 'Choose an end date.' }) })
+    .superRefine((query, ctx) => {
+      const problems = checkReportRange(query.from.trim(), query.to.trim(), today());
+      if (problems.startDate) ctx.addIssue({ code: 'custom', path: ['from'], message: problems.startDate });
+      if (problems.endDate) ctx.addIssue({ code: 'custom', path: ['to'], message: problems.endDate });
+    })
+    .transform((query) => ({ ...query, from: query.from.trim(), to: query.to.trim() }));
+}
+export type ClassAttendanceQuery = z.infer<ReturnType<typeof classAttendanceQuerySchema>>;
+
+/** One student's figures over the range, in sessions (two per school day), as the student's own screen counts them. */
+export const ClassAttendanceRowSchema = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  present: z.number().int(),
+  absent: z.number().int(),
+  lates: z.number().int(),
+  attendance_percent: z.number().int(),
+  punctuality_percent: z.number().int(),
+});
+export type ClassAttendanceRow = z.infer<typeof ClassAttendanceRowSchema>;
+
+export const ClassAttendanceSchema = z.object({
+  class_id: z.string(),
+  /** 'Form 4 4A', as the spec writes a class. */
+  class_name: z.string(),
+  form_teacher: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  school_days: z.number().int(),
+  /** Sessions each student could attend: two per school day (0 when nothing was recorded). */
+  possible: z.number().int(),
+  /** Whether the school recorded anyone's attendance in the range (D41): when not, every figure is 0. */
+  recorded: z.boolean(),
+  /** The class's students now, in list order (last name, first name). */
+  students: z.array(ClassAttendanceRowSchema),
+  /** The class's sessions together: present and absent summed, the percentage of the sum. */
+  totals: z.object({ present: z.number().int(), absent: z.number().int(), lates: z.number().int(), attendance_percent: z.number().int() }),
+});
+export type ClassAttendance = z.infer<typeof ClassAttendanceSchema>;
+
+export type ClassAttendanceFile = 'pdf' | 'xlsx';
+
+/** The screen's data, or the same as a PDF or XLSX download. */
+export function classAttendanceUrl(query: { class_id: string; from: string; to: string }, file?: ClassAttendanceFile): string {
+  const search = new URLSearchParams({ class_id: query.class_id, from: query.from, to: query.to });
+  return `/api/class-attendance${file ? `/${file}` : ''}?${search.toString()}`;
+}
+
 // ---- gate scanners: POST /api/attendance/scans --------------------------------------------------
 
 /** Most scans one call may carry; a whole school's morning fits in a few calls. */

@@ -1,7 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AddStudentSchema,
   AdminStudentListSchema,
@@ -18,7 +17,7 @@ import { schoolToday } from '../../shared/dates.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
-import { errorResponses } from '../http/openapi.js';
+import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import * as admin from './admin.service.js';
@@ -27,16 +26,8 @@ import { buildParentsContact, callListColumns, contactColumns } from './parents-
 import { buildRegistrationReport } from './registration-report.pdf.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
 import { addOneStudent, buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
-import { sendWorkbook, writeWorkbook } from './xlsx-writer.js';
+import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from './xlsx-writer.js';
 
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** A binary answer in the OpenAPI page (PDF or XLSX). */
-const FileAnswer = z.any().describe('The file');
-
-/** Rows already in memory, as the one page the workbook writer asks for. */
-async function* onePage<R>(rows: R[]): AsyncGenerator<R[]> {
-  yield rows;
-}
 
 /**
  * The admin area (SPEC §2 Admin dashboard, §7): the student list, the registration

@@ -23,7 +23,8 @@ export interface SheetColumn<R> {
 
 const DATE_FORMAT = 'yyyy-mm-dd';
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The media type of an .xlsx file. */
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A column's cell style: the number format of dates, none for the rest. */
 function columnStyle(kind: ColumnKind): Partial<ExcelJS.Style> {
@@ -46,6 +47,11 @@ function cellValue(kind: ColumnKind, raw: string | number | null | undefined): E
     case 'text':
       return inertText(String(raw));
   }
+}
+
+/** Rows already in memory, as the one page the workbook writer asks for. */
+export async function* onePage<R>(rows: readonly R[]): AsyncGenerator<readonly R[]> {
+  yield rows;
 }
 
 /**

@@ -144,6 +144,20 @@ export async function listRecords(db: Db, studentId: string, from: string, to: s
     .execute();
 }
 
+/** The day records from `from` to `to` inclusive of the students now in a form class, by student then date. */
+export async function listClassRecords(db: Db, classId: string, from: string, to: string): Promise<(AttendanceRecord & { student_id: string })[]> {
+  return db
+    .selectFrom('attendance_records')
+    .innerJoin('students', 'students.id', 'attendance_records.student_id')
+    .select(['attendance_records.student_id', ...RECORD_COLUMNS.map((column) => `attendance_records.${column}` as const)])
+    .where('students.class_id', '=', classId)
+    .where('attendance_records.date_scanned', '>=', from)
+    .where('attendance_records.date_scanned', '<=', to)
+    .orderBy('attendance_records.student_id')
+    .orderBy('attendance_records.date_scanned')
+    .execute();
+}
+
 /** Whether the school recorded attendance for anyone from `from` to `to` inclusive (the date index answers it). */
 export async function hasSchoolRecords(db: Db, from: string, to: string): Promise<boolean> {
   const row = await db

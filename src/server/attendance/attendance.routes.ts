@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   AttendanceReportParamsSchema,
   AttendanceSettingsSchema,
+  ClassAttendanceSchema,
   CreateScannerDeviceSchema,
   CreateSchoolHolidaySchema,
   CreatedScannerDeviceSchema,
@@ -19,22 +20,27 @@ import {
   StudentAttendanceParamsSchema,
   StudentAttendanceQuerySchema,
   StudentAttendanceSchema,
+  classAttendanceQuerySchema,
   type ScanInput,
   type ScannerDevice,
 } from '../../shared/attendance.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { schoolDateTime } from '../../shared/dates.js';
+import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
-import { errorResponses } from '../http/openapi.js';
+import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
-import { sendPdf } from '../pdf/renderer.js';
+import { auditExport } from '../admin/admin.service.js';
+import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from '../admin/xlsx-writer.js';
+import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import { importFormatOf, importScans } from './attendance-import.js';
 import { renderAttendanceReport } from './attendance-report.pdf.js';
+import { buildClassAttendance, classAttendanceColumns, classAttendanceScope } from './class-attendance.pdf.js';
 import * as attendance from './attendance.service.js';
 import * as devices from './scanner-devices.service.js';
 import { ingestScans } from './scans.service.js';
+
 
 /** The device a scanner call was authenticated as (set by the route's onRequest hook). */
 const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
@@ -83,6 +89,69 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       const data = await attendance.getAttendanceForReport(db, studentId, startDate, endDate);
       const bytes = await renderAttendanceReport({ ...data, schoolName: config.schoolName, generatedAt: schoolDateTime(new Date()) });
       return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`);
+    },
+  );
+
+  // ---- a class over a date range (admin) ----------------------------------------------------------
+
+  const ClassAttendanceQuerySchema = classAttendanceQuerySchema(schoolToday);
+
+  app.get(
+    '/api/class-attendance',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "A class's attendance from `from` to `to`: each student's sessions present, absent and late, and the percentages",
+        querystring: ClassAttendanceQuerySchema,
+        response: { 200: ClassAttendanceSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'private, no-store');
+      return attendance.getClassAttendance(db, request.query);
+    },
+  );
+
+  app.get(
+    '/api/class-attendance/pdf',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "The class's attendance for the range as a PDF (a download)",
+        querystring: ClassAttendanceQuerySchema,
+        produces: ['application/pdf'],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const data = await attendance.getClassAttendance(db, request.query);
+      const scope = classAttendanceScope(data);
+      await auditExport(db, actorOf(request), `Class Attendance PDF (${scope})`);
+      const bytes = await renderPdf(buildClassAttendance({ ...data, schoolName: config.schoolName, printedAt: schoolDateTime(new Date()) }));
+      return sendPdf(reply, bytes, `Class Attendance ${data.class_id} ${data.from} to ${data.to}.pdf`, 'attachment');
+    },
+  );
+
+  app.get(
+    '/api/class-attendance/xlsx',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: "The class's attendance for the range as a spreadsheet",
+        querystring: ClassAttendanceQuerySchema,
+        produces: [XLSX_MIME],
+        response: { 200: FileAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const data = await attendance.getClassAttendance(db, request.query);
+      await auditExport(db, actorOf(request), `Class Attendance spreadsheet (${classAttendanceScope(data)})`);
+      return sendWorkbook(reply, `Class Attendance ${data.class_id} ${data.from} to ${data.to}.xlsx`, (out) =>
+        writeWorkbook(out, `Attendance ${data.class_id}`, classAttendanceColumns(), onePage(data.students)),
+      );
     },
   );
 

@@ -3,17 +3,20 @@ import {
   type AcademicTerm,
   type AttendanceRecord,
   type AttendanceSettings,
+  type ClassAttendance,
+  type ClassAttendanceQuery,
   type SchoolHoliday,
   type StudentAttendance,
   type StudentAttendanceQuery,
 } from '../../shared/attendance.schemas.js';
-import { countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
+import { attendancePercent, countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
 import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import { findFormClass, listClassStudents } from '../term-reports/term-reports.repository.js';
 import { findClassInTerm } from '../term-reports/term-reports.service.js';
 import * as repo from './attendance.repository.js';
 import { BELL_TIME_KEY, getBellTime } from './scans.service.js';
@@ -53,13 +56,20 @@ async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: 
   const [holidays, records] = await Promise.all([repo.listHolidayDates(db, from, to), repo.listRecords(db, student.id, from, to)]);
   const schoolDays = listSchoolDays(from, to, holidays);
   const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
-  if (!recorded) return { student, from, to, schoolDays, records, recorded, summary: summarizeAttendance(0, 0, 0) };
+  return { student, from, to, schoolDays, records, recorded, summary: figuresOf(records, schoolDays, recorded) };
+}
+
+/**
+ * The figures of one student's records over a range's school days. A scan on a closed day (a
+ * Saturday sports day) is shown, but possible counts school days only, so it does not count
+ * either: the percentage stays a share of the days the school was open. A range in which the
+ * school recorded nothing counts nothing (D41).
+ */
+function figuresOf(records: readonly AttendanceRecord[], schoolDays: readonly string[], recorded: boolean): AttendanceSummary {
+  if (!recorded) return summarizeAttendance(0, 0, 0);
   const open = new Set(schoolDays);
-  // A scan on a closed day (a Saturday sports day) is shown, but possible counts school days only,
-  // so it does not count either: the percentage stays a share of the days the school was open.
   const counted = countAttendance(records.filter((record) => open.has(record.date_scanned)));
-  const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
-  return { student, from, to, schoolDays, records, recorded, summary };
+  return summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
 }
 
 /**
@@ -160,6 +170,61 @@ export async function getAttendanceForReport(
   const during = terms.length > 0 ? await Promise.all(terms.map((term) => classDuring(db, student, term, current))) : [student.class_id];
   const classes = [...new Set(during.filter((classId): classId is string => classId !== null))];
   return { ...range, terms, classes };
+}
+
+// ---- a class over a range (admin) ---------------------------------------------------------------
+
+/**
+ * GET /api/class-attendance: each student now in the class, with the sessions present, absent and
+ * late from `from` to `to` and the percentages, as each student's own screen counts them; the
+ * class's totals. 404 for a class the school does not have. The range is checked by the query's
+ * schema (classAttendanceQuerySchema).
+ */
+export async function getClassAttendance(db: Db, query: ClassAttendanceQuery): Promise<ClassAttendance> {
+  const formClass = await findFormClass(db, query.class_id);
+  if (!formClass) throw notFound(`The school has no form class ${query.class_id}.`);
+  const { from, to } = query;
+  const [students, holidays, records] = await Promise.all([
+    listClassStudents(db, formClass.id),
+    repo.listHolidayDates(db, from, to),
+    repo.listClassRecords(db, formClass.id, from, to),
+  ]);
+  const schoolDays = listSchoolDays(from, to, holidays);
+  const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
+  const byStudent = new Map<string, AttendanceRecord[]>();
+  for (const record of records) {
+    const list = byStudent.get(record.student_id);
+    if (list) list.push(record);
+    else byStudent.set(record.student_id, [record]);
+  }
+  const rows = students.map((student) => {
+    const summary = figuresOf(byStudent.get(student.id) ?? [], schoolDays, recorded);
+    return {
+      id: student.id,
+      first_name: student.first_name,
+      last_name: student.last_name,
+      present: summary.present,
+      absent: summary.absent,
+      lates: summary.lates,
+      attendance_percent: summary.attendancePercent,
+      punctuality_percent: summary.punctualityPercent,
+    };
+  });
+  const possible = recorded ? schoolDays.length * SESSIONS_PER_SCHOOL_DAY : 0;
+  const sum = (pick: (row: (typeof rows)[number]) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  const present = sum((row) => row.present);
+  return {
+    class_id: formClass.id,
+    class_name: `Form ${formClass.form_level} ${formClass.id}`,
+    form_teacher: formClass.form_teacher,
+    from,
+    to,
+    school_days: schoolDays.length,
+    possible,
+    recorded,
+    students: rows,
+    totals: { present, absent: sum((row) => row.absent), lates: sum((row) => row.lates), attendance_percent: attendancePercent(present, possible * rows.length) },
+  };
 }
 
 // ---- settings (admin) -------------------------------------------------------------------------------

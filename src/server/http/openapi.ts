@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 
 /** The error answers most routes can give, for the OpenAPI page (DESIGN §5). */
@@ -9,3 +10,6 @@ export const errorResponses = {
   409: ApiErrorSchema,
   429: ApiErrorSchema,
 } as const;
+
+/** A binary answer (a PDF or a spreadsheet) in the OpenAPI page. */
+export const FileAnswer = z.any().describe('The file');

@@ -226,6 +226,9 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: ({ student }) => ({ url: '/api/attendance/scans', body: { student_id: student, date: '2026-09-02', time: '07:45' } }),
     ok: 200,
   },
+  'GET /api/class-attendance': { request: get('/api/class-attendance?class_id=5A&from=2026-09-01&to=2026-09-30'), ok: 200 },
+  'GET /api/class-attendance/pdf': { costly: true, request: get('/api/class-attendance/pdf?class_id=5A&from=2026-09-01&to=2026-09-30'), ok: 200 },
+  'GET /api/class-attendance/xlsx': { costly: true, request: get('/api/class-attendance/xlsx?class_id=5A&from=2026-09-01&to=2026-09-30'), ok: 200 },
   'GET /api/scanner-devices': { request: get('/api/scanner-devices'), ok: 200 },
   'POST /api/scanner-devices': { request: () => ({ url: '/api/scanner-devices', body: { name: 'Gate security test' } }), ok: 201 },
   'DELETE /api/scanner-devices/:id': {
