@@ -159,19 +159,21 @@ const ClassIdSchema = z
   .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.');
 
 /**
- * The class attendance's query: the class and the range, both dates given, neither in the
- * future, the start not after the end, at most a school year and a little (checkReportRange,
- * the student's report's rule). `today` is the school's today, so the server and the screen judge alike.
+ * The class attendance's query: the class, and the range, or neither date for the current term so
+ * far. A range follows the student's report's rule (checkReportRange): both dates, neither in the
+ * future, the start not after the end, at most a school year and a little. `today` is the
+ * school's today, so the server and the screen judge alike.
  */
 export function classAttendanceQuerySchema(today: () => string) {
   return z
-    .object({ class_id: ClassIdSchema, from: z.string({ message: 'Choose a start date.' }), to: z.string({ message: 'Choose an end date.' }) })
+    .object({ class_id: ClassIdSchema, from: z.string().trim().optional(), to: z.string().trim().optional() })
     .superRefine((query, ctx) => {
-      const problems = checkReportRange(query.from.trim(), query.to.trim(), today());
+      if (!query.from && !query.to) return;
+      const problems = checkReportRange(query.from || null, query.to || null, today());
       if (problems.startDate) ctx.addIssue({ code: 'custom', path: ['from'], message: problems.startDate });
       if (problems.endDate) ctx.addIssue({ code: 'custom', path: ['to'], message: problems.endDate });
     })
-    .transform((query) => ({ ...query, from: query.from.trim(), to: query.to.trim() }));
+    .transform((query) => ({ class_id: query.class_id, ...(query.from && query.to ? { from: query.from, to: query.to } : {}) }));
 }
 export type ClassAttendanceQuery = z.infer<ReturnType<typeof classAttendanceQuerySchema>>;
 
@@ -209,9 +211,9 @@ export type ClassAttendance = z.infer<typeof ClassAttendanceSchema>;
 
 export type ClassAttendanceFile = 'pdf' | 'xlsx';
 
-/** The screen's data, or the same as a PDF or XLSX download. */
-export function classAttendanceUrl(query: { class_id: string; from: string; to: string }, file?: ClassAttendanceFile): string {
-  const search = new URLSearchParams({ class_id: query.class_id, from: query.from, to: query.to });
+/** The screen's data (without dates: the current term so far), or the same as a PDF or XLSX download. */
+export function classAttendanceUrl(query: { class_id: string; from?: string; to?: string }, file?: ClassAttendanceFile): string {
+  const search = new URLSearchParams({ class_id: query.class_id, ...(query.from && query.to ? { from: query.from, to: query.to } : {}) });
   return `/api/class-attendance${file ? `/${file}` : ''}?${search.toString()}`;
 }
 

@@ -174,16 +174,23 @@ export async function getAttendanceForReport(
 
 // ---- a class over a range (admin) ---------------------------------------------------------------
 
+/** The current term from its first day to today (or its last day, in the holidays after it); 400 when the school has none. */
+async function termSoFar(db: Db, today: string): Promise<{ from: string; to: string }> {
+  const term = currentTerm(await repo.listStartedTerms(db, today), today);
+  if (!term) throw badRequest('The school has no term yet: choose the dates.', { from: ['Choose a start date.'] });
+  return { from: term.start_date, to: earlierDate(today, term.end_date) };
+}
+
 /**
  * GET /api/class-attendance: each student now in the class, with the sessions present, absent and
- * late from `from` to `to` and the percentages, as each student's own screen counts them; the
+ * late from `from` to `to` (without them, the current term so far) and the percentages, as each student's own screen counts them; the
  * class's totals. 404 for a class the school does not have. The range is checked by the query's
  * schema (classAttendanceQuerySchema).
  */
-export async function getClassAttendance(db: Db, query: ClassAttendanceQuery): Promise<ClassAttendance> {
+export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, today = schoolToday()): Promise<ClassAttendance> {
   const formClass = await findFormClass(db, query.class_id);
   if (!formClass) throw notFound(`The school has no form class ${query.class_id}.`);
-  const { from, to } = query;
+  const { from, to } = query.from && query.to ? { from: query.from, to: query.to } : await termSoFar(db, today);
   const [students, holidays, records] = await Promise.all([
     listClassStudents(db, formClass.id),
     repo.listHolidayDates(db, from, to),

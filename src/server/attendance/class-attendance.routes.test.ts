@@ -46,7 +46,7 @@ function expectError(response: { statusCode: number; json(): unknown }, status: 
   return ApiErrorSchema.parse(response.json());
 }
 
-async function classAttendance(query = term): Promise<ClassAttendance> {
+async function classAttendance(query: { class_id: string; from?: string; to?: string } = term): Promise<ClassAttendance> {
   const response = await admin.get(classAttendanceUrl(query));
   expect(response.statusCode, response.body).toBe(200);
   return ClassAttendanceSchema.parse(response.json());
@@ -106,6 +106,12 @@ describe('the figures', () => {
     expect(body.totals.present).toBe(body.students.reduce((sum, row) => sum + row.present, 0));
     expect(body.totals.absent).toBe(body.students.reduce((sum, row) => sum + row.absent, 0));
     expect(body.students.some((row) => row.absent > 0)).toBe(true);
+  });
+
+  it('without dates, answers the current term so far', async () => {
+    const body = await classAttendance({ class_id: '5A' });
+    expect(body).toMatchObject({ from: term.from, to: term.to });
+    expect(body.students).toEqual((await classAttendance()).students);
   });
 
   it('a shorter range counts only its days', async () => {

@@ -3,6 +3,7 @@ import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import DriveFolderUploadIcon from '@mui/icons-material/DriveFolderUpload';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
+import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
@@ -27,6 +28,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'exportData', label: 'Export Data', icon: <FileDownloadIcon />, screen: screen(() => import('../admin/export-data-screen.js'), 'default') },
   { id: 'reports', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
   { id: 'parentsContact', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
+  { id: 'classAttendance', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
   { id: 'importStudents', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
   { id: 'postReports', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
   { id: 'importTermResults', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },

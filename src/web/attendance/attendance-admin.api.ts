@@ -1,11 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   AttendanceSettingsSchema,
+  ClassAttendanceSchema,
   CreatedScannerDeviceSchema,
   ImportResultSchema,
   ScannerDeviceSchema,
   SchoolHolidaySchema,
+  classAttendanceUrl,
   type AttendanceSettings,
   type CreateScannerDeviceInput,
   type CreateSchoolHolidayInput,
@@ -13,7 +15,7 @@ import {
 } from '../../shared/attendance.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 
-/** The administrator's attendance calls: scanner devices, scan import, bell time, holidays. */
+/** The administrator's attendance calls: scanner devices, scan import, bell time, holidays, a class's attendance. */
 
 // ---- scanner devices ----------------------------------------------------------------------------------
 
@@ -110,5 +112,17 @@ export function useRemoveSchoolHoliday() {
       void queryClient.invalidateQueries({ queryKey: holidaysKey });
       void queryClient.invalidateQueries({ queryKey: ['student-attendance'] });
     },
+  });
+}
+
+// ---- a class over a date range ------------------------------------------------------------------------
+
+/** GET /api/class-attendance: a class's figures for the range, or for the current term so far without dates. */
+export function useClassAttendance(query: { class_id: string; from?: string; to?: string } | null) {
+  return useQuery({
+    queryKey: ['class-attendance', query],
+    queryFn: ({ signal }) => apiRequest(classAttendanceUrl(query!), { schema: ClassAttendanceSchema, signal }),
+    enabled: query !== null,
+    placeholderData: keepPreviousData,
   });
 }

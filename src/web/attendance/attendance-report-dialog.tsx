@@ -11,24 +11,9 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { format as formatDate, isValid, parseISO } from 'date-fns';
 import { attendanceReportPath, checkReportRange } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
-
-function toDate(value: string | null): Date | null {
-  if (!value) return null;
-  const parsed = parseISO(value);
-  return isValid(parsed) ? parsed : null;
-}
-
-/** A picked Date as 'yyyy-MM-dd'; 'invalid' for a half-typed date, null for none. */
-function toIso(date: Date | null): string | null {
-  if (date === null) return null;
-  return isValid(date) ? formatDate(date, 'yyyy-MM-dd') : 'invalid';
-}
+import { RangeDateField } from './range-date-field.js';
 
 interface RangeDialogProps {
   open: boolean;
@@ -56,38 +41,13 @@ function ReportRangeDialog({ open, defaultStart, defaultEnd, onCancel, onDisplay
     if (Object.keys(problems).length === 0 && start && end) onDisplay(start, end);
   };
 
-  const field = (name: 'startDate' | 'endDate', label: string, value: string | null, set: (value: string | null) => void) => (
-    <DatePicker
-      label={label}
-      value={toDate(value)}
-      format="yyyy-MM-dd"
-      disableFuture
-      maxDate={parseISO(today)}
-      onChange={(date) => set(toIso(date))}
-      slotProps={{
-        textField: {
-          name,
-          required: true,
-          fullWidth: true,
-          margin: 'normal',
-          error: shown[name] !== undefined,
-          helperText: shown[name] ?? 'yyyy-MM-dd',
-          // PickersTextField takes the helper text's props here (not slotProps.formHelperText).
-          FormHelperTextProps: shown[name] !== undefined ? { role: 'alert' } : {},
-        },
-      }}
-    />
-  );
-
   return (
     <Dialog open={open} onClose={onCancel} aria-labelledby="attendance-report-title" fullWidth maxWidth="xs">
       <DialogTitle id="attendance-report-title">Generate Report</DialogTitle>
       <DialogContent>
         <DialogContentText>Choose the dates the attendance report covers.</DialogContentText>
-        <LocalizationProvider dateAdapter={AdapterDateFns}>
-          {field('startDate', 'Start date', start, setStart)}
-          {field('endDate', 'End date', end, setEnd)}
-        </LocalizationProvider>
+        <RangeDateField name="startDate" label="Start date" value={start} onChange={setStart} today={today} problem={shown.startDate} />
+        <RangeDateField name="endDate" label="End date" value={end} onChange={setEnd} today={today} problem={shown.endDate} />
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>

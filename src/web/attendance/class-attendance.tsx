@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableFooter from '@mui/material/TableFooter';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { listName } from '../../shared/admin.schemas.js';
+import { checkReportRange, classAttendanceUrl, type ClassAttendance as ClassAttendanceData } from '../../shared/attendance.schemas.js';
+import { schoolToday } from '../../shared/dates.js';
+import { errorMessage } from '../lib/api-client.js';
+import { useFormClasses } from '../lib/form-classes.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { useClassAttendance } from './attendance-admin.api.js';
+import { RangeDateField } from './range-date-field.js';
+
+interface Range {
+  from: string;
+  to: string;
+}
+
+/** Columns a phone leaves out (the ID goes under the name); the rest fit 360 px. */
+const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
+const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2 } } as const;
+
+/**
+ * Reports ▸ Class Attendance (issue 15, point 18): a class's attendance for a date range — each
+ * student's sessions present, absent and late and the percentage — on screen, and the same as a
+ * PDF and a spreadsheet. Choosing a class shows the current term so far; the dates change it.
+ */
+export function ClassAttendance() {
+  usePageTitle('Class Attendance');
+  const today = schoolToday();
+  const classes = useFormClasses();
+  const [classId, setClassId] = useState('');
+  const [start, setStart] = useState<string | null>(null);
+  const [end, setEnd] = useState<string | null>(null);
+  // The last good range asked for; none yet: the current term so far.
+  const [applied, setApplied] = useState<Range | null>(null);
+  const query = classId ? { class_id: classId, ...(applied ?? {}) } : null;
+  const answer = useClassAttendance(query);
+
+  // The first answer names the term's dates: show them in the fields.
+  useEffect(() => {
+    if (answer.data && start === null && end === null) {
+      setStart(answer.data.from);
+      setEnd(answer.data.to);
+    }
+  }, [answer.data, start, end]);
+
+  const problems = start !== null || end !== null ? checkReportRange(start, end, today) : {};
+  const change = (nextStart: string | null, nextEnd: string | null) => {
+    setStart(nextStart);
+    setEnd(nextEnd);
+    if (nextStart && nextEnd && Object.keys(checkReportRange(nextStart, nextEnd, today)).length === 0) setApplied({ from: nextStart, to: nextEnd });
+  };
+  const data = answer.data;
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }}>
+      <Typography variant="h1">Class Attendance</Typography>
+      <Typography color="text.secondary" sx={{ mt: 0.5, mb: 2, maxWidth: '70ch' }}>
+        Each student&apos;s attendance in a class for a range of dates: sessions present, absent and late, and the percentage. Choosing a class shows this
+        term so far.
+      </Typography>
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 220px))' }, alignItems: 'start', mb: 1 }}>
+        <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" required>
+          {(classes.data ?? []).map((formClass) => (
+            <MenuItem key={formClass.id} value={formClass.id}>
+              Form {formClass.form_level} {formClass.id}
+            </MenuItem>
+          ))}
+        </TextField>
+        <RangeDateField name="from" label="Start date" value={start} onChange={(value) => change(value, end)} today={today} problem={problems.startDate} margin="none" />
+        <RangeDateField name="to" label="End date" value={end} onChange={(value) => change(start, value)} today={today} problem={problems.endDate} margin="none" />
+      </Box>
+      {answer.isFetching && <LinearProgress aria-label="Loading the class's attendance" sx={{ mb: 1 }} />}
+      {answer.isError && (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {errorMessage(answer.error)}
+        </Alert>
+      )}
+      {!classId && <Typography color="text.secondary">Choose a class to see its attendance.</Typography>}
+      {classId && data && <ClassAttendanceTable data={data} />}
+    </Paper>
+  );
+}
+
+function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
+  const range = { class_id: data.class_id, from: data.from, to: data.to };
+  return (
+    <Box component="section" aria-labelledby="class-attendance-heading">
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 1, mb: 1.5 }}>
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography id="class-attendance-heading" component="h2" variant="h3">
+            {data.class_name} · {data.from} to {data.to}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {data.form_teacher ? `Form Teacher: ${data.form_teacher} · ` : ''}
+            {data.school_days} school days · {data.possible} sessions each (AM and PM)
+          </Typography>
+        </Box>
+        <Button component="a" href={classAttendanceUrl(range, 'pdf')} download startIcon={<PictureAsPdfIcon aria-hidden />}>
+          Download PDF
+        </Button>
+        <Button component="a" href={classAttendanceUrl(range, 'xlsx')} download startIcon={<FileDownloadIcon aria-hidden />}>
+          Download spreadsheet
+        </Button>
+      </Box>
+      {!data.recorded ? (
+        <Alert severity="info">No attendance was recorded for this range, so no one is counted as present or absent.</Alert>
+      ) : data.students.length === 0 ? (
+        <Alert severity="info">No students in this class.</Alert>
+      ) : (
+        <TableContainer>
+          <Table size="small" aria-labelledby="class-attendance-heading">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={WIDE_ONLY}>Student ID</TableCell>
+                <TableCell sx={{ px: { xs: 0.75, sm: 2 } }}>Name</TableCell>
+                <TableCell sx={NUMBER}>Present</TableCell>
+                <TableCell sx={NUMBER}>Absent</TableCell>
+                <TableCell sx={NUMBER}>Late</TableCell>
+                <TableCell sx={NUMBER}>Attendance</TableCell>
+                <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>Punctuality</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.students.map((row) => (
+                <TableRow key={row.id} hover>
+                  <TableCell sx={WIDE_ONLY}>{row.id}</TableCell>
+                  <TableCell component="th" scope="row" sx={{ px: { xs: 0.75, sm: 2 }, overflowWrap: 'anywhere' }}>
+                    {listName(row) || row.id}
+                    <Typography component="span" variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      {row.id}
+                    </Typography>
+                  </TableCell>
+                  <TableCell sx={NUMBER}>{row.present}</TableCell>
+                  <TableCell sx={{ ...NUMBER, color: row.absent > 0 ? 'error.main' : undefined }}>{row.absent}</TableCell>
+                  <TableCell sx={NUMBER}>{row.lates}</TableCell>
+                  <TableCell sx={NUMBER}>{row.attendance_percent}%</TableCell>
+                  <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>{row.punctuality_percent}%</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+            <TableFooter>
+              <TableRow>
+                <TableCell sx={WIDE_ONLY} />
+                <TableCell component="th" scope="row" sx={{ px: { xs: 0.75, sm: 2 }, fontWeight: 600 }}>
+                  Class total ({data.students.length})
+                </TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.present}</TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.absent}</TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.lates}</TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.attendance_percent}%</TableCell>
+                <TableCell sx={WIDE_ONLY} />
+              </TableRow>
+            </TableFooter>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
+}
