@@ -88,6 +88,8 @@ export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
 export const StudentAttendanceSchema = z.object({
   /** The form class the student was in that term (its report's class), null when not recorded. */
   class_id: z.string().nullable(),
+  /** That class's form level, for writing it as people do ('Form 4 4A'); null when not known. */
+  form_level: z.number().int().nullable(),
   term: z.string().nullable(),
   possible_attendance: z.number().int(),
   attendance: z.number().int(),

@@ -19,11 +19,18 @@ export const StudentIdSchema = z
   );
 
 export const PASSWORD_MIN_LENGTH = 8;
+/**
+ * "Keep me signed in on this device" (D47): false or left out, the session cookie ends with the
+ * browser; true, it lasts the session's absolute lifetime. The server's own limits apply either way.
+ */
+export const RememberSchema = z._default(z.boolean({ error: 'Keep me signed in is true or false.' }), false);
+
 const PasswordInput = z.string().check(z.minLength(1, 'This field is required.'), z.maxLength(200, 'Password is at most 200 characters.'));
 
 export const StudentLoginSchema = z.object({
   student_id: StudentIdSchema,
   password: PasswordInput,
+  remember: RememberSchema,
 });
 export type StudentLoginInput = z.infer<typeof StudentLoginSchema>;
 
@@ -49,6 +56,7 @@ export const FirstLoginSchema = z.object({
     .string()
     .check(z.trim(), z.minLength(1, 'Enter the birth certificate pin or SEA number.'), z.maxLength(15, 'At most 15 characters.')),
   date_of_birth: BirthDateSchema,
+  remember: RememberSchema,
 });
 export type FirstLoginInput = z.infer<typeof FirstLoginSchema>;
 
@@ -85,6 +93,7 @@ export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
 export const AdminLoginSchema = z.object({
   username: z.string().check(z.trim(), z.minLength(1, 'Username field empty'), z.maxLength(50, 'Username is at most 50 characters.')),
   password: PasswordInput,
+  remember: RememberSchema,
 });
 export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
 

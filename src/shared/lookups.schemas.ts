@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formClassName } from './form-class.js';
 
 /** Answers of the lookup calls (SPEC §3 "Lookups", §7), one schema per list. */
 
@@ -57,8 +58,10 @@ export const LOOKUPS = {
   primarySchools: { path: '/api/primary-schools', schema: PrimarySchoolListSchema, value: 'name', label: 'name' },
 } as const satisfies Record<LookupName, { path: string; schema: z.ZodType; value: string; label: string }>;
 
-/** A lookup's rows as `{ value, label }` options, the shape a select needs. */
+/** A lookup's rows as `{ value, label }` options, the shape a select needs; a form class reads 'Form 4 4A'. */
 export function toLookupOptions(name: LookupName, rows: readonly Record<string, unknown>[]): { value: string; label: string }[] {
   const { value, label } = LOOKUPS[name];
-  return rows.map((row) => ({ value: String(row[value]), label: String(row[label]) }));
+  const labelOf = (row: Record<string, unknown>) =>
+    name === 'formClasses' ? (formClassName(String(row[label]), typeof row['form_level'] === 'number' ? row['form_level'] : null) ?? '') : String(row[label]);
+  return rows.map((row) => ({ value: String(row[value]), label: labelOf(row) }));
 }

@@ -153,7 +153,7 @@ describe('Add Student and a change of class', () => {
 
       await dialog.locator('input[name="id"]').fill(id);
       await dialog.getByRole('combobox', { name: /Class/ }).click();
-      await page.getByRole('option', { name: '2B', exact: true }).click();
+      await page.getByRole('option', { name: 'Form 2 2B', exact: true }).click();
       await dialog.locator('input[name="first_name"]').fill('Nia');
       await dialog.locator('input[name="last_name"]').fill(`Added${width}`);
       await dialog.getByRole('spinbutton', { name: 'Year' }).click();
@@ -185,7 +185,7 @@ describe('Add Student and a change of class', () => {
     await rowAction(target.id, 'Edit');
     const dialog = page.getByRole('dialog', { name: /Edit Student/ });
     await dialog.getByRole('combobox', { name: /Class/ }).click();
-    await page.getByRole('option', { name: '3C', exact: true }).click();
+    await page.getByRole('option', { name: 'Form 3 3C', exact: true }).click();
     await dialog.getByText('Updated Successfully.').waitFor();
     await expect.poll(async () => (await db.selectFrom('students').select('class_id').where('id', '=', target.id).executeTakeFirstOrThrow()).class_id).toBe('3C');
     const audit = await db.selectFrom('audit_log').select(['field', 'old_value', 'new_value']).where('entity_id', '=', target.id).where('field', '=', 'class_id').execute();

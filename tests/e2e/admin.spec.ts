@@ -232,7 +232,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       // The screen swaps in the class's PDF. Chromium's PDF viewer does not always report the
       // response of an iframe that replaced one still loading (a CI run on PostgreSQL waited 30 s
       // for it), so the test asks for the frame's document itself, with the admin's session.
-      const frame = page.locator('iframe[title="Parents Contact — 2B"]');
+      const frame = page.locator('iframe[title="Parents Contact — Form 2 2B"]');
       await frame.waitFor();
       const src = (await frame.getAttribute('src'))!;
       expect(src).toBe('/api/parents-contact/2B');

@@ -181,7 +181,8 @@ describe('attendance screen', () => {
     const past = data.terms.find((choice) => choice.start_date < data.start_date!)!;
     const pastClass = await spec.portal.database.db
       .selectFrom('term_summaries')
-      .select('class_id')
+      .innerJoin('form_classes', 'form_classes.id', 'term_summaries.class_id')
+      .select(['class_id', 'form_level'])
       .where('student_id', '=', student.student_id)
       .where('year', '=', past.year)
       .where('term', '=', past.term)
@@ -193,7 +194,8 @@ describe('attendance screen', () => {
     expect(await page.getByText(/^(Absent|Present): \d+$/).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Attendance records' }).count()).toBe(0);
     const classCell = page.locator('dt', { hasText: 'Class' }).locator('xpath=following-sibling::dd[1]');
-    expect(await classCell.textContent()).toBe(pastClass.class_id);
+    // Written as the spec writes a class: 'Form 4 4A'.
+    expect(await classCell.textContent()).toBe(`Form ${pastClass.form_level} ${pastClass.class_id}`);
     expect(pastClass.class_id).not.toBe('5A');
   });
 

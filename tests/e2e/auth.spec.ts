@@ -172,6 +172,55 @@ describe('admin login screen', () => {
   });
 });
 
+describe('"Keep me signed in on this device" (issue 15 point 10)', () => {
+  const sessionCookie = async () => (await page.context().cookies()).find((cookie) => cookie.name === 'portal_session');
+  const keepSignedIn = () => page.getByRole('checkbox', { name: 'Keep me signed in on this device' });
+
+  it('unticked by default on a 390px phone: the session cookie ends with the browser (expires -1)', async () => {
+    page = await spec.open({ width: 390, height: 844 });
+    const student = DEMO_STUDENTS.registered;
+    await openLoginPage();
+    expect(await keepSignedIn().isChecked()).toBe(false);
+    const box = await keepSignedIn().boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await input('student_id').fill(student.student_id);
+    await input('password').fill(student.password);
+    await button('Sign in').click();
+    await page.waitForURL(url('/dashboard'));
+    expect((await sessionCookie())?.expires).toBe(-1);
+  });
+
+  it('ticked: the cookie lasts the session lifetime (student, then the administrator)', async () => {
+    const student = DEMO_STUDENTS.registered;
+    await openLoginPage();
+    await input('student_id').fill(student.student_id);
+    await input('password').fill(student.password);
+    await keepSignedIn().check();
+    await button('Sign in').click();
+    await page.waitForURL(url('/dashboard'));
+    const inAnHour = Date.now() / 1000 + 3600;
+    expect((await sessionCookie())?.expires).toBeGreaterThan(inAnHour);
+
+    await page.context().clearCookies();
+    await page.goto(url('/admin'));
+    await page.getByRole('heading', { name: 'Administrator sign in' }).waitFor();
+    expect(await keepSignedIn().isChecked()).toBe(false);
+    await input('username').fill(DEMO_ADMIN.username);
+    await input('password').fill(DEMO_ADMIN.password);
+    await keepSignedIn().check();
+    await button('Sign in').click();
+    await page.waitForURL(url('/admin/dashboard'));
+    expect((await sessionCookie())?.expires).toBeGreaterThan(inAnHour);
+  });
+
+  it('the first-time sign in offers it too, unticked', async () => {
+    await openLoginPage();
+    await page.getByRole('button', { name: /First time here\?/ }).click();
+    await page.getByRole('heading', { name: 'First-time sign in' }).waitFor();
+    expect(await keepSignedIn().isChecked()).toBe(false);
+  });
+});
+
 describe('accessibility', () => {
   it.each(['/', '/admin'])('axe finds no serious or critical violation on %s', async (path) => {
     await page.goto(url(path));

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { SessionAnswerSchema } from '../../src/shared/auth.schemas.js';
 import { createTestApp, TestClient } from '../support/test-app.js';
+import { testConfig } from '../support/test-config.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../src/server/http/session.js';
@@ -114,6 +115,45 @@ describe('cookie flags', () => {
       expect(flagsOf(logout, SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true });
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe('"Keep me signed in on this device" (D47): the cookie ends with the browser unless ticked', () => {
+  /** The raw Set-Cookie line of the session cookie, to read Max-Age and Expires as the browser does. */
+  const sessionSetCookie = (response: { headers: { 'set-cookie'?: string | string[] } }) =>
+    [response.headers['set-cookie'] ?? []].flat().find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+  const ttlSeconds = testConfig().sessionTtlMs / 1000;
+
+  it.each(SIGN_INS)('$url without remember: a browser-session cookie (no Max-Age, no Expires)', async ({ url, body }) => {
+    for (const sent of [body, { ...body, remember: false }]) {
+      const response = await new TestClient(t.app, freshAddress()).post(url, sent);
+      expect(response.statusCode, response.body).toBe(200);
+      const line = sessionSetCookie(response);
+      expect(line).toBeDefined();
+      expect(line).not.toMatch(/max-age/i);
+      expect(line).not.toMatch(/expires/i);
+    }
+  });
+
+  it.each(SIGN_INS)('$url with remember: the cookie lasts the absolute lifetime (SESSION_TTL_HOURS)', async ({ url, body }) => {
+    const c = new TestClient(t.app, freshAddress());
+    const response = await c.post(url, { ...body, remember: true });
+    expect(response.statusCode, response.body).toBe(200);
+    const line = sessionSetCookie(response);
+    expect(line).toMatch(new RegExp(`Max-Age=${ttlSeconds}(;|$)`));
+    const row = await db.selectFrom('sessions').select('remember').where('id_hash', '=', hashToken(c.cookies.get(SESSION_COOKIE)!)).executeTakeFirstOrThrow();
+    expect(row.remember).toBe(1);
+  });
+
+  it.each(SIGN_INS)('$url refuses a remember that is not true or false, with 400 and no session', async ({ url, body }) => {
+    for (const remember of ['yes', 1, 'true', null, {}]) {
+      const c = new TestClient(t.app, freshAddress());
+      const response = await c.post(url, { ...body, remember });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(errorShapeProblem(response)).toBeNull();
+      expect(ApiErrorSchema.parse(response.json()).errors?.remember).toEqual(['Keep me signed in is true or false.']);
+      expect(sessionSetCookie(response)).toBeUndefined();
     }
   });
 });

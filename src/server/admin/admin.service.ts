@@ -9,6 +9,7 @@ import {
   type StudentListFilter,
 } from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
+import { formClassName } from '../../shared/form-class.js';
 import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
@@ -51,7 +52,7 @@ export async function resolveReportClass(db: Db, classId: string): Promise<repo.
 }
 
 export function scopeLabel(formClass: repo.FormClassRow | null): string {
-  return formClass === null ? 'All classes' : `Form ${formClass.form_level} ${formClass.id}`;
+  return formClass === null ? 'All classes' : (formClassName(formClass.id, formClass.form_level) ?? formClass.id);
 }
 
 /** Readable names of the document slots (SPEC §3 document types). */

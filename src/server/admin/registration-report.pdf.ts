@@ -1,4 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
+import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
@@ -72,8 +73,7 @@ export function totalsOf(students: readonly ReportStudent[]): Totals {
 }
 
 export function classTitle(group: Pick<ReportClass, 'classId' | 'formLevel'>): string {
-  if (group.classId === null) return 'No class';
-  return group.formLevel === null ? group.classId : `Form ${group.formLevel} ${group.classId}`;
+  return formClassName(group.classId, group.formLevel) ?? 'No class';
 }
 
 const flag = (done: 0 | 1): TableCell => (done === 1 ? { text: 'Yes' } : { text: 'No', color: '#b3261e' });

@@ -32,6 +32,12 @@ export async function findStudent(db: Db, studentId: string): Promise<Attendance
     .executeTakeFirst();
 }
 
+/** A form class's level (4 for '4A'), or null for a class the school does not list. */
+export async function findFormLevel(db: Db, classId: string): Promise<number | null> {
+  const row = await db.selectFrom('form_classes').select('form_level').where('id', '=', classId).executeTakeFirst();
+  return row?.form_level ?? null;
+}
+
 /** Which of these IDs are students of the school. */
 export async function findExistingStudentIds(db: Db, studentIds: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();

@@ -71,6 +71,7 @@ describe('GET /api/student-attendance/{userID}', () => {
     );
     expect(body).toMatchObject({
       class_id: '5A',
+      form_level: 5,
       term: String(demoTerm.term),
       year: demoTerm.year,
       start_date: demoTerm.start_date,
@@ -117,7 +118,7 @@ describe('GET /api/student-attendance/{userID}', () => {
   it('lets an administrator read any student, and answers 404 for no such student', async () => {
     const response = await admin.get(`/api/student-attendance/${inProgress.student_id}`);
     expect(response.statusCode).toBe(200);
-    expect(StudentAttendanceSchema.parse(response.json()).class_id).toBe('1A');
+    expect(StudentAttendanceSchema.parse(response.json())).toMatchObject({ class_id: '1A', form_level: 1 });
     expectError(await admin.get('/api/student-attendance/19990001'), 404, 'not_found');
   });
 
@@ -129,7 +130,8 @@ describe('GET /api/student-attendance/{userID}', () => {
     // Nothing absent, no zeros of a register that was never kept; the class its report card names.
     const summary = await t.database.db
       .selectFrom('term_summaries')
-      .select('class_id')
+      .innerJoin('form_classes', 'form_classes.id', 'term_summaries.class_id')
+      .select(['class_id', 'form_level'])
       .where('student_id', '=', registered.student_id)
       .where('year', '=', past.year)
       .where('term', '=', past.term)
@@ -139,6 +141,7 @@ describe('GET /api/student-attendance/{userID}', () => {
       term: String(past.term),
       year: past.year,
       class_id: summary.class_id,
+      form_level: summary.form_level,
       recorded: false,
       possible_attendance: 0,
       attendance: 0,
@@ -152,6 +155,7 @@ describe('GET /api/student-attendance/{userID}', () => {
       (await admin.get(`/api/student-attendance/${inProgress.student_id}?year=${past.year}&term=${past.term}`)).json(),
     );
     expect(first.class_id).toBeNull();
+    expect(first.form_level).toBeNull();
     expect(first.recorded).toBe(false);
   });
 

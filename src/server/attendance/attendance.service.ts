@@ -107,8 +107,10 @@ export async function getStudentAttendance(
   } else {
     term = currentTerm(started, today);
   }
+  const classId = term ? await classDuring(db, student, term, currentTerm(started, today)) : student.class_id;
   const base = {
-    class_id: term ? await classDuring(db, student, term, currentTerm(started, today)) : student.class_id,
+    class_id: classId,
+    form_level: classId === null ? null : await repo.findFormLevel(db, classId),
     student: { id: student.id, first_name: student.first_name, last_name: student.last_name },
     terms: started,
   };

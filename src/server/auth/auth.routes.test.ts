@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { testConfig } from '../../../tests/support/test-config.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -383,6 +384,31 @@ describe('own password change', () => {
     // The password is unchanged and sign-in still works: the guesses held back only the change.
     const again = await client().post('/api/login-student', { student_id: target.id, password: 'portal-demo-2026' });
     expect(again.statusCode).toBe(200);
+  });
+});
+
+describe('"Keep me signed in" survives a password change (D47)', () => {
+  const sessionCookieOf = (response: { cookies: { name: string; value: string; maxAge?: number; expires?: Date }[] }) =>
+    response.cookies.find((cookie) => cookie.name === SESSION_COOKIE);
+
+  it.each([
+    { remember: true, offset: 7 },
+    { remember: false, offset: 8 },
+  ])('the re-issued cookie keeps the choice made at sign-in (remember: $remember)', async ({ remember, offset }) => {
+    const { db } = t.database;
+    const target = await db.selectFrom('students').select('id').where('id', 'like', '2024%').orderBy('id').limit(1).offset(offset).executeTakeFirstOrThrow();
+    const c = client();
+    const signIn = await c.post('/api/login-student', { student_id: target.id, password: 'portal-demo-2026', remember });
+    expect(signIn.statusCode).toBe(200);
+    expect(sessionCookieOf(signIn)?.maxAge !== undefined).toBe(remember);
+    const before = c.cookies.get(SESSION_COOKIE);
+    const changed = await c.post('/api/change-password-student', { student_id: target.id, password: 'brand-new-password', current_password: 'portal-demo-2026' });
+    expect(changed.statusCode).toBe(200);
+    const reissued = sessionCookieOf(changed);
+    expect(reissued?.value).toBeDefined();
+    expect(reissued?.value).not.toBe(before);
+    expect(reissued?.maxAge).toBe(remember ? testConfig().sessionTtlMs / 1000 : undefined);
+    if (!remember) expect(reissued?.expires).toBeUndefined();
   });
 });
 

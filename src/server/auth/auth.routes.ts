@@ -57,8 +57,8 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
 
   const devicesOf = async (request: FastifyRequest): Promise<TrustedDevices> => readTrustedDevices(await secret(), request.cookies[DEVICE_COOKIE]);
   /** A successful sign-in: a new session, and this browser remembered for the account (D37). */
-  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
-    await app.sessions.start(request, reply, userId);
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean) => {
+    await app.sessions.start(request, reply, userId, remember);
     reply.setCookie(DEVICE_COOKIE, (await devicesOf(request)).withAccount(userId), {
       path: '/api',
       httpOnly: true,
@@ -76,7 +76,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
     },
     async (request, reply) => {
       const { user, answer } = await auth.signInStudent(db, request.body, withIp(request), await devicesOf(request));
-      await startSession(request, reply, user.id);
+      await startSession(request, reply, user.id, request.body.remember);
       return answer;
     },
   );
@@ -94,7 +94,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
     },
     async (request, reply) => {
       const { user, answer } = await auth.signInFirstTime(db, request.body, withIp(request));
-      await startSession(request, reply, user.id);
+      await startSession(request, reply, user.id, request.body.remember);
       return answer;
     },
   );
@@ -117,9 +117,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
     async (request, reply) => {
       const session = request.user!;
       const { user, name } = await auth.changeStudentPassword(db, session.id, session.studentId, request.body, actorOf(request));
-      // Every other session of the account ends; this one continues under a fresh id.
+      // Every other session of the account ends; this one continues under a fresh id, its cookie
+      // kept as the person chose at sign-in ("Keep me signed in", D47).
       await app.sessions.endAllForUser(user.id, request.sessionIdHash);
-      await app.sessions.start(request, reply, user.id);
+      await app.sessions.start(request, reply, user.id, request.sessionRemember);
       return { name };
     },
   );
@@ -132,7 +133,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
     },
     async (request, reply) => {
       const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request), await devicesOf(request));
-      await startSession(request, reply, user.id);
+      await startSession(request, reply, user.id, request.body.remember);
       return answer;
     },
   );

@@ -9,6 +9,7 @@ import type { SessionTable } from '../db/schema.js';
 export interface SessionUserRow {
   expires_at: string;
   last_seen_at: string;
+  remember: number;
   user_id: number;
   role: 'student' | 'admin';
   student_id: string | null;
@@ -32,6 +33,7 @@ const selectSessionUser = compiledOnce((db, slot: SlotOf<{ idHash: string }>) =>
     .select([
       'sessions.expires_at',
       'sessions.last_seen_at',
+      'sessions.remember',
       'users.id as user_id',
       'users.role',
       'users.student_id',

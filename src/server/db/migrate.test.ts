@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
     expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
@@ -86,6 +87,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
     await addStudent(db, '20220001', { birth_certificate_no: 'B12-7', sea_no: 'SEA-1' });
@@ -114,9 +116,29 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await columnsOf('rate_limits')).not.toContain('blocked_until_ms');
     expect(await columnsOf('users')).toEqual(expect.arrayContaining(['failed_attempts', 'locked_until']));
+  });
+
+  it('0006 gives each session its "keep me signed in" choice; sessions from before keep their lasting cookie; its down drops it', async () => {
+    const db = await emptyDatabase();
+    const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+    await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0006-session-remember');
+    expect(await columnsOf('sessions')).not.toContain('remember');
+    const iso = new Date().toISOString();
+    const user = await db.insertInto('users').values({ role: 'admin', username: 'office', password_hash: 'x', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const session = { user_id: user.id, created_at: iso, updated_at: iso, last_seen_at: iso, expires_at: iso, ip: null, user_agent: null };
+    await db.insertInto('sessions').values({ ...session, id_hash: 'before' }).execute();
+    await migrateToLatest(db);
+    await db.insertInto('sessions').values({ ...session, id_hash: 'after' }).execute();
+    const rows = await db.selectFrom('sessions').select(['id_hash', 'remember']).orderBy('id_hash').execute();
+    expect(rows).toEqual([
+      { id_hash: 'after', remember: 0 },
+      { id_hash: 'before', remember: 1 },
+    ]);
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

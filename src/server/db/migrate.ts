@@ -6,6 +6,7 @@ import * as auditEntityIndexDropped from './migrations/0002-audit-entity-index-d
 import * as auditIndexes from './migrations/0003-audit-indexes.js';
 import * as uniqueIdentityNumbers from './migrations/0004-unique-identity-numbers.js';
 import * as signInDelays from './migrations/0005-sign-in-delays.js';
+import * as sessionRemember from './migrations/0006-session-remember.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-audit-indexes': auditIndexes,
   '0004-unique-identity-numbers': uniqueIdentityNumbers,
   '0005-sign-in-delays': signInDelays,
+  '0006-session-remember': sessionRemember,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -192,6 +192,8 @@ export interface SessionTable {
   last_seen_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** 1: "Keep me signed in on this device" was ticked, the cookie lasts the absolute lifetime; 0: it ends with the browser. */
+  remember: Generated<number>;
 }
 export interface RateLimitTable {
   key: string;

@@ -10,6 +10,8 @@ import type { Db } from '../db/database.js';
  * httpOnly SameSite=Lax cookie, only its sha256 stored, idle and absolute expiry, a new id at
  * every sign-in (OWASP session fixation) and the row deleted at sign-out. Written here rather
  * than with @fastify/session: see docs/decisions.md (hashed ids, absolute expiry, no shared secret).
+ * The cookie ends with the browser unless the person ticked "Keep me signed in on this device"
+ * (D47): a shared or school computer must not stay signed in after the window closes.
  */
 
 export const SESSION_COOKIE = 'portal_session';
@@ -30,6 +32,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
     sessionIdHash: string | null;
+    /** Whether the current session's cookie outlives the browser ("Keep me signed in"). */
+    sessionRemember: boolean;
   }
   interface FastifyInstance {
     sessions: SessionManager;
@@ -42,8 +46,12 @@ export function hashToken(token: string): string {
 }
 
 export interface SessionManager {
-  /** Ends any current session and starts a new one for the user (new id: no fixation). */
-  start(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void>;
+  /**
+   * Ends any current session and starts a new one for the user (new id: no fixation). `remember`
+   * gives the cookie the session's absolute lifetime; without it the cookie ends with the browser.
+   * A re-issue (password change) passes `request.sessionRemember` to keep the person's choice.
+   */
+  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean): Promise<void>;
   /** Deletes the current session row and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Deletes every session of a user except the given one (after a password change or reset). */
@@ -56,11 +64,11 @@ function isSecure(request: FastifyRequest): boolean {
 
 async function loadSessionUser(db: Db, idHash: string, config: Config, now: number) {
   const row = await repo.findSessionUser(db, idHash);
-  if (!row) return { user: null, touch: false };
+  if (!row) return { user: null, remember: false, touch: false };
   const lastSeen = Date.parse(row.last_seen_at);
   if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now) {
     await repo.deleteSession(db, idHash);
-    return { user: null, touch: false };
+    return { user: null, remember: false, touch: false };
   }
   const name =
     row.role === 'admin'
@@ -75,7 +83,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
     firstLogin: row.first_login === 1,
     passwordReset: row.password_reset === 1,
   };
-  return { user, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
+  return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
 }
 
 export const sessionPlugin = fp(
@@ -83,18 +91,20 @@ export const sessionPlugin = fp(
     const { db, config } = options;
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
+    app.decorateRequest('sessionRemember', false);
 
-    const setCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+    /** No Max-Age and no Expires make a browser-session cookie; the server's idle and absolute limits apply either way. */
+    const setCookie = (request: FastifyRequest, reply: FastifyReply, token: string, remember: boolean) =>
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure: isSecure(request),
-        maxAge: Math.floor(config.sessionTtlMs / 1000),
+        ...(remember ? { maxAge: Math.floor(config.sessionTtlMs / 1000) } : {}),
       });
 
     const manager: SessionManager = {
-      async start(request, reply, userId) {
+      async start(request, reply, userId, remember) {
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();
@@ -108,13 +118,16 @@ export const sessionPlugin = fp(
           expires_at: new Date(now.getTime() + config.sessionTtlMs).toISOString(),
           ip: request.ip,
           user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
+          remember: remember ? 1 : 0,
         });
         request.sessionIdHash = idHash;
-        setCookie(request, reply, token);
+        request.sessionRemember = remember;
+        setCookie(request, reply, token, remember);
       },
       async end(request, reply) {
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         request.sessionIdHash = null;
+        request.sessionRemember = false;
         request.user = null;
         reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) });
       },
@@ -129,10 +142,11 @@ export const sessionPlugin = fp(
       if (!token || token.length > 100) return;
       const idHash = hashToken(token);
       const now = Date.now();
-      const { user, touch } = await loadSessionUser(db, idHash, config, now);
+      const { user, remember, touch } = await loadSessionUser(db, idHash, config, now);
       if (!user) return;
       request.user = user;
       request.sessionIdHash = idHash;
+      request.sessionRemember = remember;
       if (touch) {
         await repo.touchSession(db, idHash, new Date(now).toISOString());
       }

@@ -1,4 +1,5 @@
 import type { Content } from 'pdfmake/interfaces.js';
+import { formClassName } from '../../shared/form-class.js';
 import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
 import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from '../pdf/pieces.js';
@@ -75,7 +76,7 @@ export function buildReportCard(data: ReportCardData): PdfDocument {
   const termName = `Term ${data.term} ${TERM_NAMES[data.term]}`;
   const yearLabel = academicYearLabel(data.year);
   const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
-  const formClass = data.classId ? `Form ${data.formLevel ?? ''} ${data.classId}`.replace(/\s+/g, ' ') : null;
+  const formClass = data.classId ? formClassName(data.classId, data.formLevel) : null;
   const attendance = data.attendance;
   const sessions = (n: number) => (attendance ? `${n} of ${attendance.possibleSessions}` : 'Not recorded');
 

@@ -16,6 +16,7 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { format, isValid, parseISO } from 'date-fns';
 import { ADMIN_MIN_BIRTH_DATE, AddStudentSchema, adminEditFieldLabel, listName, type AddStudentField, type AdminStudent } from '../../shared/admin.schemas.js';
+import { formClassName } from '../../shared/form-class.js';
 import { findField } from '../../shared/registration.fields.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
@@ -123,7 +124,7 @@ function AddStudentForm({ onClose, onAdded }: Omit<AddStudentDialogProps, 'open'
           >
             {(classes.data ?? []).map((formClass) => (
               <MenuItem key={formClass.id} value={formClass.id}>
-                {formClass.id}
+                {formClassName(formClass.id, formClass.form_level)}
               </MenuItem>
             ))}
           </TextField>

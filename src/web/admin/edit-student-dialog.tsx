@@ -27,6 +27,7 @@ import {
   type AdminEditField,
   type AdminStudent,
 } from '../../shared/admin.schemas.js';
+import { formClassName } from '../../shared/form-class.js';
 import { isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useSaveStudent } from './admin.api.js';
@@ -214,7 +215,7 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
             {classId !== '' && !(classes.data ?? []).some((formClass) => formClass.id === classId) && <MenuItem value={classId}>{classId}</MenuItem>}
             {(classes.data ?? []).map((formClass) => (
               <MenuItem key={formClass.id} value={formClass.id}>
-                {formClass.id}
+                {formClassName(formClass.id, formClass.form_level)}
               </MenuItem>
             ))}
           </TextField>

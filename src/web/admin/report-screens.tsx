@@ -8,6 +8,7 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { parentsContactSpreadsheetUrl, parentsContactUrl, registrationReportUrl } from '../../shared/admin.schemas.js';
+import { formClassName } from '../../shared/form-class.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useFormClasses } from '../lib/form-classes.js';
 
@@ -19,7 +20,7 @@ function ClassSelect({ value, onChange }: { value: string; onChange: (value: str
       <MenuItem value="all">All classes</MenuItem>
       {(classes.data ?? []).map((formClass) => (
         <MenuItem key={formClass.id} value={formClass.id}>
-          Form {formClass.form_level} {formClass.id}
+          {formClassName(formClass.id, formClass.form_level)}
         </MenuItem>
       ))}
     </TextField>
@@ -38,6 +39,7 @@ function ReportFrame({ title, description, pdfUrl, spreadsheetUrl }: ReportFrame
   usePageTitle(title);
   const [classId, setClassId] = useState('all');
   const url = pdfUrl(classId);
+  const formLevel = useFormClasses().data?.find((formClass) => formClass.id === classId)?.form_level;
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
       <Typography variant="h1">{title}</Typography>
@@ -59,7 +61,7 @@ function ReportFrame({ title, description, pdfUrl, spreadsheetUrl }: ReportFrame
         component="iframe"
         key={url}
         src={url}
-        title={`${title} — ${classId === 'all' ? 'All classes' : classId}`}
+        title={`${title} — ${classId === 'all' ? 'All classes' : formClassName(classId, formLevel)}`}
         sx={{ border: 1, borderColor: 'divider', width: '100%', height: { xs: '70vh', md: '75vh' }, bgcolor: 'grey.100' }}
       />
     </Paper>

@@ -127,8 +127,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
           ],
         },
-        // Unknown paths go to the start page, where the guard sends signed-in users onward.
-        { path: '*', element: <Navigate to="/" replace /> },
+        // An unknown address says so and links home (the server answers index.html for it; an
+        // unknown /api path stays a JSON 404 there).
+        { path: '*', lazy: async () => ({ Component: (await import('../components/not-found-page.js')).NotFoundPage }) },
       ],
     },
   ];

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
 import { summarizeAttendance } from '../../shared/attendance.stats.js';
+import { formClassName } from '../../shared/form-class.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
@@ -84,7 +85,7 @@ function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; 
           <dt>Student ID</dt>
           <dd>{data.student.id}</dd>
           <dt>Class</dt>
-          <dd>{data.class_id ?? 'Not recorded'}</dd>
+          <dd>{formClassName(data.class_id, data.form_level) ?? 'Not recorded'}</dd>
           <dt>Term</dt>
           <dd>{currentTerm ? termLabel(currentTerm) : 'No term yet'}</dd>
         </Box>

@@ -10,6 +10,7 @@ import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
 import { useAdminLogin } from './auth.api.js';
 import { ErrorAlert } from './error-alert.js';
+import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
 import { SignInFrame } from './sign-in-frame.js';
 
 /** Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). */
@@ -17,12 +18,13 @@ export function AdminLoginPage() {
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [invalid, setInvalid] = useState<{ message: string; fields: FieldErrors } | null>(null);
   const login = useAdminLogin();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = AdminLoginSchema.safeParse({ username, password });
+    const parsed = AdminLoginSchema.safeParse({ username, password, remember });
     if (!parsed.success) {
       // A blank username shows 'Username field empty' (the shared schema's message) and calls nothing.
       setInvalid({ message: firstIssueMessage(parsed.error), fields: fieldErrorsOf(parsed.error) });
@@ -55,7 +57,8 @@ export function AdminLoginPage() {
           error={Boolean(invalid?.fields['password'])}
           required
         />
-        <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 2 }}>
+        <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
+        <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 1 }}>
           Sign in
         </Button>
       </Box>

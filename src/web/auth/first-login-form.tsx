@@ -8,17 +8,19 @@ import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFirstLogin } from './auth.api.js';
 import { BirthDateField } from './birth-date-field.js';
 import { ErrorAlert } from './error-alert.js';
+import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
 
 /** First-login mode: birth certificate pin or SEA number plus date of birth (SPEC §2, DESIGN §6). */
 export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswer) => void }) {
   const [identifier, setIdentifier] = useState('');
   const [dateOfBirth, setDateOfBirth] = useState('');
+  const [remember, setRemember] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const firstLogin = useFirstLogin();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = FirstLoginSchema.safeParse({ identifier, date_of_birth: dateOfBirth });
+    const parsed = FirstLoginSchema.safeParse({ identifier, date_of_birth: dateOfBirth, remember });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
     firstLogin.mutate(parsed.data, { onSuccess: onSignedIn });
@@ -38,7 +40,8 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
         required
       />
       <BirthDateField value={dateOfBirth} onChange={setDateOfBirth} error={fieldErrors['date_of_birth']} autoComplete="off" />
-      <Button type="submit" variant="contained" size="large" fullWidth disabled={firstLogin.isPending} sx={{ mt: 2 }}>
+      <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={firstLogin.isPending} sx={{ mt: 1 }}>
         Continue
       </Button>
     </Box>

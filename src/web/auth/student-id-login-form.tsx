@@ -9,6 +9,7 @@ import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
 import { useLoginStudent, useUserStatus } from './auth.api.js';
 import { ErrorAlert } from './error-alert.js';
+import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
 
 const STATUS_LOOKUP_DELAY_MS = 300;
 
@@ -21,6 +22,7 @@ interface StudentIdLoginFormProps {
 /** Normal mode: Student ID and password; a reset account's password is the birth date (SPEC §2). */
 export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }: StudentIdLoginFormProps) {
   const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [lookupId, flushLookupId] = useDebouncedValue(studentId, STATUS_LOOKUP_DELAY_MS);
   const status = useUserStatus(lookupId);
@@ -29,7 +31,7 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = StudentLoginSchema.safeParse({ student_id: studentId, password });
+    const parsed = StudentLoginSchema.safeParse({ student_id: studentId, password, remember });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
     login.mutate(parsed.data, { onSuccess: onSignedIn });
@@ -61,7 +63,8 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
         shrinkLabel
         required
       />
-      <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 2 }}>
+      <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 1 }}>
         Sign in
       </Button>
     </Box>

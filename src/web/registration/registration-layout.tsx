@@ -161,7 +161,14 @@ export function RegistrationLayout() {
                   to={`/registration/${step.path}`}
                   aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
                   aria-current={step.path === activePath ? 'page' : undefined}
-                  sx={{ minWidth: 0, px: 0.25, '& .MuiBottomNavigationAction-label': { fontSize: '0.68rem' } }}
+                  sx={{
+                    minWidth: 0,
+                    px: 0.25,
+                    // Six steps share a 360 px phone (60 px each): the current step's label keeps the
+                    // same size (MUI enlarges it, which cut off "Complete") and is told by weight and colour.
+                    '& .MuiBottomNavigationAction-label, & .MuiBottomNavigationAction-label.Mui-selected': { fontSize: '0.68rem', whiteSpace: 'nowrap' },
+                    '& .MuiBottomNavigationAction-label.Mui-selected': { fontWeight: 700 },
+                  }}
                 />
               ))}
             </BottomNavigation>

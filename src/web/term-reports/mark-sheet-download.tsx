@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { formClassName } from '../../shared/form-class.js';
 import { termResultsTemplateUrl } from '../../shared/term-reports.schemas.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useSubjects } from './term-reports.api.js';
@@ -43,7 +44,7 @@ export function MarkSheetDownload() {
         >
           {(classes.data ?? []).map((formClass) => (
             <MenuItem key={formClass.id} value={formClass.id}>
-              Form {formClass.form_level} {formClass.id}
+              {formClassName(formClass.id, formClass.form_level)}
             </MenuItem>
           ))}
         </TextField>

@@ -7,6 +7,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
+import { formClassName } from '../../shared/form-class.js';
 import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
 import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
@@ -80,7 +81,7 @@ interface TermReportItemProps {
 
 /** One report: title 'Form {form_level} {class_id}', headline, subtitle, and the posted text (SPEC §2). */
 function TermReportItem({ term, divider, canOpen, onOpen }: TermReportItemProps) {
-  const title = `Form ${term.form_level ?? ''} ${term.class_id ?? ''}`.replace(/\s+/g, ' ').trim();
+  const title = formClassName(term.class_id, term.form_level) ?? 'End of Term Report';
   const posted = term.posted === 1;
   return (
     <ListItem disablePadding divider={divider}>
