@@ -11,6 +11,7 @@ import {
 } from '../../shared/attendance.schemas.js';
 import { attendancePercent, countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
+import { formClassName } from '../../shared/form-class.js';
 import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
@@ -224,7 +225,7 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
   const present = sum((row) => row.present);
   return {
     class_id: formClass.id,
-    class_name: `Form ${formClass.form_level} ${formClass.id}`,
+    class_name: formClassName(formClass.id, formClass.form_level) ?? formClass.id,
     form_teacher: formClass.form_teacher,
     from,
     to,

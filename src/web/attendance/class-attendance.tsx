@@ -19,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import { listName } from '../../shared/admin.schemas.js';
 import { checkReportRange, classAttendanceUrl, type ClassAttendance as ClassAttendanceData } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
+import { formClassName } from '../../shared/form-class.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -78,7 +79,7 @@ export function ClassAttendance() {
         <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" required>
           {(classes.data ?? []).map((formClass) => (
             <MenuItem key={formClass.id} value={formClass.id}>
-              Form {formClass.form_level} {formClass.id}
+              {formClassName(formClass.id, formClass.form_level)}
             </MenuItem>
           ))}
         </TextField>
