@@ -19,9 +19,10 @@ import type { PageImage } from './pdf-pages.js';
 /**
  * Every PDF the portal shows (report cards, the registration form, the attendance report, the
  * class reports, an uploaded PDF) goes through PdfView (PdfDialog: the same, full screen), and is
- * saved through DownloadPdfButton (D45). Phone browsers cannot show a PDF inside a page, so below MUI's `sm` breakpoint — and in
- * any browser that says it has no PDF viewer — the pages are drawn as images with pdf.js, at the
- * width of the screen; wider screens keep the browser's own viewer in a frame (zoom, search, print).
+ * saved through DownloadPdfButton (D45). Phone browsers cannot show a PDF inside a page, so below
+ * MUI's `sm` breakpoint — and in any browser that says it has no PDF viewer — the pages are drawn
+ * as images with pdf.js, at the width of the screen; wider screens keep the browser's own viewer
+ * in a frame (zoom, search, print).
  */
 
 /** Sharper than the screen is wasted on a phone's memory: at most 3 device pixels per CSS pixel, 1,600 in all. */
@@ -29,10 +30,10 @@ const MAX_PIXEL_RATIO = 3;
 const MAX_PIXEL_WIDTH = 1600;
 
 /** What a PDF that pdf.js cannot read says (the bytes came, but are not a PDF it can draw). */
-export const PDF_UNREADABLE_MESSAGE = 'This PDF could not be shown here. Use Download PDF to open it in another app.';
+const PDF_UNREADABLE_MESSAGE = 'This PDF could not be shown here. Use Download PDF to open it in another app.';
 
 /** True where PDFs are shown as page images: a phone-width screen, or a browser without a PDF viewer. */
-export function useShowsPdfAsPages(): boolean {
+function useShowsPdfAsPages(): boolean {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   return narrow || navigator.pdfViewerEnabled === false;
