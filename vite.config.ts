@@ -12,7 +12,7 @@ const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
 const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 const apiServer = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
 
-const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+const COMPRESSIBLE = /\.(m?js|css|html|svg|json)$/;
 const MIN_COMPRESS_BYTES = 1024;
 
 /**

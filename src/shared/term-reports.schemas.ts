@@ -57,19 +57,15 @@ export const ReportCardTermsParamsSchema = z.object({
   userID: StudentIdSchema,
 });
 
-/** GET /api/report-card/{studentId}/{year}/{term}; `download=1` asks for an attachment (phones). */
+/** GET /api/report-card/{studentId}/{year}/{term} (its query: PdfQuerySchema, `download=1` saves it). */
 export const ReportCardParamsSchema = z.object({
   studentId: StudentIdSchema,
   year: AcademicYearSchema,
   term: TermSchema,
 });
-export const ReportCardQuerySchema = z.object({
-  download: z.enum(['0', '1']).optional(),
-});
-
 /** Where the report card PDF of a student's term is (SPEC §7 "PDFs embedded by URL"). */
-export function reportCardUrl(studentId: string, year: number, term: number | string, download = false): string {
-  return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}${download ? '?download=1' : ''}`;
+export function reportCardUrl(studentId: string, year: number, term: number | string): string {
+  return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}`;
 }
 
 // ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------

@@ -232,7 +232,9 @@ describe('attendance screen', () => {
     const pdfResponse = page.waitForResponse((response) => response.url().includes('/api/student-attendance-report/'));
     await page.getByRole('dialog', { name: 'Generate Report' }).getByRole('button', { name: 'Display Report' }).click();
     expect((await pdfResponse).status()).toBe(200);
-    await page.getByRole('dialog', { name: 'Attendance Report' }).getByRole('link', { name: 'Open PDF' }).waitFor();
+    const viewer = page.getByRole('dialog', { name: 'Attendance Report' });
+    await viewer.getByRole('img', { name: /^Page 1 of \d+$/ }).waitFor();
+    await viewer.getByRole('link', { name: 'Download PDF' }).waitFor();
   });
 
   it('axe finds no serious or critical violation on /attendance', async () => {

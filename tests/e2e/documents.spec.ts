@@ -67,7 +67,9 @@ describe('documents step', () => {
     await slot('birth_certificate').getByRole('button', { name: 'View Birth Certificate: birth certificate.pdf' }).click();
     const pdfDialog = page.getByRole('dialog', { name: /Birth Certificate: birth certificate\.pdf/ });
     await pdfDialog.waitFor();
-    expect(await pdfDialog.locator('iframe').getAttribute('src')).toMatch(/^\/api\/documents\/[\w-]{22}$/);
+    const src = await pdfDialog.locator('iframe').getAttribute('src');
+    expect(src).toMatch(/^\/api\/documents\/[\w-]{22}$/);
+    expect(await pdfDialog.getByRole('link', { name: 'Download PDF' }).getAttribute('href')).toBe(`${src}?download=1`);
     await pdfDialog.getByRole('button', { name: 'Close' }).last().click();
     await pdfDialog.waitFor({ state: 'hidden' });
 

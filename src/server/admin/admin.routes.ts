@@ -14,6 +14,7 @@ import {
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolToday } from '../../shared/dates.js';
+import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -102,6 +103,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
         tags,
         summary: 'The registration report PDF of one form class, or of all (classId = all)',
         params: ReportClassParamsSchema,
+        querystring: PdfQuerySchema,
         produces: ['application/pdf'],
         response: { 200: FileAnswer, ...errorResponses },
       },
@@ -110,7 +112,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       const formClass = await admin.resolveReportClass(db, request.params.classId);
       const data = await admin.gatherRegistrationReport(db, config.schoolName, formClass);
       const bytes = await renderPdf(buildRegistrationReport(data));
-      return sendPdf(reply, bytes, `Registration Report - ${data.scope}.pdf`);
+      return sendPdf(reply, bytes, `Registration Report - ${data.scope}.pdf`, pdfDisposition(request.query));
     },
   );
 
@@ -122,6 +124,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
         tags,
         summary: 'Parents Contact PDF of one form class, or of all (classId = all)',
         params: ReportClassParamsSchema,
+        querystring: PdfQuerySchema,
         produces: ['application/pdf'],
         response: { 200: FileAnswer, ...errorResponses },
       },
@@ -131,7 +134,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       const data = await admin.gatherParentsContact(db, config.schoolName, formClass);
       await admin.auditExport(db, actorOf(request), `Parents Contact PDF (${data.scope})`);
       const bytes = await renderPdf(buildParentsContact(data));
-      return sendPdf(reply, bytes, `Parents Contact - ${data.scope}.pdf`);
+      return sendPdf(reply, bytes, `Parents Contact - ${data.scope}.pdf`, pdfDisposition(request.query));
     },
   );
 

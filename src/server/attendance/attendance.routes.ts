@@ -26,6 +26,7 @@ import {
 } from '../../shared/attendance.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
+import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -81,6 +82,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
         tags,
         summary: 'Attendance report PDF for a date range (no future dates, start not after end)',
         params: AttendanceReportParamsSchema,
+        querystring: PdfQuerySchema,
         response: { ...errorResponses },
       },
     },
@@ -88,7 +90,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       const { studentId, startDate, endDate } = request.params;
       const data = await attendance.getAttendanceForReport(db, studentId, startDate, endDate);
       const bytes = await renderAttendanceReport({ ...data, schoolName: config.schoolName, generatedAt: schoolDateTime(new Date()) });
-      return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`);
+      return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`, pdfDisposition(request.query));
     },
   );
 

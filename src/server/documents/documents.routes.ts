@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { pdfDisposition, PdfQuerySchema, type PdfQuery } from '../../shared/pdf.schemas.js';
 import {
   DeleteFileAnswerSchema,
   DeleteFileQuerySchema,
@@ -51,11 +52,11 @@ async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer
  * else, never kept by a shared cache, sandboxed so nothing in it runs as the portal, and framed
  * only by the portal's own pages (OWASP File Upload cheat sheet).
  */
-function sendDocument(reply: FastifyReply, document: { file_name: string; mime: string; bytes: Buffer }) {
+function sendDocument(reply: FastifyReply, document: { file_name: string; mime: string; bytes: Buffer }, query: PdfQuery) {
   const asciiName = document.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return reply
     .header('content-type', document.mime)
-    .header('content-disposition', `inline; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(document.file_name)}`)
+    .header('content-disposition', `${pdfDisposition(query)}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(document.file_name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'")
@@ -220,11 +221,12 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
         tags,
         summary: 'Serves an uploaded file to its own student or an administrator (the url of get-files)',
         params: z.object({ publicId: PublicIdSchema }),
+        querystring: PdfQuerySchema,
         response: errorResponses,
       },
     },
     async (request, reply) => {
-      return sendDocument(reply, await documents.openDocument(db, callerOf(request), request.params.publicId));
+      return sendDocument(reply, await documents.openDocument(db, callerOf(request), request.params.publicId), request.query);
     },
   );
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
 import { sendPdf } from '../pdf/renderer.js';
@@ -20,14 +21,14 @@ export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, 
         summary: "The registration form PDF on Legal paper (students: their own; administrators: any student's)",
         params: z.object({ studentId: StudentIdSchema }),
         // ?v= lets the page ask for a fresh copy after a change; it is not read.
-        querystring: z.object({ v: z.string().max(40).optional() }),
+        querystring: PdfQuerySchema.extend({ v: z.string().max(40).optional() }),
         response: errorResponses,
       },
     },
     async (request, reply) => {
       const { studentId } = request.params;
       const bytes = await renderRegistrationForm(await loadRegistrationForm(db, studentId, config.schoolName));
-      return sendPdf(reply, bytes, `Registration Form ${studentId}.pdf`);
+      return sendPdf(reply, bytes, `Registration Form ${studentId}.pdf`, pdfDisposition(request.query));
     },
   );
 };

@@ -2,6 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
+import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import {
   GradingSettingsSchema,
   ImportQuerySchema,
@@ -10,7 +11,6 @@ import {
   PostedTermReportListSchema,
   PostedTermReportSchema,
   ReportCardParamsSchema,
-  ReportCardQuerySchema,
   ReportCardTermListSchema,
   ReportCardTermsParamsSchema,
   ScheduleTermReportsSchema,
@@ -81,7 +81,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
         tags,
         summary: 'The report card PDF (students: their own, posted terms only; administrators: any)',
         params: ReportCardParamsSchema,
-        querystring: ReportCardQuerySchema,
+        querystring: PdfQuerySchema,
         response: errorResponses,
       },
     },
@@ -91,8 +91,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       const data = await service.loadReportCard(db, { role: user.role }, studentId, year, term, config.schoolName);
       const bytes = await renderReportCard(data);
       await service.recordReportCardView(db, actorOf(request), studentId, year, term);
-      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
-      return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, disposition);
+      return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, pdfDisposition(request.query));
     },
   );
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
@@ -11,6 +10,7 @@ import { parentsContactSpreadsheetUrl, parentsContactUrl, registrationReportUrl 
 import { formClassName } from '../../shared/form-class.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useFormClasses } from '../lib/form-classes.js';
+import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 
 /** 'all' or a form class id. */
 function ClassSelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {
@@ -34,7 +34,7 @@ interface ReportFrameProps {
   spreadsheetUrl?: (classId: string) => string;
 }
 
-/** A class report: the class chooser, the PDF embedded below it, and its downloads. */
+/** A class report: the class chooser, the PDF below it (page images on a phone, D45), and its downloads. */
 function ReportFrame({ title, description, pdfUrl, spreadsheetUrl }: ReportFrameProps) {
   usePageTitle(title);
   const [classId, setClassId] = useState('all');
@@ -48,21 +48,18 @@ function ReportFrame({ title, description, pdfUrl, spreadsheetUrl }: ReportFrame
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mb: 2 }}>
         <ClassSelect value={classId} onChange={setClassId} />
-        <Button href={url} target="_blank" rel="noopener" startIcon={<OpenInNewIcon aria-hidden />}>
-          Open PDF
-        </Button>
+        <DownloadPdfButton url={url} />
         {spreadsheetUrl && (
           <Button href={spreadsheetUrl(classId)} download startIcon={<FileDownloadIcon aria-hidden />}>
             Download spreadsheet
           </Button>
         )}
       </Box>
-      <Box
-        component="iframe"
+      <PdfView
         key={url}
-        src={url}
+        url={url}
         title={`${title} — ${classId === 'all' ? 'All classes' : formClassName(classId, formLevel)}`}
-        sx={{ border: 1, borderColor: 'divider', width: '100%', height: { xs: '70vh', md: '75vh' }, bgcolor: 'grey.100' }}
+        frameSx={{ border: 1, borderColor: 'divider', height: '75vh' }}
       />
     </Paper>
   );

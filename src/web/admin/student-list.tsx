@@ -36,7 +36,7 @@ import { useFormClasses } from '../lib/form-classes.js';
 import { useDownloadFile, useStudents } from './admin.api.js';
 import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
-import { PdfDialog } from './pdf-dialog.js';
+import { PdfDialog } from '../components/pdf-view.js';
 import { ResetPasswordDialog } from './reset-password-dialog.js';
 
 type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | { kind: 'add' } | null;

@@ -1,18 +1,13 @@
 import { useState } from 'react';
-import CloseIcon from '@mui/icons-material/Close';
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import AppBar from '@mui/material/AppBar';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
 import { attendanceReportPath, checkReportRange } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
+import { PdfDialog } from '../components/pdf-view.js';
 import { RangeDateField } from './range-date-field.js';
 
 interface RangeDialogProps {
@@ -59,39 +54,13 @@ function ReportRangeDialog({ open, defaultStart, defaultEnd, onCancel, onDisplay
   );
 }
 
-/** The report PDF, embedded full screen with Close (SPEC §2), and a link for phones that cannot show a PDF in a page. */
-function ReportPdfDialog({ url, onClose }: { url: string | null; onClose: () => void }) {
-  return (
-    <Dialog open={url !== null} onClose={onClose} fullScreen aria-labelledby="attendance-pdf-title">
-      <AppBar position="static" elevation={0}>
-        <Toolbar sx={{ gap: 1 }}>
-          <Typography id="attendance-pdf-title" component="h2" variant="h3" sx={{ flexGrow: 1, color: 'inherit' }}>
-            Attendance Report
-          </Typography>
-          {url && (
-            <Button color="inherit" href={url} target="_blank" rel="noopener" startIcon={<OpenInNewIcon aria-hidden />}>
-              Open PDF
-            </Button>
-          )}
-          <Button color="inherit" onClick={onClose} startIcon={<CloseIcon aria-hidden />}>
-            Close
-          </Button>
-        </Toolbar>
-      </AppBar>
-      {url && (
-        <Box component="iframe" src={url} title="Attendance report PDF" sx={{ flexGrow: 1, border: 0, width: '100%', bgcolor: 'grey.100' }} />
-      )}
-    </Dialog>
-  );
-}
-
 interface AttendanceReportProps {
   studentId: string;
   defaultStart: string | null;
   defaultEnd: string | null;
 }
 
-/** The 'Generate Report' button, its date-range dialog and the embedded PDF. */
+/** The 'Generate Report' button, its date-range dialog and the PDF full screen (page images on a phone, D45). */
 export function AttendanceReport({ studentId, defaultStart, defaultEnd }: AttendanceReportProps) {
   const [choosing, setChoosing] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
@@ -112,7 +81,7 @@ export function AttendanceReport({ studentId, defaultStart, defaultEnd }: Attend
           }}
         />
       )}
-      <ReportPdfDialog url={url} onClose={() => setUrl(null)} />
+      <PdfDialog url={url} title="Attendance Report" label="Attendance report PDF" onClose={() => setUrl(null)} />
     </>
   );
 }

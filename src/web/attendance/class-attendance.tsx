@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,6 +19,7 @@ import { listName } from '../../shared/admin.schemas.js';
 import { checkReportRange, classAttendanceUrl, type ClassAttendance as ClassAttendanceData } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';
+import { DownloadPdfButton } from '../components/pdf-view.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -112,9 +112,7 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
             {data.school_days} school days · {data.possible} sessions each (AM and PM)
           </Typography>
         </Box>
-        <Button component="a" href={classAttendanceUrl(range, 'pdf')} download startIcon={<PictureAsPdfIcon aria-hidden />}>
-          Download PDF
-        </Button>
+        <DownloadPdfButton url={classAttendanceUrl(range, 'pdf')} />
         <Button component="a" href={classAttendanceUrl(range, 'xlsx')} download startIcon={<FileDownloadIcon aria-hidden />}>
           Download spreadsheet
         </Button>

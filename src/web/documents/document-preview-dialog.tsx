@@ -10,11 +10,12 @@ import IconButton from '@mui/material/IconButton';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UploadedFile } from '../../shared/documents.schemas.js';
+import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 
 /**
  * An uploaded file opened in a dialog (SPEC §4 document slot: the preview opens the file): the
- * picture itself, or the PDF in a frame. Full screen on phones, which also get "Open file",
- * since most phone browsers do not show a PDF inside a page.
+ * picture itself (with "Open file"), or the PDF (with Download PDF) in a frame, as page images on a
+ * phone (D45). Full screen on phones.
  */
 export function DocumentPreviewDialog({ file, label, onClose }: { file: UploadedFile | null; label: string; onClose: () => void }) {
   const theme = useTheme();
@@ -31,17 +32,20 @@ export function DocumentPreviewDialog({ file, label, onClose }: { file: Uploaded
       <DialogContent dividers sx={{ p: 0, display: 'flex', justifyContent: 'center', bgcolor: 'grey.100' }}>
         {file &&
           (file.mime === 'application/pdf' ? (
-            <Box component="iframe" src={file.url} title={title} sx={{ border: 0, width: '100%', height: narrow ? '100%' : '75vh', minHeight: 320 }} />
+            <PdfView url={file.url} title={title} frameSx={{ height: '75vh', minHeight: 320 }} />
           ) : (
             <Box component="img" src={file.url} alt={title} sx={{ maxWidth: '100%', maxHeight: narrow ? '100%' : '75vh', objectFit: 'contain' }} />
           ))}
       </DialogContent>
       <DialogActions>
-        {file && (
-          <Button href={file.url} target="_blank" rel="noopener" startIcon={<OpenInNewIcon />}>
-            Open file
-          </Button>
-        )}
+        {file &&
+          (file.mime === 'application/pdf' ? (
+            <DownloadPdfButton url={file.url} />
+          ) : (
+            <Button href={file.url} target="_blank" rel="noopener" startIcon={<OpenInNewIcon />}>
+              Open file
+            </Button>
+          ))}
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </Dialog>

@@ -114,7 +114,8 @@ function sendBody(path: string, method: string, body: unknown, signal?: AbortSig
   });
 }
 
-async function send(path: string, init: RequestInit): Promise<Response> {
+/** fetch with the session cookie; a network failure becomes the `ApiError` UNREACHABLE_MESSAGE. */
+export async function send(path: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(path, { ...init, credentials: 'include' });
   } catch (cause) {
@@ -138,7 +139,8 @@ async function parseAnswer<T>(response: Response, schema: AnswerSchema<T>): Prom
   return parsed.data;
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+/** The `ApiError` of a failed answer (the server's message, or words for a proxy's page). */
+export async function toApiError(response: Response): Promise<ApiError> {
   let json: unknown = undefined;
   try {
     json = await response.json();

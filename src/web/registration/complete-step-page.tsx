@@ -1,4 +1,3 @@
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import PrintIcon from '@mui/icons-material/Print';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -10,6 +9,7 @@ import { useRef } from 'react';
 import { registrationFormUrl } from '../../shared/documents.schemas.js';
 import { findField, type FieldValue } from '../../shared/registration.fields.js';
 import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
+import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { RegistrationField } from './registration-field.js';
@@ -20,7 +20,8 @@ const AGREE_FIELD = findField('agree_terms_conditions')!;
 /**
  * The Complete step (SPEC §2, §4): the school's terms, the agree control (it saves
  * agree_terms_conditions 1 or 0 like every other field; the server records the date), and the
- * printable registration form on Legal paper in a frame with a Print button.
+ * printable registration form on Legal paper in a frame with Print and Download PDF (page images on a
+ * phone, D45).
  */
 export function CompleteStepPage() {
   usePageTitle('Complete');
@@ -88,19 +89,16 @@ export function CompleteStepPage() {
           <Button variant="contained" startIcon={<PrintIcon />} onClick={print}>
             Print
           </Button>
-          <Button href={formUrl} target="_blank" rel="noopener" startIcon={<OpenInNewIcon />}>
-            Open form
-          </Button>
+          <DownloadPdfButton url={formUrl} />
         </Stack>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          Print on Legal paper (8½ × 14 in). On a phone, use Open form to view or save it.
+          Print on Legal paper (8½ × 14 in). On a phone, Download PDF saves the form to print it elsewhere.
         </Typography>
-        <Box
-          component="iframe"
-          ref={frame}
-          src={formUrl}
+        <PdfView
+          url={formUrl}
           title="Registration form"
-          sx={{ display: 'block', width: '100%', height: { xs: '70vh', sm: '85vh' }, border: 1, borderColor: 'divider', borderRadius: 1 }}
+          frameRef={frame}
+          frameSx={{ height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 }}
         />
       </Paper>
     </Stack>
