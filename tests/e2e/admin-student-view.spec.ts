@@ -4,7 +4,7 @@ import { StudentAttendanceSchema } from '../../src/shared/attendance.schemas.js'
 import { attendancePercent } from '../../src/shared/attendance.stats.js';
 import { UploadedFileListSchema } from '../../src/shared/documents.schemas.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, signInAsAdmin } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
 
 /**
  * The office's view of one student from the admin student list (issue 15, points 15 and 19, D46):
@@ -76,6 +76,7 @@ describe("a student's documents from the list", () => {
       const list = dialog.getByRole('list', { name: 'Documents' });
       await list.getByText('Birth Certificate').waitFor();
       for (const file of files) await list.getByText(file.name, { exact: true }).waitFor();
+      await page.screenshot({ path: screenshotPath(`admin-student-documents-${width}.png`) });
       // The demo's national student has no passport or permit.
       expect(await list.getByText('Not uploaded').count()).toBe(6 - files.length);
       await list.getByText(new RegExp(`uploaded ${picture.uploaded_at.slice(0, 10)}`)).first().waitFor();
@@ -177,6 +178,8 @@ describe('row actions', () => {
     expect(await row(student.student_id).getByRole('button', { name: /^more$/i }).count()).toBe(0);
     await menuButton.click();
     const menu = page.getByRole('menu', { name: `Actions for ${listName}` });
+    await menu.getByRole('menuitem').last().waitFor();
+    await page.screenshot({ path: screenshotPath('admin-row-actions-390.png') });
     expect(await menu.getByRole('menuitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual(actions.map(([, name]) => name));
     expect((await menu.getByRole('menuitem').allInnerTexts()).map((text) => text.trim())).toEqual(actions.map(([label]) => label));
     await menu.getByRole('menuitem', { name: `Edit ${listName}` }).click();

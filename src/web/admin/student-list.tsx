@@ -150,15 +150,15 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
       ];
     };
     return [
-      { field: 'id', headerName: 'ID', width: narrow ? 84 : 110 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 96 : 160, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 60 : 80 },
+      { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
+      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80 },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
       {
         field: 'actions',
         headerName: 'Actions',
-        width: narrow ? 64 : 212,
+        width: narrow ? 72 : 212,
         sortable: false,
         filterable: false,
         hideable: false,
