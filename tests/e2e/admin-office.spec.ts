@@ -26,14 +26,18 @@ async function openAdminScreen(view: string): Promise<void> {
   await page.goto(spec.url(`/admin/dashboard?view=${view}`));
 }
 
-/** Chooses a row action of the student list: shown in the row, or folded into the row's menu on a phone. */
-async function rowAction(studentId: string, name: string): Promise<void> {
+/**
+ * Chooses a row action of the student list by its label: the row's button named "{label} …" (the
+ * names say whose row it is), or on a phone the item of the row's "Actions for …" menu.
+ */
+async function rowAction(studentId: string, label: string): Promise<void> {
   const row = page.locator(`[role="row"][data-id="${studentId}"]`);
   await row.waitFor();
-  const inline = row.getByRole('menuitem', { name, exact: true });
+  const name = new RegExp(`^${label} `);
+  const inline = row.getByRole('button', { name });
   if ((await inline.count()) > 0) return inline.click();
-  await row.getByRole('menuitem', { name: /^(more|Actions for)/i }).click();
-  await page.getByRole('menu').getByRole('menuitem', { name, exact: true }).click();
+  await row.getByRole('button', { name: /^Actions for / }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name }).click();
 }
 
 async function storedDefaultWindow() {

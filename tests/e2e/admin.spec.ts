@@ -71,7 +71,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await signInAdmin();
       const id = '20250004';
       await search(id);
-      await gridRow(id).getByRole('menuitem', { name: 'Edit' }).click();
+      await gridRow(id).getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: /Edit Student/ });
       await dialog.waitFor();
 
@@ -130,7 +130,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const pinOf = async (studentId: string) => (await db.selectFrom('students').select('birth_certificate_no').where('id', '=', studentId).executeTakeFirstOrThrow()).birth_certificate_no;
       const own = await pinOf(id);
       await search(id);
-      await gridRow(id).getByRole('menuitem', { name: 'Edit' }).click();
+      await gridRow(id).getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: /Edit Student/ });
       await dialog.waitFor();
       const pin = dialog.locator('input[name="birth_certificate_no"]');
@@ -156,7 +156,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       // The grid re-renders its rows once the debounced search lands; a click on the old row is
       // lost. Click again, as a person would.
       for (let attempt = 1; ; attempt++) {
-        await gridRow(id).getByRole('menuitem', { name: 'Reset password' }).click();
+        await gridRow(id).getByRole('button', { name: 'Reset password' }).click();
         try {
           await dialog.getByText(/Reset the password of/).waitFor({ timeout: 5_000 });
           break;
@@ -178,7 +178,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const { registered } = DEMO_STUDENTS;
       await search(registered.student_id);
       const form = page.waitForResponse((response) => response.url().includes(`/api/registration-form/${registered.student_id}`));
-      await gridRow(registered.student_id).getByRole('menuitem', { name: 'View registration form' }).click();
+      await gridRow(registered.student_id).getByRole('button', { name: 'View registration form' }).click();
       const pdf = page.getByRole('dialog', { name: /Registration Form/ });
       await pdf.locator('iframe').waitFor();
       expect((await form).status()).toBe(200);
@@ -186,7 +186,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await pdf.waitFor({ state: 'hidden' });
 
       // Term reports: the student's own term reports screen, where an administrator opens any card.
-      await gridRow(registered.student_id).getByRole('menuitem', { name: 'Term reports' }).click();
+      await gridRow(registered.student_id).getByRole('button', { name: 'Term reports' }).click();
       await page.waitForURL((address) => address.pathname === '/term-reports' && address.searchParams.get('student') === registered.student_id);
       const terms = page.getByRole('list', { name: 'Term reports' });
       await terms.waitFor();
@@ -283,7 +283,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       };
       expect(await check()).toEqual([]);
       await search(DEMO_STUDENTS.registered.student_id);
-      await gridRow(DEMO_STUDENTS.registered.student_id).getByRole('menuitem', { name: 'Edit' }).click();
+      await gridRow(DEMO_STUDENTS.registered.student_id).getByRole('button', { name: 'Edit' }).click();
       await page.getByRole('dialog', { name: /Edit Student/ }).waitFor();
       // Let the dialog's fade-in finish: axe measures contrast on the half-transparent frames.
       await page.waitForFunction(() => {

@@ -148,10 +148,10 @@ describe.each([
     const row = page.locator(`[role="row"][data-id="${student.student_id}"]`);
     await row.waitFor();
     if (phone) {
-      await row.getByRole('menuitem', { name: 'more' }).click();
-      await page.getByRole('menu').getByRole('menuitem', { name: 'View registration form' }).click();
+      await row.getByRole('button', { name: /^Actions for / }).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: /^View registration form / }).click();
     } else {
-      await row.getByRole('menuitem', { name: 'View registration form' }).click();
+      await row.getByRole('button', { name: /^View registration form / }).click();
     }
     const dialog = page.getByRole('dialog', { name: /Registration Form/ });
     await dialog.waitFor();

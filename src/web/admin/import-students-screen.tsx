@@ -16,6 +16,7 @@ import { findField } from '../../shared/registration.fields.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useImportStudents } from './admin.api.js';
 import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 
 const ACTION_LABELS: Record<StudentImportRow['action'], string> = {
   create: 'New student',
@@ -100,12 +101,13 @@ function ImportPreview({ result }: { result: StudentImportResult }) {
         </Alert>
       )}
       <TableContainer sx={{ maxHeight: '60vh', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" stickyHeader aria-label="Rows of the file">
+        {/* On a phone the row number and Student ID name the row; the name column is left out (D46). */}
+        <Table size="small" stickyHeader aria-label="Rows of the file" sx={PHONE_TABLE_SX}>
           <TableHead>
             <TableRow>
               <TableCell>Row</TableCell>
               <TableCell>Student ID</TableCell>
-              <TableCell>Name</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Name</TableCell>
               <TableCell>Action</TableCell>
               <TableCell>Problems or changes</TableCell>
             </TableRow>
@@ -115,7 +117,7 @@ function ImportPreview({ result }: { result: StudentImportResult }) {
               <TableRow key={row.row} sx={row.action === 'error' ? { bgcolor: '#fdecea' } : undefined}>
                 <TableCell>{row.row}</TableCell>
                 <TableCell>{row.id ?? '—'}</TableCell>
-                <TableCell>{row.name || '—'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE_SX}>{row.name || '—'}</TableCell>
                 <TableCell>
                   <Typography variant="body2" color={row.action === 'error' ? 'error' : undefined} sx={{ fontWeight: 500 }}>
                     {ACTION_LABELS[row.action]}

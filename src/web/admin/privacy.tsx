@@ -25,6 +25,7 @@ import {
   type AuditEntry,
 } from '../../shared/privacy.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { apiRequest, errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
@@ -84,12 +85,12 @@ function describeEntry(entry: AuditEntry): string {
 function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[] }) {
   return (
     <TableContainer sx={{ mt: 2 }}>
-      <Table size="small" aria-label={label}>
+      <Table size="small" aria-label={label} sx={PHONE_TABLE_SX}>
         <TableHead>
           <TableRow>
             <TableCell>When</TableCell>
-            <TableCell>Who</TableCell>
-            <TableCell>Action</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Who</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Action</TableCell>
             <TableCell>What</TableCell>
           </TableRow>
         </TableHead>
@@ -97,9 +98,15 @@ function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[]
           {entries.map((entry) => (
             <TableRow key={entry.id}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{moment(entry.at)}</TableCell>
-              <TableCell>{entry.actor}</TableCell>
-              <TableCell>{entry.action}</TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>{describeEntry(entry)}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{entry.actor}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{entry.action}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>
+                {/* On a phone Who and Action are left out as columns (D46) and head this cell. */}
+                <Box component="span" sx={{ display: { xs: 'block', sm: 'none' }, color: 'text.secondary' }}>
+                  {entry.actor} · {entry.action}
+                </Box>
+                {describeEntry(entry)}
+              </TableCell>
             </TableRow>
           ))}
           {entries.length === 0 && (

@@ -1,6 +1,8 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
+import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FolderOpenIcon from '@mui/icons-material/FolderOpen';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
@@ -16,8 +18,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
-import { useNavigate } from 'react-router';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import {
   ADMIN_MESSAGES,
   REGISTRATION_STATES,
@@ -30,6 +32,7 @@ import {
   type RegistrationState,
   type StudentListFilter,
 } from '../../shared/admin.schemas.js';
+import { FROM_STUDENT_LIST } from '../components/back-to-students.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
@@ -38,8 +41,40 @@ import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 import { PdfDialog } from '../components/pdf-view.js';
 import { ResetPasswordDialog } from './reset-password-dialog.js';
+import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
 
-type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | { kind: 'add' } | null;
+interface KeptFilters {
+  search: string;
+  classId: string;
+  registration: RegistrationState | '';
+}
+
+/**
+ * The search and filters the list had when a row action left it for a student's screen. They come
+ * back when the person returns by going back (a "pop": the Back to students button or the
+ * browser's back), not when the list is chosen afresh from the menu. In the tab's sessionStorage,
+ * which sign-out clears.
+ */
+const KEPT_FILTERS_KEY = 'portal.studentList.filters';
+
+function readKeptFilters(): KeptFilters | null {
+  try {
+    const kept = JSON.parse(window.sessionStorage.getItem(KEPT_FILTERS_KEY) ?? 'null') as Partial<KeptFilters> | null;
+    if (!kept) return null;
+    const registration = REGISTRATION_STATES.find((state) => state === kept.registration) ?? '';
+    return { search: String(kept.search ?? ''), classId: String(kept.classId ?? ''), registration };
+  } catch {
+    return null;
+  }
+}
+
+type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents'; student: AdminStudent } | { kind: 'add' } | null;
+
+/**
+ * A student's uploaded documents over the list. The documents feature draws it; src/web/app hands
+ * it in, since one feature does not import another (STYLE.md).
+ */
+export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name: string } | null; onClose: () => void }>;
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
@@ -47,16 +82,21 @@ type Dialog = { kind: 'form' | 'edit' | 'reset'; student: AdminStudent } | { kin
  * and date of birth, and filters by class and registration stage (not started, in progress,
  * complete); 'Total Number of Students: N'. Export call list downloads the rows shown with the
  * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
- * as quick as 20. Actions: the registration form, edit, reset password, and the student's term
- * reports (the term reports screen, which lets an administrator open unposted cards too). Add
- * student opens the Add Student form.
+ * as quick as 20. Actions: the registration form, edit, reset password, the student's documents
+ * (a dialog with previews), term reports and attendance (the student's own screens, which an
+ * administrator opens with ?student=ID). Each action has a tooltip and a name that says whose
+ * row it is (D46). Add student opens the Add Student form.
  */
-export default function StudentList() {
+export default function StudentList({ documentsDialog: DocumentsDialog }: { documentsDialog: StudentDocumentsDialog }) {
   const students = useStudents();
-  const [search, setSearch] = useState('');
+  const navigate = useNavigate();
+  const navigationType = useNavigationType();
+  // Back from a student's screen, the list shows the search and filters it had.
+  const [kept] = useState(() => (navigationType === NavigationType.Pop ? readKeptFilters() : null));
+  const [search, setSearch] = useState(kept?.search ?? '');
   const deferredSearch = useDeferredValue(search);
-  const [classId, setClassId] = useState('');
-  const [registration, setRegistration] = useState<RegistrationState | ''>('');
+  const [classId, setClassId] = useState(kept?.classId ?? '');
+  const [registration, setRegistration] = useState<RegistrationState | ''>(kept?.registration ?? '');
   const classes = useFormClasses();
   const download = useDownloadFile();
   const snackbar = useSnackbar();
@@ -67,7 +107,11 @@ export default function StudentList() {
   };
   const filtered = Object.keys(filter).length > 0;
   const [dialog, setDialog] = useState<Dialog>(null);
-  const navigate = useNavigate();
+  // What the list keeps when a row action leaves it; a ref, so the columns are not rebuilt per keystroke.
+  const filters = useRef<KeptFilters>({ search, classId, registration });
+  useEffect(() => {
+    filters.current = { search, classId, registration };
+  });
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
 
@@ -86,34 +130,52 @@ export default function StudentList() {
       { onError: (cause) => snackbar(errorMessage(cause), 'error') },
     );
 
-  // On a phone the four actions fold into one menu so the row fits the screen.
-  const columns = useMemo<GridColDef<AdminStudent>[]>(
-    () => [
+  // On a phone the actions fold into one menu, and the date of birth and pin columns are hidden,
+  // so the row (and its actions) fits a 360 px screen without sideways scrolling.
+  const columns = useMemo<GridColDef<AdminStudent>[]>(() => {
+    const actionsOf = (row: AdminStudent): StudentRowAction[] => {
+      const name = listName(row) || row.id;
+      const open = (kind: 'form' | 'edit' | 'reset' | 'documents') => () => setDialog({ kind, student: row });
+      const show = (path: string) => () => {
+        window.sessionStorage.setItem(KEPT_FILTERS_KEY, JSON.stringify(filters.current));
+        void navigate(`${path}?student=${encodeURIComponent(row.id)}`, { state: FROM_STUDENT_LIST });
+      };
+      return [
+        { key: 'form', label: 'View registration form', name: `View registration form of ${name}`, icon: <PictureAsPdfIcon />, onClick: open('form') },
+        { key: 'edit', label: 'Edit', name: `Edit ${name}`, icon: <EditIcon />, onClick: open('edit') },
+        { key: 'reset', label: 'Reset password', name: `Reset password of ${name}`, icon: <LockResetIcon />, onClick: open('reset') },
+        { key: 'documents', label: 'Documents', name: `Documents of ${name}`, icon: <FolderOpenIcon />, onClick: open('documents') },
+        { key: 'terms', label: 'Term reports', name: `Term reports of ${name}`, icon: <SummarizeIcon />, onClick: show('/term-reports') },
+        { key: 'attendance', label: 'Attendance', name: `Attendance of ${name}`, icon: <EventAvailableIcon />, onClick: show('/attendance') },
+      ];
+    };
+    return [
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 110 : 160, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 64 : 80 },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
+      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80 },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
       {
         field: 'actions',
-        type: 'actions',
         headerName: 'Actions',
-        width: narrow ? 70 : 170,
-        getActions: ({ row }) => [
-          <GridActionsCellItem key="form" icon={<PictureAsPdfIcon />} label="View registration form" showInMenu={narrow} onClick={() => setDialog({ kind: 'form', student: row })} />,
-          <GridActionsCellItem key="edit" icon={<EditIcon />} label="Edit" showInMenu={narrow} onClick={() => setDialog({ kind: 'edit', student: row })} />,
-          <GridActionsCellItem key="reset" icon={<LockResetIcon />} label="Reset password" showInMenu={narrow} onClick={() => setDialog({ kind: 'reset', student: row })} />,
-          <GridActionsCellItem key="terms" icon={<SummarizeIcon />} label="Term reports" showInMenu={narrow} onClick={() => void navigate(`/term-reports?student=${encodeURIComponent(row.id)}`)} />,
-        ],
+        width: narrow ? 72 : 212,
+        sortable: false,
+        filterable: false,
+        hideable: false,
+        disableColumnMenu: true,
+        disableExport: true,
+        align: 'center',
+        headerAlign: 'center',
+        renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
-    ],
-    [narrow, navigate],
-  );
+    ];
+  }, [narrow, navigate]);
 
   const total = students.data?.length ?? 0;
   const close = () => setDialog(null);
-  const of = (kind: 'form' | 'edit' | 'reset') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
+  const of = (kind: 'form' | 'edit' | 'reset' | 'documents') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
+  const documentsStudent = of('documents');
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
@@ -193,6 +255,7 @@ export default function StudentList() {
       />
       <EditStudentDialog student={of('edit')} onClose={close} />
       <ResetPasswordDialog student={of('reset')} onClose={close} />
+      <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />
       <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />
     </Paper>
   );

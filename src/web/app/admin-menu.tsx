@@ -24,7 +24,7 @@ const screen = <M,>(load: () => Promise<M>, name: keyof M): ComponentType<AdminS
   lazy(async () => ({ default: (await load())[name] as ComponentType<AdminScreenProps> }));
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
-  { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, screen: screen(() => import('../admin/students-screen.js'), 'default') },
+  { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, screen: screen(() => import('./dashboard-screen.js'), 'default') },
   { id: 'exportData', label: 'Export Data', icon: <FileDownloadIcon />, screen: screen(() => import('../admin/export-data-screen.js'), 'default') },
   { id: 'reports', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
   { id: 'parentsContact', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },

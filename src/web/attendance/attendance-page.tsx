@@ -10,6 +10,7 @@ import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.sc
 import { summarizeAttendance } from '../../shared/attendance.stats.js';
 import { formClassName } from '../../shared/form-class.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
+import { BackToStudents } from '../components/back-to-students.js';
 import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -29,16 +30,18 @@ function termLabel(term: Pick<AcademicTerm, 'year' | 'term'>): string {
 /**
  * /attendance (SPEC §2 "Attendance screen"): the student's name, term, ID and class; the
  * attendance and punctuality doughnuts; the records table; 'Generate Report'. A student sees
- * their own; an administrator names a student with ?student=ID.
+ * their own; an administrator names a student with ?student=ID (the student list's Attendance
+ * action), sees the student's name in the tab's title and has a way back to the list (D46).
  */
 export function AttendancePage() {
-  usePageTitle(TITLE);
   const user = useSession().data?.user ?? null;
   const [params, setParams] = useSearchParams();
   const isAdmin = user?.role === 'admin';
   const studentId = studentShownTo(user, params);
   const [term, setTerm] = useState<TermChoice | null>(null);
   const attendance = useStudentAttendance(studentId, term);
+  const shown = attendance.data?.student;
+  usePageTitle(isAdmin && shown ? `${TITLE} — ${studentName(shown)} (${shown.id})` : TITLE);
 
   if (isAdmin && !studentId) {
     return <ChooseStudent title={TITLE} purpose="Whose attendance to show" submitLabel="Show attendance" onChoose={(id) => setParams({ student: id })} />;
@@ -47,6 +50,7 @@ export function AttendancePage() {
   if (attendance.isError) {
     return (
       <>
+        {isAdmin && <BackToStudents />}
         <Typography variant="h1">{TITLE}</Typography>
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {errorMessage(attendance.error)}
@@ -54,18 +58,31 @@ export function AttendancePage() {
       </>
     );
   }
-  return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} />;
+  return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} showBack={isAdmin} />;
 }
 
-function AttendanceView({ data, studentId, onTerm }: { data: StudentAttendance; studentId: string; onTerm: (term: TermChoice) => void }) {
+function studentName(student: StudentAttendance['student']): string {
+  return [student.first_name, student.last_name].filter(Boolean).join(' ') || student.id;
+}
+
+interface AttendanceViewProps {
+  data: StudentAttendance;
+  studentId: string;
+  onTerm: (term: TermChoice) => void;
+  /** An administrator's way back to the student list. */
+  showBack: boolean;
+}
+
+function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewProps) {
   // The server's totals, the shared SPEC §5 rules for the percentages and the Absent/Early split.
   const summary = summarizeAttendance(data.possible_attendance, data.attendance, data.lates);
-  const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
+  const name = studentName(data.student);
   const currentTerm = data.year !== null && data.term !== null ? { year: data.year, term: Number(data.term) } : null;
   const selectValue = currentTerm ? `${currentTerm.year}-${currentTerm.term}` : '';
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
+      {showBack && <BackToStudents />}
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Typography variant="h1">{TITLE}</Typography>
         <Box

@@ -23,6 +23,7 @@ import {
 } from './attendance-admin.api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
+import { PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -37,7 +38,7 @@ const alertHelper = (message: string | undefined) => (message ? { role: 'alert' 
 export function AttendanceSettings() {
   usePageTitle('Attendance Settings');
   return (
-    <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
+    <Box sx={{ display: 'grid', gap: 2, minWidth: 0, gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <BellTimeForm />
       <SchoolHolidays />
     </Box>
@@ -177,7 +178,7 @@ function SchoolHolidays() {
         </Alert>
       )}
       <TableContainer sx={{ mt: 2, maxHeight: '50vh' }}>
-        <Table size="small" stickyHeader aria-label="School holidays">
+        <Table size="small" stickyHeader aria-label="School holidays" sx={PHONE_TABLE_SX}>
           <TableHead>
             <TableRow>
               <TableCell>Date</TableCell>

@@ -21,6 +21,7 @@ import Typography from '@mui/material/Typography';
 import { CreateScannerDeviceSchema, type CreatedScannerDevice, type ScannerDevice } from '../../shared/attendance.schemas.js';
 import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from './attendance-admin.api.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
@@ -102,11 +103,12 @@ export function ScannerDevices() {
       )}
 
       <TableContainer sx={{ mt: 2 }}>
-        <Table size="small" aria-label="Scanner devices">
+        {/* On a phone the Added column is left out, so Revoke stays on the screen (D46). */}
+        <Table size="small" aria-label="Scanner devices" sx={PHONE_TABLE_SX}>
           <TableHead>
             <TableRow>
               <TableCell>Name</TableCell>
-              <TableCell>Added</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Added</TableCell>
               <TableCell>Last seen</TableCell>
               <TableCell>Status</TableCell>
               <TableCell align="right">Actions</TableCell>
@@ -118,7 +120,7 @@ export function ScannerDevices() {
                 <TableCell component="th" scope="row">
                   {device.name}
                 </TableCell>
-                <TableCell>{moment(device.created_at)}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE_SX}>{moment(device.created_at)}</TableCell>
                 <TableCell>{moment(device.last_seen_at)}</TableCell>
                 <TableCell>
                   {device.revoked_at ? (

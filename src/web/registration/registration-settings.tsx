@@ -18,6 +18,7 @@ import { schoolToday } from '../../shared/dates.js';
 import { FORM_LEVELS, SaveRegistrationPeriodSchema, type RegistrationPeriod, type SaveRegistrationPeriodInput } from '../../shared/registration.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { firstIssueMessage } from '../lib/form-errors.js';
 import { useRegistrationPeriods, useRemoveRegistrationPeriod, useSaveRegistrationPeriod } from './registration.api.js';
@@ -126,12 +127,13 @@ export function RegistrationSettings() {
       </Typography>
 
       <TableContainer sx={{ mt: 2 }}>
-        <Table size="small" aria-label="Registration windows">
+        <Table size="small" aria-label="Registration windows" sx={PHONE_TABLE_SX}>
           <TableHead>
             <TableRow>
               <TableCell>Applies to</TableCell>
-              <TableCell>Open</TableCell>
-              <TableCell>Deadline</TableCell>
+              {/* On a phone the status says both. */}
+              <TableCell sx={HIDE_ON_PHONE_SX}>Open</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Deadline</TableCell>
               <TableCell>Status</TableCell>
               <TableCell align="right">Actions</TableCell>
             </TableRow>
@@ -140,23 +142,25 @@ export function RegistrationSettings() {
             {(periods.data ?? []).map((period) => (
               <TableRow key={period.form_level ?? ALL}>
                 <TableCell>{scopeLabel(period.form_level)}</TableCell>
-                <TableCell>{period.open === 1 ? 'Yes' : 'No'}</TableCell>
-                <TableCell>{period.deadline ?? '—'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE_SX}>{period.open === 1 ? 'Yes' : 'No'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE_SX}>{period.deadline ?? '—'}</TableCell>
                 <TableCell>{windowText(period)}</TableCell>
                 <TableCell align="right">
-                  <Button size="small" onClick={() => pickScope(period.form_level === null ? ALL : String(period.form_level))}>
-                    Edit
-                  </Button>
-                  {period.form_level !== null && (
-                    <Button
-                      size="small"
-                      color="error"
-                      aria-label={`${scopeLabel(period.form_level)}: use the default`}
-                      onClick={() => setPending({ kind: 'remove', period })}
-                    >
-                      Use default
+                  <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+                    <Button size="small" onClick={() => pickScope(period.form_level === null ? ALL : String(period.form_level))}>
+                      Edit
                     </Button>
-                  )}
+                    {period.form_level !== null && (
+                      <Button
+                        size="small"
+                        color="error"
+                        aria-label={`${scopeLabel(period.form_level)}: use the default`}
+                        onClick={() => setPending({ kind: 'remove', period })}
+                      >
+                        Use default
+                      </Button>
+                    )}
+                  </Box>
                 </TableCell>
               </TableRow>
             ))}

@@ -21,6 +21,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { MarkSheetDownload } from './mark-sheet-download.js';
 import { useGradingSettings, useImportTermResults } from './term-reports.api.js';
 import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 
 /** Rows shown in the preview besides every row with a problem. */
 const PREVIEW_ROWS = 200;
@@ -180,17 +181,18 @@ function ImportPreview({ report }: { report: ImportReport }) {
             </Alert>
           )}
           <TableContainer sx={{ maxHeight: '60vh', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-            <Table size="small" stickyHeader aria-label="Rows of the file">
+            {/* On a phone: row, student, subject, grade and each row's problems; the marks need a wider screen (D46). */}
+            <Table size="small" stickyHeader aria-label="Rows of the file" sx={PHONE_TABLE_SX}>
               <TableHead>
                 <TableRow>
                   <TableCell>Row</TableCell>
                   <TableCell>Student ID</TableCell>
-                  <TableCell>Name</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>Name</TableCell>
                   <TableCell>Subject</TableCell>
-                  <TableCell>Class</TableCell>
-                  <TableCell align="right">Coursework</TableCell>
-                  <TableCell align="right">Exam</TableCell>
-                  <TableCell align="right">Total</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>Class</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX} align="right">Coursework</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX} align="right">Exam</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX} align="right">Total</TableCell>
                   <TableCell>Grade</TableCell>
                 </TableRow>
               </TableHead>
@@ -203,12 +205,12 @@ function ImportPreview({ report }: { report: ImportReport }) {
                       <TableRow sx={bad ? { bgcolor: PROBLEM_BG } : undefined}>
                         <TableCell sx={cells}>{row.row}</TableCell>
                         <TableCell sx={cells}>{row.student_id}</TableCell>
-                        <TableCell sx={cells}>{row.student_name ?? ''}</TableCell>
+                        <TableCell sx={{ ...cells, ...HIDE_ON_PHONE_SX }}>{row.student_name ?? ''}</TableCell>
                         <TableCell sx={cells}>{row.subject}</TableCell>
-                        <TableCell sx={cells}>{row.class_id ?? ''}</TableCell>
-                        <TableCell sx={cells} align="right">{row.coursework ?? ''}</TableCell>
-                        <TableCell sx={cells} align="right">{row.exam ?? ''}</TableCell>
-                        <TableCell sx={cells} align="right">{row.total ?? ''}</TableCell>
+                        <TableCell sx={{ ...cells, ...HIDE_ON_PHONE_SX }}>{row.class_id ?? ''}</TableCell>
+                        <TableCell sx={{ ...cells, ...HIDE_ON_PHONE_SX }} align="right">{row.coursework ?? ''}</TableCell>
+                        <TableCell sx={{ ...cells, ...HIDE_ON_PHONE_SX }} align="right">{row.exam ?? ''}</TableCell>
+                        <TableCell sx={{ ...cells, ...HIDE_ON_PHONE_SX }} align="right">{row.total ?? ''}</TableCell>
                         <TableCell sx={cells}>{row.grade ?? ''}</TableCell>
                       </TableRow>
                       {bad && (

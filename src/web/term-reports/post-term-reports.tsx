@@ -24,6 +24,7 @@ import { academicYearLabel } from '../../shared/school.constants.js';
 import { localDateTimeNow, termTitle, type PostedTermReport } from '../../shared/term-reports.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { usePostTermReports, usePostedTerms, useScheduleTermReports } from './term-reports.api.js';
@@ -55,44 +56,49 @@ export function PostTermReports() {
         </Alert>
       ) : (
         <TableContainer sx={{ mt: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-          <Table size="small" aria-label="Term reports">
+          <Table size="small" aria-label="Term reports" sx={PHONE_TABLE_SX}>
             <TableHead>
               <TableRow>
                 <TableCell>Academic Year</TableCell>
                 <TableCell>Term</TableCell>
-                <TableCell>Posted</TableCell>
+                <TableCell sx={HIDE_ON_PHONE_SX}>Posted</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell align="right">Edit</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
-              {terms.data.map((row) => (
-                <TableRow key={`${row.year}-${row.term}`}>
-                  <TableCell>{academicYearLabel(row.year)}</TableCell>
-                  <TableCell>{row.term}</TableCell>
-                  <TableCell>
-                    <Chip size="small" label={row.posted === 1 ? 'posted' : 'not posted'} color={row.posted === 1 ? 'success' : 'default'} />
-                  </TableCell>
-                  <TableCell>
-                    {row.posted === 1 ? row.date_posted : row.scheduled_at ? `Scheduled for ${localTime(row.scheduled_at)}` : '—'}
-                    {row.students === 0 && (
-                      <Typography component="span" variant="body2" color="text.secondary" display="block">
-                        No results yet
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      startIcon={<EditIcon aria-hidden />}
-                      onClick={() => setEditing(row)}
-                      aria-label={`Edit ${row.year} Term ${row.term}`}
-                    >
-                      Edit
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
+              {terms.data.map((row) => {
+                const postedChip = <Chip size="small" label={row.posted === 1 ? 'posted' : 'not posted'} color={row.posted === 1 ? 'success' : 'default'} />;
+                return (
+                  <TableRow key={`${row.year}-${row.term}`}>
+                    <TableCell>{academicYearLabel(row.year)}</TableCell>
+                    <TableCell>{row.term}</TableCell>
+                    <TableCell sx={HIDE_ON_PHONE_SX}>{postedChip}</TableCell>
+                    <TableCell>
+                      {/* On a phone the Posted column is left out (D46): its chip heads the status. */}
+                      <Box component="span" sx={{ display: { xs: 'block', sm: 'none' }, mb: 0.5 }}>
+                        {postedChip}
+                      </Box>
+                      {row.posted === 1 ? row.date_posted : row.scheduled_at ? `Scheduled for ${localTime(row.scheduled_at)}` : '—'}
+                      {row.students === 0 && (
+                        <Typography component="span" variant="body2" color="text.secondary" display="block">
+                          No results yet
+                        </Typography>
+                      )}
+                    </TableCell>
+                    <TableCell align="right">
+                      <Button
+                        size="small"
+                        startIcon={<EditIcon aria-hidden />}
+                        onClick={() => setEditing(row)}
+                        aria-label={`Edit ${row.year} Term ${row.term}`}
+                      >
+                        Edit
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
             </TableBody>
           </Table>
         </TableContainer>

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import { formClassName } from '../../shared/form-class.js';
 import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
+import { BackToStudents } from '../components/back-to-students.js';
 import { ChooseStudent } from '../components/choose-student.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -38,6 +39,7 @@ export function TermReportsPage() {
 
   return (
     <>
+      {isAdmin && <BackToStudents />}
       <Typography variant="h1">{TITLE}</Typography>
       {isAdmin && (
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
