@@ -9,7 +9,7 @@ import {
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
 import { encryptedPdf, manySmallObjectsPdf, multiPageScan, pdfWithClickableLink, refusedPdfs, unreadablePdfs } from '../../../tests/support/crafted-pdfs.js';
-import { EVENT_LOOP_BOUND_MS, longestEventLoopDelay } from '../../../tests/support/event-loop.js';
+import { expectLoopKeptTurning, longestEventLoopDelay } from '../../../tests/support/event-loop.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -216,9 +216,9 @@ describe('PDFs are checked by parsing them (D17)', () => {
     const c = await student();
     const big = manySmallObjectsPdf();
     // Parsed on this thread, this file holds the event loop for about 2 s on a 2-core machine.
-    const { result, maxDelayMs } = await longestEventLoopDelay(() => upload(c, me, 'immunization_card', { filename: 'notes.pdf', bytes: big }));
-    expect(result.statusCode, result.body).toBe(200);
-    expect(maxDelayMs).toBeLessThan(EVENT_LOOP_BOUND_MS);
+    const measure = await longestEventLoopDelay(() => upload(c, me, 'immunization_card', { filename: 'notes.pdf', bytes: big }));
+    expect(measure.result.statusCode, measure.result.body).toBe(200);
+    expectLoopKeptTurning(measure);
   });
 });
 
