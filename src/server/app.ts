@@ -103,7 +103,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   const appDeps: AppDeps = { db: deps.db, config, secret: serverSecret(deps.db) };
   await app.register(sessionPlugin, appDeps);
   await app.register(rateLimitPruning, appDeps);
-  await app.register(accessPlugin);
+  await app.register(accessPlugin, appDeps);
   await app.register(csrfPlugin, appDeps);
   await app.register(inputGuardPlugin);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { parseBirthDate } from './dates.js';
+import { SCHOOL_ACTIONS, StaffRoleSchema } from './staff.js';
 
 /**
  * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
@@ -97,7 +98,8 @@ export const AdminLoginSchema = z.object({
 });
 export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
 
-export const AdminLoginAnswerSchema = z.object({ name: z.string(), role: z.literal('admin') });
+/** `role` is the account kind of the spec's admin area; `staff_role` the job it does (D49). */
+export const AdminLoginAnswerSchema = z.object({ name: z.string(), role: z.literal('admin'), staff_role: StaffRoleSchema });
 
 export const FindStudentIdSchema = z.object({
   first_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
@@ -116,6 +118,12 @@ export const SessionUserSchema = z.object({
   username: z.nullable(z.string()),
   first_login: z.int(),
   password_reset: z.int(),
+  /** The job of a staff account; null for a student. */
+  staff_role: z.nullable(StaffRoleSchema),
+  /** A form teacher's classes; empty for everyone else. */
+  class_ids: z.array(z.string()),
+  /** The school-wide actions this person may take (from the server's policy): what the admin area shows. */
+  permissions: z.array(z.enum(SCHOOL_ACTIONS)),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema) });

@@ -38,7 +38,7 @@ describe('the route table and the sample table agree', () => {
 
   it('covers a meaningful table (every feature registered)', () => {
     expect(rows.length).toBeGreaterThan(60);
-    for (const access of ['public', 'visitor', 'signed-in', 'admin', 'self:userID', 'device']) {
+    for (const access of ['public', 'visitor', 'signed-in', 'settings.manage', 'student.read of student:userID', 'class.read of class:classId', 'device']) {
       expect(rows.map((row) => accessLabel(row.access))).toContain(access);
     }
   });

@@ -72,7 +72,8 @@ const plannedCases = targets.reduce((sum, row) => sum + casesFor(row), 0);
 type Caller = 'visitor' | 'admin' | 'own';
 function callersOf(row: RouteRow): Caller[] {
   if (row.access === 'public' || row.access === 'visitor' || row.access === 'device') return ['visitor'];
-  if (row.access === 'admin') return ['admin'];
+  // Staff-only routes (a school action) are called by the administrator, who reaches them all.
+  if (typeof row.access === 'object' && !('student' in row.access)) return ['admin'];
   return ['admin', 'own'];
 }
 

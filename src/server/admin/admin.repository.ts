@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AdminStudent } from '../../shared/admin.schemas.js';
 import type { Db } from '../db/database.js';
 import type { StudentTable } from '../db/schema.js';
@@ -8,13 +8,11 @@ import type { StudentTable } from '../db/schema.js';
 export type StudentRow = Selectable<StudentTable>;
 
 /** The dashboard list (SPEC §3): only its columns, newest change first, in one query (the registration state is the service's). */
-export async function listStudents(db: Db): Promise<Omit<AdminStudent, 'registration'>[]> {
-  const rows = await db
-    .selectFrom('students')
-    .select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at'])
-    .orderBy('updated_at', 'desc')
-    .orderBy('id')
-    .execute();
+/** Every student, or only those of `classIds` when given (a form teacher's list). */
+export async function listStudents(db: Db, classIds: readonly string[] | null): Promise<Omit<AdminStudent, 'registration'>[]> {
+  let query = db.selectFrom('students').select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at']);
+  if (classIds) query = classIds.length > 0 ? query.where('class_id', 'in', classIds) : query.where(sql<boolean>`1 = 0`);
+  const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
   return rows.map(({ updated_at, ...row }) => ({ ...row, updatedAt: updated_at }));
 }
 

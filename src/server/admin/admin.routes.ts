@@ -19,6 +19,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
+import { requireRequester, visibleClassIds } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import * as admin from './admin.service.js';
@@ -44,23 +45,23 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/students',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.list' } },
       schema: {
         tags,
-        summary: 'Every student for the dashboard list (SPEC §3), newest change first',
+        summary: "Every student for the dashboard list (SPEC §3), newest change first; a form teacher's classes only",
         response: { 200: AdminStudentListSchema, ...errorResponses },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return admin.listStudents(db);
+      return admin.listStudents(db, visibleClassIds(requireRequester(request)));
     },
   );
 
   app.post(
     '/api/students',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.add' } },
       schema: {
         tags,
         summary: 'Adds one student (Add Student): the fields and checks of Import Students for a new ID; 409 when the ID, pin or SEA number is taken',
@@ -77,7 +78,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/registration-data-spreadsheet',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.export' } },
       schema: {
         tags,
         summary: "'Registration Data.xlsx': every student with every registration field, streamed",
@@ -98,7 +99,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/registration-report/:classId',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { param: 'classId' } } },
       schema: {
         tags,
         summary: 'The registration report PDF of one form class, or of all (classId = all)',
@@ -119,7 +120,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/parents-contact/:classId',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { param: 'classId' } } },
       schema: {
         tags,
         summary: 'Parents Contact PDF of one form class, or of all (classId = all)',
@@ -141,7 +142,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/parents-contact-spreadsheet/:classId',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { param: 'classId' } } },
       schema: {
         tags,
         summary: 'Parents Contact spreadsheet of one form class, or of all (classId = all), streamed',
@@ -163,7 +164,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/students/call-list',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.export' } },
       schema: {
         tags,
         summary: "The filtered student list as a call list (XLSX) with the parents' phones and e-mails; the list's filters as the query",
@@ -183,7 +184,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/students/import-template',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.add' } },
       schema: { tags, summary: 'The Import Students template (XLSX)', produces: [XLSX_MIME], response: { 200: FileAnswer, ...errorResponses } },
     },
     async (_request, reply) => {
@@ -199,7 +200,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.post(
     '/api/students/import',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'students.add' } },
       schema: {
         tags,
         summary: 'Creates or updates students from an XLSX or CSV (multipart field "file"); dryRun=1 (default) previews',

@@ -27,8 +27,9 @@ import type { RegistrationReportData, ReportClass, ReportStudent } from './regis
  * registration screens and the registration report use (stored flags exist only for records
  * saved through the screens), a page of records per event-loop turn.
  */
-export async function listStudents(db: Db, now = new Date()): Promise<AdminStudent[]> {
-  const [students, documents] = await Promise.all([repo.listStudents(db), repo.listDocumentTypesOfClass(db, null)]);
+/** The student list: every student, or only those of `classIds` (the classes a form teacher may see). */
+export async function listStudents(db: Db, classIds: readonly string[] | null, now = new Date()): Promise<AdminStudent[]> {
+  const [students, documents] = await Promise.all([repo.listStudents(db, classIds), repo.listDocumentTypesOfClass(db, null)]);
   const today = schoolToday(now);
   const states = new Map<string, RegistrationState>();
   for (let afterId: string | null = null; ; ) {
@@ -168,7 +169,7 @@ export async function* contactPages(db: Db, classId: string | null, pageSize = 5
  * class and name, with their contact columns.
  */
 export async function gatherCallList(db: Db, filter: StudentListFilter): Promise<CallListRow[]> {
-  const students = (await listStudents(db)).filter((student) => matchesStudentFilter(student, filter));
+  const students = (await listStudents(db, null)).filter((student) => matchesStudentFilter(student, filter));
   const state = new Map(students.map((student) => [student.id, student.registration]));
   const contacts = await repo.listContactsOf(db, [...state.keys()]);
   contacts.sort((a, b) => (a.class_id ?? '~').localeCompare(b.class_id ?? '~', 'en') || byName(a, b));

@@ -62,7 +62,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.get(
     '/api/student-attendance/:userID',
     {
-      config: { access: { self: 'userID' } },
+      config: { access: { can: 'student.read', student: { param: 'userID' } } },
       schema: {
         tags,
         summary: 'The SPEC §3 attendance response for the current term, or ?year=&term=',
@@ -77,7 +77,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.get(
     '/api/student-attendance-report/:studentId/:startDate/:endDate',
     {
-      config: { access: { self: 'studentId' } },
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
       schema: {
         tags,
         summary: 'Attendance report PDF for a date range (no future dates, start not after end)',
@@ -101,7 +101,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.get(
     '/api/class-attendance',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { query: 'class_id' } } },
       schema: {
         tags,
         summary: "A class's attendance from `from` to `to`: each student's sessions present, absent and late, and the percentages",
@@ -118,7 +118,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.get(
     '/api/class-attendance/pdf',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { query: 'class_id' } } },
       schema: {
         tags,
         summary: "The class's attendance for the range as a PDF (a download)",
@@ -139,7 +139,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.get(
     '/api/class-attendance/xlsx',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'class.read', class: { query: 'class_id' } } },
       schema: {
         tags,
         summary: "The class's attendance for the range as a spreadsheet",
@@ -184,14 +184,14 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
 
   app.get(
     '/api/scanner-devices',
-    { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(ScannerDeviceSchema), ...errorResponses } } },
+    { config: { access: { can: 'scanners.manage' } }, schema: { tags, response: { 200: z.array(ScannerDeviceSchema), ...errorResponses } } },
     async () => devices.listScannerDevices(db),
   );
 
   app.post(
     '/api/scanner-devices',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'scanners.manage' } },
       schema: {
         tags,
         summary: 'Creates a scanner device; its key is in this answer only',
@@ -208,7 +208,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.delete(
     '/api/scanner-devices/:id',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'scanners.manage' } },
       schema: { tags, summary: 'Revokes a scanner device', params: ScannerDeviceParamsSchema, response: { 200: ScannerDeviceSchema, ...errorResponses } },
     },
     async (request) => devices.revokeScannerDevice(db, request.params.id, actorOf(request)),
@@ -219,7 +219,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.post(
     '/api/attendance/import',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'attendance.import' } },
       schema: {
         tags,
         summary: 'Imports scans from a CSV or XLSX file (multipart field "file"); dryRun=1 previews',
@@ -248,14 +248,14 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
 
   app.get(
     '/api/attendance/settings',
-    { config: { access: 'admin' }, schema: { tags, response: { 200: AttendanceSettingsSchema, ...errorResponses } } },
+    { config: { access: { can: 'settings.read' } }, schema: { tags, response: { 200: AttendanceSettingsSchema, ...errorResponses } } },
     async () => attendance.getAttendanceSettings(db),
   );
 
   app.put(
     '/api/attendance/settings',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.manage' } },
       schema: { tags, summary: 'Sets the bell time (HH:mm); arriving after it is late', body: AttendanceSettingsSchema, response: { 200: AttendanceSettingsSchema, ...errorResponses } },
     },
     async (request) => attendance.updateAttendanceSettings(db, request.body, actorOf(request)),
@@ -263,14 +263,14 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
 
   app.get(
     '/api/attendance/holidays',
-    { config: { access: 'admin' }, schema: { tags, response: { 200: z.array(SchoolHolidaySchema), ...errorResponses } } },
+    { config: { access: { can: 'settings.read' } }, schema: { tags, response: { 200: z.array(SchoolHolidaySchema), ...errorResponses } } },
     async () => attendance.listSchoolHolidays(db),
   );
 
   app.post(
     '/api/attendance/holidays',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.manage' } },
       schema: { tags, summary: 'Adds a school holiday (not a school day)', body: CreateSchoolHolidaySchema, response: { 201: SchoolHolidaySchema, ...errorResponses } },
     },
     async (request, reply) => reply.status(201).send(await attendance.addSchoolHoliday(db, request.body.date, request.body.name, actorOf(request))),
@@ -279,7 +279,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
   app.delete(
     '/api/attendance/holidays/:id',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.manage' } },
       schema: { tags, params: SchoolHolidayParamsSchema, response: { 204: z.null(), ...errorResponses } },
     },
     async (request, reply) => {

@@ -1,11 +1,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
+import type { StaffRole } from '../../shared/staff.js';
 
 /** The sign-in view of a user, with the student's names and date of birth when a student. */
 export interface AuthUser {
   id: number;
   role: 'student' | 'admin';
+  /** The job of a staff account (D49); null for students. */
+  staffRole: StaffRole | null;
+  /** A disabled staff account cannot sign in. */
+  disabled: boolean;
   username: string | null;
   studentId: string | null;
   displayName: string | null;
@@ -24,6 +29,8 @@ function baseQuery(db: Db) {
     .select([
       'users.id',
       'users.role',
+      'users.staff_role',
+      'users.disabled',
       'users.username',
       'users.student_id',
       'users.display_name',
@@ -42,6 +49,8 @@ function toAuthUser(row: Row): AuthUser {
   return {
     id: row.id,
     role: row.role,
+    staffRole: row.staff_role,
+    disabled: row.disabled === 1,
     username: row.username,
     studentId: row.student_id,
     displayName: row.display_name,
@@ -152,7 +161,7 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
   }
   await db
     .insertInto('users')
-    .values({ role: 'admin', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
+    .values({ role: 'admin', staff_role: 'administrator', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
     .execute();
 }
 

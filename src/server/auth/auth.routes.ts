@@ -18,6 +18,7 @@ import {
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
 import type { AppDeps } from '../app.js';
+import { permissionsOf, requesterOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
 import * as auth from './auth.service.js';
@@ -44,6 +45,9 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
       username: user.username,
       first_login: user.firstLogin ? 1 : 0,
       password_reset: user.passwordReset ? 1 : 0,
+      staff_role: user.staffRole,
+      class_ids: user.classIds,
+      permissions: permissionsOf(requesterOf(user)),
     },
   };
 }
@@ -170,7 +174,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
   app.post(
     '/api/reset-password-student',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'student.reset-password', student: { body: 'student_id' } } },
       schema: { tags, body: ResetPasswordSchema, response: { 200: z.object({ message: z.string() }), ...errorResponses } },
     },
     async (request) => {

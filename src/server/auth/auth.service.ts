@@ -249,13 +249,14 @@ export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor &
   const user = await repo.findAdminUser(db, input.username);
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
-  if (!user || !valid || (await isRefusedDemoAdmin(db, user, input.password))) {
+  // A disabled account fails as a wrong password does: the answer tells nobody it exists.
+  if (!user || !valid || user.disabled || (await isRefusedDemoAdmin(db, user, input.password))) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
   }
   await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
-  return { user, answer: { name: user.displayName ?? 'Admin', role: 'admin' as const } };
+  return { user, answer: { name: user.displayName ?? 'Admin', role: 'admin' as const, staff_role: user.staffRole ?? 'administrator' } };
 }
 
 /** Admin reset (DESIGN §6): the password becomes the date of birth as yyyymmdd; sessions end. */

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
 import type { Db } from '../db/database.js';
 import type { SessionTable } from '../db/schema.js';
+import type { StaffRole } from '../../shared/staff.js';
 
 /** All SQL of the sessions table (the session plugin, sign-in and password resets use it). */
 
@@ -12,6 +13,8 @@ export interface SessionUserRow {
   remember: number;
   user_id: number;
   role: 'student' | 'admin';
+  staff_role: StaffRole | null;
+  disabled: number;
   student_id: string | null;
   username: string | null;
   display_name: string | null;
@@ -36,6 +39,8 @@ const selectSessionUser = compiledOnce((db, slot: SlotOf<{ idHash: string }>) =>
       'sessions.remember',
       'users.id as user_id',
       'users.role',
+      'users.staff_role',
+      'users.disabled',
       'users.student_id',
       'users.username',
       'users.display_name',
@@ -70,4 +75,10 @@ export async function deleteSessionsOfUser(db: Db, userId: number, exceptIdHash?
 /** Records that the session was used at `at` (ISO text). */
 export async function touchSession(db: Db, idHash: string, at: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: at, updated_at: at }).where('id_hash', '=', idHash).execute();
+}
+
+/** The classes assigned to a staff account (a form teacher's), in class order. */
+export async function staffClassIds(db: Db, userId: number): Promise<string[]> {
+  const rows = await db.selectFrom('staff_classes').select('class_id').where('user_id', '=', userId).orderBy('class_id').execute();
+  return rows.map((row) => row.class_id);
 }

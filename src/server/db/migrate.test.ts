@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
@@ -87,6 +88,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
@@ -116,6 +118,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
     expect(await columnsOf('rate_limits')).not.toContain('blocked_until_ms');
@@ -126,6 +129,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await columnsOf('sessions')).not.toContain('remember');
     const iso = new Date().toISOString();
@@ -139,6 +143,27 @@ describe(`migrations on ${currentEngine()}`, () => {
       { id_hash: 'after', remember: 0 },
       { id_hash: 'before', remember: 1 },
     ]);
+  });
+
+  it('0007 makes every existing staff account an administrator, keeps students roleless, and its down drops the staff tables', async () => {
+    const db = await emptyDatabase();
+    const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+    await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'S1', created_at: iso, updated_at: iso }).execute();
+    await db.insertInto('users').values({ role: 'admin', username: 'head', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
+    await db.insertInto('users').values({ role: 'student', student_id: 'S1', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('users').select(['role', 'staff_role', 'disabled']).orderBy('role').execute();
+    expect(rows).toEqual([
+      { role: 'admin', staff_role: 'administrator', disabled: 0 },
+      { role: 'student', staff_role: null, disabled: 0 },
+    ]);
+    await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
+    expect(await tableNames(db)).not.toContain('staff_classes');
+    expect(await columnsOf('users')).not.toContain('staff_role');
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -7,6 +7,7 @@ import * as auditIndexes from './migrations/0003-audit-indexes.js';
 import * as uniqueIdentityNumbers from './migrations/0004-unique-identity-numbers.js';
 import * as signInDelays from './migrations/0005-sign-in-delays.js';
 import * as sessionRemember from './migrations/0006-session-remember.js';
+import * as staffRoles from './migrations/0007-staff-roles.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-unique-identity-numbers': uniqueIdentityNumbers,
   '0005-sign-in-delays': signInDelays,
   '0006-session-remember': sessionRemember,
+  '0007-staff-roles': staffRoles,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { StaffRole } from '../../shared/staff.js';
 import type { STUDENT_FLAG_COLUMNS, STUDENT_TEXT_COLUMNS } from './migrations/0001-initial.js';
 
 /**
@@ -62,6 +63,26 @@ export interface UserTable extends Timestamps {
   first_login: Generated<number>;
   password_reset: Generated<number>;
   password_changed_at: string | null;
+  /** The job of a staff account (`role = 'admin'`); null for students (D49). */
+  staff_role: StaffRole | null;
+  email: string | null;
+  disabled: Generated<number>;
+  /** Base32 TOTP secret once enrolment has started; `totp_enabled_at` once a code confirmed it. */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+}
+
+export interface StaffClassTable {
+  user_id: number;
+  class_id: string;
+}
+
+export interface StaffRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface RegistrationPeriodTable extends Timestamps {
@@ -232,6 +253,8 @@ export interface Database {
   primary_schools: PrimarySchoolTable;
   students: StudentTable;
   users: UserTable;
+  staff_classes: StaffClassTable;
+  staff_recovery_codes: StaffRecoveryCodeTable;
   registration_periods: RegistrationPeriodTable;
   registration_progress: RegistrationProgressTable;
   documents: DocumentTable;

@@ -17,7 +17,8 @@ import {
   UploadedFileListSchema,
 } from '../../shared/documents.schemas.js';
 import type { AppDeps } from '../app.js';
-import { requireSelfOrAdmin, requireUser } from '../http/access.js';
+import { requireUser } from '../http/access.js';
+import { authorizeStudent, requesterOf } from '../http/policy.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
@@ -78,7 +79,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
   app.post(
     '/api/store-file',
     {
-      config: { access: 'signed-in' },
+      config: { access: { can: 'student.edit', student: 'handler' } },
       schema: {
         tags,
         summary: 'Uploads a document into its slot (multipart: file, id, file_type); the type is decided from the bytes',
@@ -120,7 +121,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
           // forbidden or closed upload before reading a byte of the file.
           if (fields.id !== undefined && fields.file_type !== undefined) {
             const early = parseFields();
-            requireSelfOrAdmin(request, early.id);
+            await authorizeStudent(db, requesterOf(requireUser(request)), 'student.edit', early.id);
             await documents.requireDocumentWrite(db, caller, early.id);
             checked = true;
           }
@@ -135,7 +136,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
         throw error;
       }
       const input = parseFields();
-      requireSelfOrAdmin(request, input.id);
+      if (!checked) await authorizeStudent(db, requesterOf(requireUser(request)), 'student.edit', input.id);
       if (!file) {
         if (!checked) await documents.requireDocumentWrite(db, caller, input.id);
         throw badRequest(DOCUMENT_MESSAGES.selectFile, { file: [DOCUMENT_MESSAGES.selectFile] });
@@ -147,7 +148,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
   app.get(
     '/api/get-files/:student_id',
     {
-      config: { access: { self: 'student_id' } },
+      config: { access: { can: 'student.read', student: { param: 'student_id' } } },
       schema: {
         tags,
         summary: "The student's uploaded files: name, type and the url that serves each",
@@ -164,7 +165,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
   app.get(
     '/api/student-data-files/:studentId',
     {
-      config: { access: { self: 'studentId' } },
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
       schema: {
         tags,
         summary: "The student's stored file records (fileName, fileType, student)",
@@ -181,7 +182,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
   app.post(
     '/api/student-data-files',
     {
-      config: { access: 'signed-in' },
+      config: { access: { can: 'student.edit', student: { body: 'student' } } },
       schema: {
         tags,
         summary: 'Confirms a file record after an upload (the upload already stored it): idempotent, 404 or 409 when it names no such upload',
@@ -190,15 +191,14 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       },
     },
     async (request) => {
-      requireSelfOrAdmin(request, request.body.student);
-      return documents.confirmStudentDataFile(db, callerOf(request), request.body);
+      return documents.confirmStudentDataFile(db, request.body);
     },
   );
 
   app.delete(
     '/api/file',
     {
-      config: { access: 'signed-in' },
+      config: { access: { can: 'student.edit', student: { query: 'id' } } },
       schema: {
         tags,
         summary: 'Removes the file of a slot (query id, fileType and optionally fileName, which must match)',
@@ -207,8 +207,6 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       },
     },
     async (request) => {
-      // The access config reads path params only; this call names the student in the query.
-      requireSelfOrAdmin(request, request.query.id);
       return documents.deleteFile(db, callerOf(request), request.query);
     },
   );
@@ -216,7 +214,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
   app.get(
     '/api/documents/:publicId',
     {
-      config: { access: 'signed-in' },
+      config: { access: { can: 'student.read', student: 'handler' } },
       schema: {
         tags,
         summary: 'Serves an uploaded file to its own student or an administrator (the url of get-files)',
@@ -226,7 +224,9 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       },
     },
     async (request, reply) => {
-      return sendDocument(reply, await documents.openDocument(db, callerOf(request), request.params.publicId), request.query);
+      const document = await documents.openDocument(db, request.params.publicId);
+      await authorizeStudent(db, requesterOf(requireUser(request)), 'student.read', document.student_id);
+      return sendDocument(reply, document, request.query);
     },
   );
 };

@@ -16,7 +16,7 @@ import {
 import { WINDOW_MESSAGES } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import * as registration from '../registration/registration.service.js';
 import * as repo from './documents.repository.js';
 import { detectKind, findPdfProblem } from './file-sniffing.js';
@@ -42,19 +42,13 @@ function toUploadedFile(meta: repo.DocumentMeta): UploadedFile {
 const describe = (meta: Pick<repo.DocumentMeta, 'file_name' | 'size' | 'sha256'> | undefined) =>
   meta ? `${meta.file_name} (${meta.size} bytes, sha256 ${meta.sha256})` : null;
 
-/** Students only reach their own files; administrators reach every student's. */
-function requireOwnOrAdmin(caller: Caller, studentId: string): void {
-  if (caller.role !== 'admin' && caller.studentId !== studentId) throw forbidden('You can only change your own documents.');
-}
-
 /**
- * The checks that come before the bytes are read: the caller's own record, a student that
- * exists, and (for students) an open registration window: uploads and removals are registration
+ * The checks that come before the bytes are read (the route has asked the policy whether the
+ * caller may edit this student): a student that exists, and (for students) an open registration window: uploads and removals are registration
  * writes (DESIGN §5: 422 when closed). Administrators may change documents at any time, as they
  * may change the record (office corrections).
  */
 export async function requireDocumentWrite(db: Db, caller: Caller, studentId: string, now = new Date()): Promise<void> {
-  requireOwnOrAdmin(caller, studentId);
   if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
   if (caller.role === 'student') {
     const status = await registration.getRegistrationStatus(db, studentId, now);
@@ -149,8 +143,7 @@ export async function listStudentDataFiles(db: Db, studentId: string): Promise<S
  * Here the upload itself records it (one transaction), so this call only confirms that the
  * record names a file the student really uploaded to that slot: idempotent, changes nothing.
  */
-export async function confirmStudentDataFile(db: Db, caller: Caller, record: StudentDataFile): Promise<StudentDataFile & { message: string }> {
-  requireOwnOrAdmin(caller, record.student);
+export async function confirmStudentDataFile(db: Db, record: StudentDataFile): Promise<StudentDataFile & { message: string }> {
   const stored = await repo.findDocument(db, record.student, record.fileType);
   if (!stored) throw notFound('No file has been uploaded to this slot.');
   if (stored.file_name !== record.fileName) throw conflict(`The ${findSlot(record.fileType)?.label ?? 'slot'} holds another file (${stored.file_name}).`);
@@ -188,13 +181,13 @@ export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery,
 }
 
 /**
- * The file behind a document URL, for its own student or an administrator only. Unknown ids are
- * 404; another student's file is 403 (the id is random, so this tells nothing useful).
+ * The file behind a document URL; the route asks the policy whether the caller may read its
+ * student. Unknown ids are 404; another student's file is 403 (the id is random, so this tells
+ * nothing useful).
  */
-export async function openDocument(db: Db, caller: Caller, publicId: string): Promise<repo.DocumentWithBytes> {
+export async function openDocument(db: Db, publicId: string): Promise<repo.DocumentWithBytes> {
   const document = await repo.findDocumentByPublicId(db, publicId);
   if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
-  if (caller.role !== 'admin' && caller.studentId !== document.student_id) throw forbidden('You can only see your own documents.');
   return document;
 }
 

@@ -1,18 +1,32 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, forbidden, unauthenticated } from './errors.js';
+import type { Db } from '../db/database.js';
+import type { SchoolAction, StudentAction } from '../../shared/staff.js';
+import { AppError, unauthenticated } from './errors.js';
+import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js';
 
 /**
- * Who may call a route (SPEC §6, DESIGN §5). Every route declares one in `config.access`;
- * `listUndeclaredRoutes` and the access test fail the suite for a route that does not.
+ * Who may call a route (SPEC §6, DESIGN §5, docs/decisions.md D49). Every route declares one in
+ * `config.access`; `listUndeclaredRoutes` and the access matrix fail the suite for a route that
+ * does not. What a role may do is decided by the policy module (http/policy.ts), never here.
  * - `public`: anyone (CSRF cookie, health, static files, docs)
  * - `visitor`: sign-in calls; reachable without a session
- * - `signed-in`: any signed-in user
- * - `admin`: administrators only
- * - `{ self: param }`: the student named by that path parameter, or an administrator
+ * - `signed-in`: any signed-in person, acting on their own account only
  * - `device`: a gate scanner with its own key; the route checks the key itself
+ * - `{ can: school action }`: staff whose role allows it; with `class`, only on a class they may see
+ * - `{ can: student action, student }`: the student named (by a path parameter, a query
+ *   parameter, the validated body, or `handler` when the route finds the student itself and
+ *   calls `authorizeStudent`) and staff whose role reaches that student
  */
-export type Access = 'public' | 'visitor' | 'signed-in' | 'admin' | 'device' | { self: string };
+export type StudentRef = { param: string } | { query: string } | { body: string } | 'handler';
+export type ClassRef = { param: string } | { query: string };
+export type Access =
+  | 'public'
+  | 'visitor'
+  | 'signed-in'
+  | 'device'
+  | { can: SchoolAction; class?: ClassRef }
+  | { can: StudentAction; student: StudentRef };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,21 +45,21 @@ export function listUndeclaredRoutes(routes: readonly RouteOptions[]): string[] 
     .map((route) => `${String(route.method)} ${route.url}`);
 }
 
-/** Throws unless the signed-in user is the student named or an administrator. */
-export function requireSelfOrAdmin(request: FastifyRequest, studentId: string): void {
-  const user = request.user;
-  if (!user) throw unauthenticated();
-  if (user.role === 'admin') return;
-  if (user.studentId !== studentId) throw forbidden('You can only see your own records.');
-}
-
 /** Throws unless someone is signed in; answers the user. */
 export function requireUser(request: FastifyRequest) {
   if (!request.user) throw unauthenticated();
   return request.user;
 }
 
-function enforce(request: FastifyRequest, access: Access, config: FastifyContextConfig): void {
+/** The named value of a path or query parameter, as the request carries it. */
+function read(request: FastifyRequest, ref: { param: string } | { query: string }): string {
+  const source = ('param' in ref ? request.params : request.query) as Record<string, unknown> | undefined;
+  const value = source?.['param' in ref ? ref.param : ref.query];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Checks made as the request arrives: signed in, not held by a forced password change, the role's actions, path and query targets. */
+async function enforce(db: Db, request: FastifyRequest, access: Access, config: FastifyContextConfig): Promise<void> {
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
   if (!user) throw unauthenticated();
@@ -53,21 +67,38 @@ function enforce(request: FastifyRequest, access: Access, config: FastifyContext
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');
   }
   if (access === 'signed-in') return;
-  if (access === 'admin') {
-    if (user.role !== 'admin') throw forbidden('Only administrators may do that.');
-    return;
+  const who = requesterOf(user);
+  if (!mayEver(who, access.can)) requireCan(who, access.can);
+  if ('student' in access) {
+    const ref = access.student;
+    if (ref !== 'handler' && !('body' in ref)) await authorizeStudent(db, who, access.can, read(request, ref));
+  } else if (access.class) {
+    requireCan(who, access.can, { classId: read(request, access.class) });
   }
-  const params = request.params as Record<string, string | undefined>;
-  requireSelfOrAdmin(request, params[access.self] ?? '');
+}
+
+/** The body field naming the student, for routes that name the student in their body. */
+function bodyRef(access: Access | undefined): { action: StudentAction; field: string } | null {
+  if (typeof access !== 'object' || !('student' in access)) return null;
+  const ref = access.student;
+  return ref !== 'handler' && 'body' in ref ? { action: access.can, field: ref.body } : null;
 }
 
 /** Collects the route table and enforces each route's declared access before anything else. */
 export const accessPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: { db: Db }) => {
     const routes: RouteOptions[] = [];
     app.decorate('routeTable', routes);
     app.addHook('onRoute', (route) => {
       routes.push(route);
+      // The student a body names is checked once the body is validated, on these routes only.
+      const named = bodyRef(route.config?.access);
+      if (!named) return;
+      const own: preHandlerAsyncHookHandler = async (request) => {
+        const value = (request.body as Record<string, unknown> | null)?.[named.field];
+        await authorizeStudent(options.db, requesterOf(requireUser(request)), named.action, typeof value === 'string' ? value : '');
+      };
+      route.preHandler = [...(route.preHandler ? [route.preHandler].flat() : []), own];
     });
     app.addHook('onRequest', async (request) => {
       // Fastify builds routeOptions anew on every read: read it once.
@@ -76,9 +107,9 @@ export const accessPlugin = fp(
       // A route without a declaration is refused rather than left open (and fails the test).
       if (!access) {
         if (request.is404) return;
-        throw forbidden('This route declares no access rule.');
+        throw new AppError(403, 'forbidden', 'This route declares no access rule.');
       }
-      enforce(request, access, config);
+      await enforce(options.db, request, access, config);
     });
   },
   { name: 'access', dependencies: ['sessions'] },

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import * as repo from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
+import type { StaffRole } from '../../shared/staff.js';
 
 /**
  * Server-side sessions on our own `sessions` table (DESIGN §2): an opaque random id in an
@@ -21,6 +22,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 export interface SessionUser {
   id: number;
   role: 'student' | 'admin';
+  /** The job of a staff account; null for a student (D49). */
+  staffRole: StaffRole | null;
+  /** A form teacher's classes; empty for everyone else. */
+  classIds: string[];
   studentId: string | null;
   username: string | null;
   name: string;
@@ -66,7 +71,8 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
   const row = await repo.findSessionUser(db, idHash);
   if (!row) return { user: null, remember: false, touch: false };
   const lastSeen = Date.parse(row.last_seen_at);
-  if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now) {
+  // A disabled account's sessions were deleted when it was disabled; one racing that ends here.
+  if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now || row.disabled === 1) {
     await repo.deleteSession(db, idHash);
     return { user: null, remember: false, touch: false };
   }
@@ -77,6 +83,8 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
   const user: SessionUser = {
     id: row.user_id,
     role: row.role,
+    staffRole: row.role === 'admin' ? (row.staff_role ?? 'administrator') : null,
+    classIds: row.staff_role === 'form_teacher' ? await repo.staffClassIds(db, row.user_id) : [],
     studentId: row.student_id,
     username: row.username,
     name,

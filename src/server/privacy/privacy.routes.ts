@@ -25,7 +25,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   app.get(
     '/api/privacy/audit-log',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'privacy.manage' } },
       schema: {
         tags,
         summary: 'The audit log, newest first: who read, exported or changed what, when (filter by student or action)',
@@ -42,7 +42,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   app.get(
     '/api/privacy/students/:studentId/history',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'privacy.manage' } },
       schema: {
         tags,
         summary: "Every recorded change of a student's record and documents: field, old and new value, who, when",
@@ -59,7 +59,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   app.get(
     '/api/privacy/students/:studentId/export',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'privacy.manage' } },
       schema: {
         tags,
         summary: 'Everything held about one student as a JSON file (documents inside, base64); the export is logged',
@@ -79,7 +79,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   app.delete(
     '/api/privacy/students/:studentId',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'privacy.manage' } },
       schema: {
         tags,
         summary: 'Deletes a student entirely (record, account, documents, results, attendance, their audit rows); body repeats the ID',

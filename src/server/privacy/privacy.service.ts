@@ -44,8 +44,9 @@ export async function readAuditFor(db: Db, request: FastifyRequest): Promise<Par
     if (!owner) return null;
     return { ...actor, action: 'read', entity: 'document', entity_id: owner.student_id, field: null, old_value: null, new_value: `${owner.file_type} (${url})` };
   }
-  if (access && typeof access === 'object') {
-    return { ...actor, action: 'read', entity: 'student', entity_id: params[access.self] ?? null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };
+  const named = access && typeof access === 'object' && 'student' in access && typeof access.student === 'object' && 'param' in access.student ? access.student.param : null;
+  if (named) {
+    return { ...actor, action: 'read', entity: 'student', entity_id: params[named] ?? null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };
   }
   if (EXPORT_ROUTES.has(url)) {
     return { ...actor, action: 'export', entity: 'students', entity_id: null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };

@@ -15,7 +15,7 @@ export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, 
   app.get(
     '/api/registration-form/:studentId',
     {
-      config: { access: { self: 'studentId' } },
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
       schema: {
         tags: ['registration'],
         summary: "The registration form PDF on Legal paper (students: their own; administrators: any student's)",

@@ -30,7 +30,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.get(
     '/api/student-record/:userID',
     {
-      config: { access: { self: 'userID' } },
+      config: { access: { can: 'student.read', student: { param: 'userID' } } },
       schema: {
         tags,
         summary: 'The registration record (a list of one, as the spec answers) with its progress flags',
@@ -47,7 +47,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.post(
     '/api/student',
     {
-      config: { access: 'signed-in' },
+      config: { access: { can: 'student.edit', student: { body: 'id' } } },
       schema: {
         tags,
         summary: 'Saves the fields sent, each checked by the field catalogue; 422 when registration is closed',
@@ -84,7 +84,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.get(
     '/api/registration-periods',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.read' } },
       schema: { tags, summary: 'Every registration window (the default and each form level of its own)', response: { 200: RegistrationPeriodListSchema, ...errorResponses } },
     },
     async () => registration.listRegistrationPeriods(db),
@@ -93,7 +93,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.put(
     '/api/registration-periods',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.manage' } },
       schema: {
         tags,
         summary: 'Opens or closes registration and sets the deadline, for one form level or (form_level null) all',
@@ -107,7 +107,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.delete(
     '/api/registration-periods/:formLevel',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'settings.manage' } },
       schema: {
         tags,
         summary: "Removes a form level's own window so the default applies to it",

@@ -62,7 +62,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/report-card-terms/:userID',
     {
-      config: { access: { self: 'userID' } },
+      config: { access: { can: 'student.read', student: { param: 'userID' } } },
       schema: {
         tags,
         summary: 'The student’s term reports: every term with results, posted or not',
@@ -76,7 +76,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/report-card/:studentId/:year/:term',
     {
-      config: { access: { self: 'studentId' } },
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
       schema: {
         tags,
         summary: 'The report card PDF (students: their own, posted terms only; administrators: any)',
@@ -100,7 +100,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/term-reports-posted',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-reports.read' } },
       schema: {
         tags,
         summary: 'Every term’s report posting state',
@@ -113,7 +113,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.post(
     '/api/post-term-reports',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-reports.post' } },
       schema: {
         tags,
         summary: 'Post (posted 1 + date_posted) or remove (posted 0) a term’s reports; idempotent',
@@ -127,7 +127,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.post(
     '/api/term-reports/schedule',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-reports.post' } },
       schema: {
         tags,
         summary: 'Post a term’s reports automatically at a time (null cancels)',
@@ -143,7 +143,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/term-results/template',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-results.read' } },
       schema: {
         tags,
         summary: 'The results import template (xlsx, or csv); with class_id and subject, that class’s mark sheet',
@@ -161,7 +161,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/term-results/subjects',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-results.read' } },
       schema: {
         tags,
         summary: 'The subjects results are given in (code and name)',
@@ -174,7 +174,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.get(
     '/api/term-results/grading',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-results.read' } },
       schema: {
         tags,
         summary: 'The grade key and the coursework/exam weights by form level',
@@ -197,7 +197,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
   app.post(
     '/api/term-results/import',
     {
-      config: { access: 'admin' },
+      config: { access: { can: 'term-results.import' } },
       // A little over the file limit for the multipart envelope; the file limit itself is exact.
       bodyLimit: TERM_RESULTS_MAX_BYTES + 64 * 1024,
       schema: {

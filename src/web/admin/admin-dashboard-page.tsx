@@ -11,7 +11,8 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
-import { ADMIN_MENU_GROUPS, findMenuEntry, type AdminMenuEntry, type AdminMenuGroup } from './admin-menu.js';
+import { useSession } from '../lib/session.js';
+import { ADMIN_MENU_GROUPS, findMenuEntry, menuFor, type AdminMenuEntry, type AdminMenuGroup } from './admin-menu.js';
 
 /** A menu choice older than this is a reload of the page, not a click (Export Data starts on the click). */
 const SELECTION_FRESH_MS = 5_000;
@@ -20,9 +21,12 @@ const SELECTION_FRESH_MS = 5_000;
  * The admin area (/admin/dashboard, SPEC §2): the side menu and the chosen option's screen. The
  * choice lives in the address (?view=…), so reloading or going back keeps it. Wide screens show
  * the menu beside the screen; narrow ones open it in a drawer from the Menu button. The menu's
- * entries come from the route wiring (app/admin-menu.tsx).
+ * entries come from the route wiring (app/admin-menu.tsx), narrowed to what the person's role may
+ * use (the session's `permissions`).
  */
-export function AdminDashboardPage({ menu }: { menu: readonly AdminMenuEntry[] }) {
+export function AdminDashboardPage({ menu: wholeMenu }: { menu: readonly AdminMenuEntry[] }) {
+  const session = useSession();
+  const menu = menuFor(wholeMenu, session.data?.user?.permissions ?? []);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();

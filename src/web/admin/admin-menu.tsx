@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import AssessmentIcon from '@mui/icons-material/Assessment';
+import type { SchoolAction } from '../../shared/staff.js';
 
 /**
  * The admin side menu's shape (SPEC §2 Admin dashboard). The entries themselves, each screen
@@ -24,6 +25,11 @@ export interface AdminMenuEntry {
   label: string;
   icon: ReactNode;
   group?: AdminMenuGroup;
+  /**
+   * The school-wide action the screen needs (D49): shown only when the session's `permissions`
+   * include it (the server decides; this only hides what would be refused). None: every staff role.
+   */
+  needs?: SchoolAction;
   /** The screen, loaded when it is first opened (React.lazy). */
   screen: ComponentType<AdminScreenProps>;
 }
@@ -31,4 +37,9 @@ export interface AdminMenuEntry {
 /** The entry of a menu id; the first (the Dashboard) for anything unknown. */
 export function findMenuEntry(menu: readonly AdminMenuEntry[], id: string | null): AdminMenuEntry {
   return menu.find((entry) => entry.id === id) ?? menu[0]!;
+}
+
+/** The entries a person with these permissions may use, in menu order. */
+export function menuFor(menu: readonly AdminMenuEntry[], permissions: readonly SchoolAction[]): AdminMenuEntry[] {
+  return menu.filter((entry) => entry.needs === undefined || permissions.includes(entry.needs));
 }

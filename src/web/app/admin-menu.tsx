@@ -15,8 +15,9 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
 
 /**
- * The admin area's menu (SPEC §2 Admin dashboard): every option is shown (the spec's other reading
- * hides Export Data, Reports and Import Students; docs/decisions.md D19). Each screen lives in
+ * The admin area's menu (SPEC §2 Admin dashboard): every option a role may use is shown (the spec's
+ * other reading hides Export Data, Reports and Import Students; docs/decisions.md D19); `needs`
+ * names the policy's action each needs (D49). Each screen lives in
  * the feature that owns its data and is loaded when first opened. Adding a screen is one entry.
  */
 
@@ -25,16 +26,16 @@ const screen = <M,>(load: () => Promise<M>, name: keyof M): ComponentType<AdminS
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, screen: screen(() => import('./dashboard-screen.js'), 'default') },
-  { id: 'exportData', label: 'Export Data', icon: <FileDownloadIcon />, screen: screen(() => import('../admin/export-data-screen.js'), 'default') },
-  { id: 'reports', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
-  { id: 'parentsContact', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
-  { id: 'classAttendance', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
-  { id: 'importStudents', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
-  { id: 'postReports', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
-  { id: 'importTermResults', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
-  { id: 'registrationSettings', label: 'Registration Settings', icon: <EventNoteIcon />, screen: screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },
-  { id: 'scannerDevices', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
-  { id: 'importAttendance', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
-  { id: 'attendanceSettings', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
-  { id: 'privacy', label: 'Privacy', icon: <PrivacyTipIcon />, screen: screen(() => import('../admin/privacy.js'), 'Privacy') },
+  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, screen: screen(() => import('../admin/export-data-screen.js'), 'default') },
+  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
+  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
+  { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
+  { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
+  { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
+  { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
+  { id: 'registrationSettings', needs: 'settings.manage', label: 'Registration Settings', icon: <EventNoteIcon />, screen: screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },
+  { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
+  { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
+  { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
+  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, screen: screen(() => import('../admin/privacy.js'), 'Privacy') },
 ];

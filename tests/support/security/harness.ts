@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApiErrorSchema } from '../../../src/shared/api-error.js';
 import type { Db } from '../../../src/server/db/database.js';
 import { isPostgres } from '../../../src/server/db/database.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS, demoTeacherUsername } from '../../../src/server/db/demo-data/demo-accounts.js';
 import type { Access } from '../../../src/server/http/access.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
@@ -15,8 +15,23 @@ import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
  * one row per method, the error-shape check, and fingerprints of the stored data.
  */
 
-export type CallerKind = 'visitor' | 'own' | 'other' | 'admin';
-export const CALLER_KINDS: readonly CallerKind[] = ['visitor', 'own', 'other', 'admin'];
+/**
+ * Who calls: a visitor; a student on their own id and on another's; each staff role (D49), the
+ * form teacher both of the named students' class (5A) and of another class (1A).
+ */
+export type CallerKind = 'visitor' | 'own' | 'other' | 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other';
+export const CALLER_KINDS: readonly CallerKind[] = ['visitor', 'own', 'other', 'admin', 'office', 'principal', 'teacher', 'teacher-other'];
+export type StaffCaller = Extract<CallerKind, 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other'>;
+export const isStaffCaller = (caller: CallerKind): caller is StaffCaller => caller !== 'visitor' && caller !== 'own' && caller !== 'other';
+
+/** The demo account each staff caller signs in as. */
+export const STAFF_CALLER_USERNAMES: Record<StaffCaller, string> = {
+  admin: DEMO_ADMIN.username,
+  office: DEMO_STAFF.office.username,
+  principal: DEMO_STAFF.principal.username,
+  teacher: demoTeacherUsername('5A'),
+  'teacher-other': demoTeacherUsername('1A'),
+};
 
 /** The student who calls as "own" and the one whose id "other" names (demo school). */
 export const OWN_STUDENT = DEMO_STUDENTS.registered.student_id;
@@ -56,7 +71,9 @@ export function routeRows(app: FastifyInstance): RouteRow[] {
 
 export function accessLabel(access: Access | undefined): string {
   if (access === undefined) return 'undeclared';
-  return typeof access === 'string' ? access : `self:${access.self}`;
+  if (typeof access === 'string') return access;
+  if ('student' in access) return `${access.can} of ${typeof access.student === 'string' ? 'a looked-up student' : `student:${Object.values(access.student).join('')}`}`;
+  return access.class ? `${access.can} of class:${Object.values(access.class).join('')}` : access.can;
 }
 
 /** A session row made directly (the token's sha256 is what the table keeps). */
@@ -158,7 +175,7 @@ export class Agent {
 /** Makes the agent of a caller kind on a database (own and other both sign in as OWN_STUDENT). */
 export async function agentFor(app: FastifyInstance, db: Db, kind: CallerKind): Promise<Agent> {
   if (kind === 'visitor') return new Agent(app, null);
-  if (kind === 'admin') return new Agent(app, await createSession(db, await userIdOfAdmin(db)));
+  if (isStaffCaller(kind)) return new Agent(app, await createSession(db, await userIdOfAdmin(db, STAFF_CALLER_USERNAMES[kind])));
   return new Agent(app, await createSession(db, await userIdOfStudent(db, OWN_STUDENT)));
 }
 

@@ -14,7 +14,7 @@ import {
 import { nowIso } from '../database.js';
 import { TOBAGO_HOUSE_OF_ASSEMBLY, TOWNS, seedReferenceData } from '../reference-data.js';
 import type { Database } from '../schema.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from './demo-accounts.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS, demoTeacherUsername } from './demo-accounts.js';
 import { markDemoSchool } from './demo-mark.js';
 import {
   DEMO_ACADEMIC_TERMS,
@@ -216,10 +216,11 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
   }
 
   // argon2 is deliberately slow: hash each distinct password once, outside the transaction.
-  const [demoHash, adminHash, resetHash] = await Promise.all([
+  const [demoHash, adminHash, resetHash, staffHash] = await Promise.all([
     options.hashPassword(DEMO_PASSWORD),
     options.hashPassword(DEMO_ADMIN.password),
     options.hashPassword(toCompactDate(DEMO_STUDENTS.passwordReset.date_of_birth)),
+    options.hashPassword(DEMO_STAFF_PASSWORD),
   ]);
 
   return db.transaction().execute(async (trx) => {
@@ -262,6 +263,7 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
     );
 
     await seedUsers(trx, students, { demo: demoHash, admin: adminHash, reset: resetHash }, stamps);
+    await seedStaff(trx, staffHash, stamps);
 
     await seedDocuments(trx, students);
 
@@ -340,6 +342,7 @@ async function seedUsers(
   if (!adminExists) {
     userRows.push({
       role: 'admin',
+      staff_role: 'administrator',
       username: DEMO_ADMIN.username,
       student_id: null,
       display_name: DEMO_ADMIN.name,
@@ -351,6 +354,37 @@ async function seedUsers(
     });
   }
   await insertInChunks(trx, 'users', userRows);
+}
+
+/**
+ * One demo account per staff role and a form teacher per class, named after the class's teacher
+ * (README "Demo sign-ins"); each form teacher is assigned their class.
+ */
+async function seedStaff(trx: Kysely<Database>, passwordHash: string, stamps: { created_at: string; updated_at: string }): Promise<void> {
+  const account = { role: 'admin' as const, student_id: null, password_hash: passwordHash, first_login: 0, password_reset: 0, password_changed_at: stamps.created_at, ...stamps };
+  const rows = [
+    { ...account, username: DEMO_STAFF.office.username, display_name: DEMO_STAFF.office.name, staff_role: 'office' as const },
+    { ...account, username: DEMO_STAFF.principal.username, display_name: DEMO_STAFF.principal.name, staff_role: 'principal' as const },
+    ...DEMO_CLASS_IDS.map((classId, i) => ({
+      ...account,
+      username: demoTeacherUsername(classId),
+      display_name: FORM_TEACHERS[i] ?? `Form teacher ${classId}`,
+      staff_role: 'form_teacher' as const,
+    })),
+  ];
+  // A database may already hold one of the names (a configured account): keep theirs.
+  const taken = new Set(
+    (await trx.selectFrom('users').select('username').where('username', 'in', rows.map((row) => row.username)).execute()).map((row) => row.username),
+  );
+  const fresh = rows.filter((row) => !taken.has(row.username));
+  if (fresh.length === 0) return;
+  const inserted = await trx.insertInto('users').values(fresh).returning(['id', 'username']).execute();
+  const classOf = new Map(DEMO_CLASS_IDS.map((classId) => [demoTeacherUsername(classId), classId]));
+  const assignments = inserted.flatMap((row) => {
+    const classId = row.username ? classOf.get(row.username) : undefined;
+    return classId ? [{ user_id: row.id, class_id: classId }] : [];
+  });
+  if (assignments.length > 0) await trx.insertInto('staff_classes').values(assignments).execute();
 }
 
 /**

@@ -1,0 +1,128 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { SCHOOL_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
+import { forbidden, unauthenticated } from './errors.js';
+import type { SessionUser } from './session.js';
+
+/**
+ * The one place that decides who may do what to which student (issue 16, docs/decisions.md D49).
+ * Every route declares an action in its access config (http/access.ts), and the few routes that
+ * learn the student from a body or a stored document ask `authorizeStudent` themselves; list
+ * routes narrow to `visibleClassIds`. Nothing else in the server compares roles.
+ */
+
+export type Requester =
+  | { kind: 'student'; userId: number; studentId: string }
+  | { kind: 'staff'; userId: number; role: StaffRole; classIds: readonly string[] };
+
+export type Action = SchoolAction | StudentAction;
+
+const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'students.list', 'class.read', 'term-reports.read', 'settings.read'];
+
+/** What each staff role may do (the issue's table). A form teacher's actions reach their classes only. */
+const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
+  administrator: new Set<Action>([...SCHOOL_ACTIONS, 'student.read', 'student.edit', 'student.reset-password']),
+  office: new Set<Action>([
+    ...READ_ANY_STUDENT,
+    'student.edit',
+    'student.reset-password',
+    'students.add',
+    'students.export',
+    'term-results.read',
+    'term-results.import',
+    'term-reports.post',
+    'attendance.import',
+  ]),
+  principal: new Set<Action>([...READ_ANY_STUDENT, 'students.export', 'term-results.read', 'term-reports.post']),
+  form_teacher: new Set<Action>(READ_ANY_STUDENT),
+};
+
+/** A student reads and edits their own record, and nothing else of anyone's. */
+const STUDENT_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit']);
+
+/** The student or class an action is aimed at; `classId` null for a student in no class. */
+export type Target = { studentId: string; classId: string | null } | { classId: string };
+
+/**
+ * Whether the requester may take the action, on the target when one is named. Without a target a
+ * form teacher's school-wide read (the list) is allowed and narrowed by `visibleClassIds`.
+ */
+export function can(who: Requester, action: Action, target?: Target): boolean {
+  if (!mayEver(who, action)) return false;
+  if (who.kind === 'student') return target !== undefined && 'studentId' in target && target.studentId === who.studentId;
+  if (who.role !== 'form_teacher' || target === undefined) return true;
+  return target.classId !== null && who.classIds.includes(target.classId);
+}
+
+/**
+ * Whether the requester may take the action on some target: checked as soon as a request arrives,
+ * before the target is known (a student may read a record, their own; an office clerk may never
+ * manage staff).
+ */
+export function mayEver(who: Requester, action: Action): boolean {
+  return who.kind === 'student' ? STUDENT_MAY.has(action) : STAFF_MAY[who.role].has(action);
+}
+
+/** The school-wide actions the requester may take: the session answer's `permissions`. */
+export function permissionsOf(who: Requester): SchoolAction[] {
+  return SCHOOL_ACTIONS.filter((action) => can(who, action));
+}
+
+/** The classes whose students a list may show: null for every class. */
+export function visibleClassIds(who: Requester): readonly string[] | null {
+  if (who.kind === 'staff' && who.role === 'form_teacher') return who.classIds;
+  return null;
+}
+
+/** The requester behind a session. */
+export function requesterOf(user: SessionUser): Requester {
+  if (user.role === 'student') return { kind: 'student', userId: user.id, studentId: user.studentId ?? '' };
+  return { kind: 'staff', userId: user.id, role: user.staffRole ?? 'administrator', classIds: user.classIds };
+}
+
+/** The signed-in requester, or 401. */
+export function requireRequester(request: FastifyRequest): Requester {
+  if (!request.user) throw unauthenticated();
+  return requesterOf(request.user);
+}
+
+const REFUSALS: Record<Action, string> = {
+  'students.list': 'Your role does not include the student list.',
+  'students.add': 'Only the office and administrators may add students or reset their passwords.',
+  'students.export': 'Your role does not include school-wide exports.',
+  'class.read': 'You can only see the classes assigned to you.',
+  'term-results.read': 'Your role does not include term results.',
+  'term-results.import': 'Only the office and administrators may import term results.',
+  'term-reports.read': 'Your role does not include term reports.',
+  'term-reports.post': 'Only the office, the principal and administrators may post term reports.',
+  'attendance.import': 'Only the office and administrators may import attendance.',
+  'settings.read': 'Your role does not include the school settings.',
+  'settings.manage': 'Only administrators may change the school settings.',
+  'scanners.manage': 'Only administrators may manage scanner devices.',
+  'privacy.manage': 'Only administrators may use the privacy tools.',
+  'staff.manage': 'Only administrators may manage staff accounts.',
+  'student.read': 'You can only see the students you are responsible for.',
+  'student.edit': 'Your role does not allow changing this record.',
+  'student.reset-password': "Only the office and administrators may reset a student's password.",
+};
+
+/** Throws 403 with a reason unless `can` allows it. */
+export function requireCan(who: Requester, action: Action, target?: Target): void {
+  if (can(who, action, target)) return;
+  if (who.kind === 'student') throw forbidden(action === 'student.read' || action === 'student.edit' ? 'You can only see your own records.' : 'Only staff may do that.');
+  throw forbidden(REFUSALS[action]);
+}
+
+/**
+ * Throws 403 unless the requester may take the action on this student. The student's class is
+ * read only when it matters (a form teacher); a student that does not exist is refused to a form
+ * teacher like any other outside their classes, and left to the route's own 404 for everyone else.
+ */
+export async function authorizeStudent(db: Db, who: Requester, action: StudentAction, studentId: string): Promise<void> {
+  let classId: string | null = null;
+  if (who.kind === 'staff' && who.role === 'form_teacher') {
+    const row = await db.selectFrom('students').select('class_id').where('id', '=', studentId).executeTakeFirst();
+    classId = row?.class_id ?? null;
+  }
+  requireCan(who, action, { studentId, classId });
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod/mini';
+
+/**
+ * Staff roles (issue 16, docs/decisions.md D49): the job a staff account does. What each may do is
+ * decided in one place, the server's policy module (src/server/http/policy.ts); the browser only
+ * shows what the session's `permissions` say.
+ */
+export const STAFF_ROLES = ['administrator', 'office', 'principal', 'form_teacher'] as const;
+export const StaffRoleSchema = z.enum(STAFF_ROLES, { message: 'Choose a role: administrator, office, principal or form teacher.' });
+export type StaffRole = z.infer<typeof StaffRoleSchema>;
+
+export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
+  administrator: 'Administrator',
+  office: 'Office',
+  principal: 'Principal',
+  form_teacher: 'Form teacher',
+};
+
+/**
+ * What someone may do that names no single student. The session answer lists the ones the
+ * signed-in person may take, so the admin area shows only their menu items.
+ */
+export const SCHOOL_ACTIONS = [
+  /** The student list (a form teacher's lists only their classes). */
+  'students.list',
+  /** Add a student, import students, reset a student's password. */
+  'students.add',
+  /** Every student at once: the registration data spreadsheet, the call list, all-classes reports. */
+  'students.export',
+  /** One class's reports: registration report, parents' contacts, class attendance. */
+  'class.read',
+  /** Mark sheets, grading and subjects of term results. */
+  'term-results.read',
+  'term-results.import',
+  /** Which terms are posted. */
+  'term-reports.read',
+  /** Post, remove and schedule term reports. */
+  'term-reports.post',
+  'attendance.import',
+  /** Registration windows, attendance settings and holidays: read. */
+  'settings.read',
+  'settings.manage',
+  'scanners.manage',
+  /** The audit log, a student's history, privacy export and deletion. */
+  'privacy.manage',
+  'staff.manage',
+] as const;
+export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
+
+/** What someone may do to one student's records. */
+export const STUDENT_ACTIONS = [
+  /** The registration record, its form, documents, report cards (posted or not for staff), attendance. */
+  'student.read',
+  /** The registration record and its documents. */
+  'student.edit',
+  'student.reset-password',
+] as const;
+export type StudentAction = (typeof STUDENT_ACTIONS)[number];
