@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from './boot.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db } from './db/database.js';
-import { DEMO_ADMIN } from './db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STAFF } from './db/demo-data/demo-accounts.js';
 import { isDemoSchool } from './db/demo-data/demo-mark.js';
 import { createTestApp, TestClient } from '../../tests/support/test-app.js';
 import { testConfig } from '../../tests/support/test-config.js';
@@ -41,7 +41,7 @@ async function emptyDatabase(): Promise<{ db: Db; config: (overrides?: Partial<C
 
 async function counts(db: Db) {
   const students = await db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const admins = await db.selectFrom('users').select('username').where('role', '=', 'admin').orderBy('username').execute();
+  const admins = await db.selectFrom('users').select('username').where('staff_role', '=', 'administrator').orderBy('username').execute();
   return { students: Number(students.n), admins: admins.map((row) => row.username), demo: await isDemoSchool(db) };
 }
 
@@ -97,6 +97,21 @@ describe(`the published demo administrator (${currentEngine()})`, () => {
     expect(demo.cookies.map((cookie) => cookie.name)).not.toContain('portal_session');
     const upper = await new TestClient(t.app, '10.14.1.3').post('/api/admin-login', { username: DEMO_ADMIN.username.toUpperCase(), password: DEMO_ADMIN.password });
     expect(upper.statusCode).toBe(401);
+  });
+
+  it('takes the demo office, principal and form teachers with it: their published password opens only the demo school (D49)', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    const staff = [DEMO_STAFF.office, DEMO_STAFF.principal, DEMO_STAFF.formTeacher];
+    for (const [i, account] of staff.entries()) {
+      const ok = await new TestClient(t.app, `10.14.4.${i + 1}`).post('/api/admin-login', { username: account.username, password: account.password });
+      expect(ok.statusCode, account.username).toBe(200);
+    }
+    await t.database.db.deleteFrom('settings').where('key', '=', 'demo_school').execute();
+    for (const [i, account] of staff.entries()) {
+      const refused = await new TestClient(t.app, `10.14.5.${i + 1}`).post('/api/admin-login', { username: account.username, password: account.password });
+      expect(refused.statusCode, account.username).toBe(401);
+    }
   });
 
   it('signs in on the demo school, until a start with ADMIN_USERNAME makes the database a real school', async () => {

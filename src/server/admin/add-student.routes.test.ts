@@ -47,13 +47,13 @@ async function studentCount(): Promise<number> {
 }
 
 describe('POST /api/students (Add Student)', () => {
-  it('is for administrators only, with the CSRF header', async () => {
+  it('is for the office and administrators only (students.add), with the CSRF header', async () => {
     expectError(await client().post('/api/students', newStudent()), 401, 'unauthenticated');
     const student = await client().signInStudent(registered.student_id, registered.password);
     expectError(await student.post('/api/students', newStudent()), 403, 'forbidden');
     expectError(await admin.post('/api/students', newStudent(), { csrf: false }), 403, 'csrf_failed');
     const route = t.app.routeTable.find((r) => r.url === '/api/students' && r.method === 'POST');
-    expect((route?.config as { access?: unknown } | undefined)?.access).toBe('admin');
+    expect(route?.config?.access).toEqual({ can: 'students.add' });
   });
 
   it('refuses bad input with 400 and every problem by field; stores nothing', async () => {

@@ -176,6 +176,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
     },
     async (request) => {
       const device = deviceOf.get(request)!;
+      await devices.noteDeviceSeen(db, device);
       const list: ScanInput[] = 'scans' in request.body ? request.body.scans : [request.body];
       const scans = list.map((scan, index) => ({ studentId: (scan.student_id ?? scan.card_serial)!, date: scan.date, time: scan.time, index }));
       return ingestScans(db, scans, `device:${device.id}`);

@@ -69,9 +69,16 @@ export async function authenticateDevice(db: Db, authorization: string | undefin
     if (state.limited) throw tooManyRequests('Too many wrong scanner keys. Try again later.', state.retryAfterMs);
     throw unauthenticated('This scanner key is not valid or has been revoked.');
   }
+  return device;
+}
+
+/**
+ * Records that the device sent a call the portal accepted. Called once the body is valid, so a
+ * refused call changes nothing stored (DESIGN §5), not even the device's last-seen time.
+ */
+export async function noteDeviceSeen(db: Db, device: ScannerDevice): Promise<void> {
   const now = Date.now();
   if (device.last_seen_at === null || now - Date.parse(device.last_seen_at) >= TOUCH_INTERVAL_MS) {
     await repo.touchDevice(db, device.id, nowIso());
   }
-  return device;
 }

@@ -154,7 +154,10 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
   if (existing) {
     await db
       .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: iso })
+      // The configured account is the school's administrator, whatever it was before (a demo
+      // account of the same name, a disabled or demoted one): the start-up configuration is how
+      // the school regains control (D35, D49).
+      .set({ password_hash: passwordHash, staff_role: 'administrator', disabled: 0, updated_at: iso })
       .where('id', '=', existing.id)
       .execute();
     return;
@@ -165,12 +168,14 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
     .execute();
 }
 
-/** Every administrator that has a password: user name and hash. */
+/** Every enabled administrator (staff role) that has a password: user name and hash. */
 export async function listAdminPasswords(db: Db): Promise<Array<{ username: string | null; passwordHash: string }>> {
   const rows = await db
     .selectFrom('users')
     .select(['username', 'password_hash'])
     .where('role', '=', 'admin')
+    .where('staff_role', '=', 'administrator')
+    .where('disabled', '=', 0)
     .where('password_hash', 'is not', null)
     .execute();
   return rows.flatMap((row) => (row.password_hash ? [{ username: row.username, passwordHash: row.password_hash }] : []));

@@ -10,7 +10,7 @@ import {
 } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
-import { DEMO_ADMIN } from '../db/demo-data/demo-accounts.js';
+import { publishedDemoPassword } from '../db/demo-data/demo-accounts.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
@@ -232,16 +232,13 @@ export async function changeStudentPassword(
   return { user, name: studentName(user) };
 }
 
-function isDemoAdminName(username: string | null): boolean {
-  return username?.toLowerCase() === DEMO_ADMIN.username;
-}
-
 /**
- * The demo administrator's sign-in is published (README "Demo sign-ins"): it opens only the demo
- * school's database (D35). Anywhere else it fails as a wrong password does, so it reveals nothing.
+ * The demo staff sign-ins are published (README "Demo sign-ins"): they open only the demo
+ * school's database (D35, D49). Anywhere else they fail as a wrong password does, so they reveal nothing.
  */
-async function isRefusedDemoAdmin(db: Db, user: AuthUser, password: string): Promise<boolean> {
-  return isDemoAdminName(user.username) && password === DEMO_ADMIN.password && !(await isDemoSchool(db));
+async function isRefusedDemoSignIn(db: Db, user: AuthUser, password: string): Promise<boolean> {
+  const published = publishedDemoPassword(user.username);
+  return published !== null && password === published && !(await isDemoSchool(db));
 }
 
 /** Administrator sign-in by user name and password. */
@@ -250,7 +247,7 @@ export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor &
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
   // A disabled account fails as a wrong password does: the answer tells nobody it exists.
-  if (!user || !valid || user.disabled || (await isRefusedDemoAdmin(db, user, input.password))) {
+  if (!user || !valid || user.disabled || (await isRefusedDemoSignIn(db, user, input.password))) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
   }
@@ -285,7 +282,8 @@ export async function findStudentId(db: Db, input: FindStudentIdInput, ip: strin
 /** Whether some administrator can sign in: one with a password, not counting a refused demo sign-in. */
 export async function hasUsableAdministrator(db: Db, demoSchool: boolean): Promise<boolean> {
   for (const admin of await repo.listAdminPasswords(db)) {
-    const isPublishedDemo = isDemoAdminName(admin.username) && (await verifyPassword(admin.passwordHash, DEMO_ADMIN.password));
+    const published = publishedDemoPassword(admin.username);
+    const isPublishedDemo = published !== null && (await verifyPassword(admin.passwordHash, published));
     if (demoSchool || !isPublishedDemo) return true;
   }
   return false;

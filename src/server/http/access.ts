@@ -45,6 +45,13 @@ export function listUndeclaredRoutes(routes: readonly RouteOptions[]): string[] 
     .map((route) => `${String(route.method)} ${route.url}`);
 }
 
+/** The path parameter naming the student a route serves, or null (the read logger's key). */
+export function studentParamOf(access: Access | undefined): string | null {
+  if (typeof access !== 'object' || !('student' in access)) return null;
+  const ref = access.student;
+  return typeof ref === 'object' && 'param' in ref ? ref.param : null;
+}
+
 /** Throws unless someone is signed in; answers the user. */
 export function requireUser(request: FastifyRequest) {
   if (!request.user) throw unauthenticated();

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { studentParamOf } from '../http/access.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -34,7 +35,7 @@ describe('administrator reads are logged', () => {
   const reads = routeRows(t.app).filter(
     (row) =>
       row.method === 'GET' &&
-      (typeof row.access === 'object' ||
+      (studentParamOf(row.access) !== null ||
         ['/api/documents/:publicId', '/api/registration-report/:classId', '/api/registration-data-spreadsheet', '/api/parents-contact/:classId', '/api/parents-contact-spreadsheet/:classId', '/api/term-results/template', '/api/privacy/students/:studentId/export'].includes(row.url)),
   );
 
@@ -55,7 +56,7 @@ describe('administrator reads are logged', () => {
     expect(entry.actor_label).toMatch(/^admin:/);
     expect(['read', 'export', 'report-card-viewed']).toContain(entry.action);
     expect(entry.created_at >= started).toBe(true);
-    if (typeof row.access === 'object' || row.url === '/api/documents/:publicId') expect(entry.entity_id).toBe(OWN_STUDENT);
+    if (studentParamOf(row.access) !== null || row.url === '/api/documents/:publicId') expect(entry.entity_id).toBe(OWN_STUDENT);
   });
 
   it("a student's reads of their own data are not logged as administrator reads", async () => {

@@ -96,7 +96,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
  * The privacy feature: its routes, and the read logger (every administrator read of a full
  * record or of a document, and every export, is logged). The logger is a hook on every
  * route (so this plugin is not encapsulated): a successful GET by an administrator of a route
- * that serves one student's data ({ self } access), a document, or a many-student export leaves
+ * that serves one student's data (a student named in the path), a document, or a many-student export leaves
  * one audit row before the answer leaves, so no read is served without its record.
  */
 export const privacyRoutes = fp(

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { studentParamOf } from '../http/access.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -44,7 +45,7 @@ export async function readAuditFor(db: Db, request: FastifyRequest): Promise<Par
     if (!owner) return null;
     return { ...actor, action: 'read', entity: 'document', entity_id: owner.student_id, field: null, old_value: null, new_value: `${owner.file_type} (${url})` };
   }
-  const named = access && typeof access === 'object' && 'student' in access && typeof access.student === 'object' && 'param' in access.student ? access.student.param : null;
+  const named = studentParamOf(access);
   if (named) {
     return { ...actor, action: 'read', entity: 'student', entity_id: params[named] ?? null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };
   }

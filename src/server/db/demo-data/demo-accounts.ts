@@ -21,6 +21,19 @@ export const DEMO_STAFF = {
 /** The username of the demo form teacher of a class: `teacher.5a` for 5A. */
 export const demoTeacherUsername = (classId: string): string => `teacher.${classId.toLowerCase()}`;
 
+const DEMO_TEACHER_NAME = /^teacher\.[1-6][a-z]$/;
+
+/**
+ * The published password of a demo staff user name (README "Demo sign-ins"), or null for any
+ * other name. These open only the demo school's database (D35, D49).
+ */
+export function publishedDemoPassword(username: string | null): string | null {
+  const name = username?.toLowerCase() ?? '';
+  if (name === DEMO_ADMIN.username) return DEMO_ADMIN.password;
+  if (name === DEMO_STAFF.office.username || name === DEMO_STAFF.principal.username || DEMO_TEACHER_NAME.test(name)) return DEMO_STAFF_PASSWORD;
+  return null;
+}
+
 export const DEMO_STUDENTS = {
   /** Every step complete, documents uploaded, terms agreed; has reports and attendance. */
   registered: { student_id: '20220001', password: DEMO_PASSWORD, first_name: 'Aaliyah', last_name: 'Mohammed' },
