@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { StaffAccountSchema, StaffAccountWithPasswordSchema, StaffListSchema, STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
+import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
+import { StaffAccountWithPasswordSchema, StaffListSchema, STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { isCommonPassword } from '../auth/common-passwords.js';
 import { generateOneTimePassword, updateStaff } from './staff.service.js';
@@ -263,7 +264,7 @@ describe('staff passwords', () => {
   it('a new account must choose a 12+ character, uncommon password before anything else', async () => {
     const account = await create({ username: uniqueName('fresh'), name: 'Fresh Teacher', role: 'form_teacher', class_ids: ['5A'] });
     const c = await client().signInAdmin(account.username, account.one_time_password);
-    const session = (await c.get('/api/session')).json();
+    const session = SessionAnswerSchema.parse((await c.get('/api/session')).json());
     expect(session.user).toMatchObject({ role: 'admin', staff_role: 'form_teacher', password_reset: 1 });
     expectError(await c.get('/api/students?limit=1'), 403, 'password_change_required');
     expectError(await c.get('/api/registration-report/5A'), 403, 'password_change_required');
