@@ -115,7 +115,7 @@ export function StaffAccounts() {
       )}
 
       <TableContainer sx={{ mt: 2 }}>
-        {/* On a phone the username, role and classes go under the name, so the actions stay on the screen (D46). */}
+        {/* On a phone the username, role, classes and status go under the name, so the actions stay on the screen (D46). */}
         <Table size="small" aria-label="Staff accounts" sx={PHONE_TABLE_SX}>
           <TableHead>
             <TableRow>
@@ -123,7 +123,7 @@ export function StaffAccounts() {
               <TableCell sx={HIDE_ON_PHONE_SX}>Username</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>Role</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>Classes</TableCell>
-              <TableCell>Status</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
               <TableCell align="right">Actions</TableCell>
             </TableRow>
           </TableHead>
@@ -134,15 +134,18 @@ export function StaffAccounts() {
                 <TableRow key={account.id}>
                   <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
                     {account.name}
-                    <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
-                      {account.username} · {STAFF_ROLE_LABELS[account.role]}
-                      {classes ? ` · ${classes}` : ''}
-                    </Typography>
+                    <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      <Typography variant="body2" color="text.secondary">
+                        {account.username} · {STAFF_ROLE_LABELS[account.role]}
+                        {classes ? ` · ${classes}` : ''}
+                      </Typography>
+                      <StatusChip account={account} />
+                    </Box>
                   </TableCell>
                   <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{account.username}</TableCell>
                   <TableCell sx={HIDE_ON_PHONE_SX}>{STAFF_ROLE_LABELS[account.role]}</TableCell>
                   <TableCell sx={HIDE_ON_PHONE_SX}>{classes || '—'}</TableCell>
-                  <TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>
                     <StatusChip account={account} />
                   </TableCell>
                   <TableCell align="right">
