@@ -31,6 +31,7 @@ import { lookupRoutes } from './lookups/lookups.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
+import { staffRoutes } from './staff/staff.routes.js';
 import { termReportRoutes } from './term-reports/term-reports.routes.js';
 
 /** Everything a feature's routes need; passed to each feature plugin. */
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(termReportRoutes, appDeps);
   await app.register(adminRoutes, appDeps);
   await app.register(privacyRoutes, appDeps);
+  await app.register(staffRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;

@@ -41,6 +41,9 @@ const CREDENTIAL_ROUTES = new Set([
   'POST /api/students',
   'POST /api/students/import',
   'DELETE /api/privacy/students/:studentId',
+  'POST /api/staff',
+  'PATCH /api/staff/:id',
+  'POST /api/change-password-staff',
 ]);
 
 const t = await createTestApp();

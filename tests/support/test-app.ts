@@ -78,6 +78,9 @@ export class TestClient {
   post(url: string, body?: unknown, options: { headers?: Record<string, string>; csrf?: boolean } = {}) {
     return this.request('POST', url, { ...options, body: body as InjectOptions['payload'] });
   }
+  patch(url: string, body?: unknown, options: { headers?: Record<string, string>; csrf?: boolean } = {}) {
+    return this.request('PATCH', url, { ...options, body: body as InjectOptions['payload'] });
+  }
   delete(url: string, options: { headers?: Record<string, string>; csrf?: boolean } = {}) {
     return this.request('DELETE', url, options);
   }

@@ -196,7 +196,12 @@ function birthDateForms(isoDate: string | null): string[] {
  * attempt counts as a sign-in (a separate window, so it never locks the account's sign-in): a
  * session left open on a shared computer must not become an unthrottled password oracle.
  */
-async function requireCurrentPassword(db: Db, user: AuthUser, currentPassword: string | undefined, actor: Actor): Promise<void> {
+export async function requireCurrentPassword(
+  db: Db,
+  user: Pick<AuthUser, 'id' | 'passwordHash'>,
+  currentPassword: string | undefined,
+  actor: Actor,
+): Promise<void> {
   if (!currentPassword) throw fieldError('current_password', 'Enter your current password.');
   const attempt = await beginAttempt(db, 'change-password', actor.ip ?? 'unknown', [String(user.id)], null);
   if (!user.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {

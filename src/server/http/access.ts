@@ -70,7 +70,10 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
   if (!user) throw unauthenticated();
-  if ((user.passwordReset || user.firstLogin) && user.role === 'student' && !config.allowDuringPasswordChange) {
+  // A student after a first login or a reset, a staff member with a new or reset account: the
+  // password comes first (SPEC §4; staff D50). Sign-out and the password change let them through.
+  const mustChangePassword = user.role === 'student' ? user.passwordReset || user.firstLogin : user.passwordReset;
+  if (mustChangePassword && !config.allowDuringPasswordChange) {
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');
   }
   if (access === 'signed-in') return;

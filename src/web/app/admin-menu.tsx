@@ -8,6 +8,7 @@ import EventNoteIcon from '@mui/icons-material/EventNote';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GradingIcon from '@mui/icons-material/Grading';
+import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PostAddIcon from '@mui/icons-material/PostAdd';
 import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
@@ -37,5 +38,6 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
   { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
   { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
+  { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, screen: screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
   { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, screen: screen(() => import('../admin/privacy.js'), 'Privacy') },
 ];

@@ -1,21 +1,57 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { AdminLoginSchema } from '../../shared/auth.schemas.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { AdminLoginSchema, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
 import { PasswordField } from '../components/password-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
+import { needsPasswordChange, sessionQueryKey, useSession } from '../lib/session.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
 import { useAdminLogin } from './auth.api.js';
+import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
 import { ErrorAlert } from './error-alert.js';
 import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
 import { SignInFrame } from './sign-in-frame.js';
 
-/** Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). */
+// Only a new or reset staff account needs it: loaded when shown.
+const StaffNewPasswordForm = lazy(async () => ({ default: (await import('./staff-new-password-form.js')).StaffNewPasswordForm }));
+
+/**
+ * Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). A
+ * staff member signed in with a one-time password stays here to choose their own (D50).
+ */
 export function AdminLoginPage() {
+  const user = useSession().data?.user ?? null;
+  if (user !== null && needsPasswordChange(user)) return <StaffPasswordChange user={user} />;
+  return <AdminSignIn />;
+}
+
+function StaffPasswordChange({ user }: { user: SessionUser }) {
   const navigate = useNavigate();
+  const showSnackbar = useSnackbar();
+  const onChanged = () => {
+    showSnackbar(PASSWORD_CHANGED_MESSAGE);
+    void navigate('/admin/dashboard', { replace: true });
+  };
+  return (
+    <SignInFrame title="Choose a new password">
+      <Suspense fallback={null}>
+        <StaffNewPasswordForm user={user} onChanged={onChanged} />
+      </Suspense>
+      <Link component={RouterLink} to="/logout" sx={{ display: 'inline-block', mt: 2 }}>
+        Cancel and sign out
+      </Link>
+    </SignInFrame>
+  );
+}
+
+function AdminSignIn() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
@@ -32,7 +68,12 @@ export function AdminLoginPage() {
       return;
     }
     setInvalid(null);
-    login.mutate(parsed.data, { onSuccess: () => void navigate('/admin/dashboard', { replace: true }) });
+    // A new or reset account stays: the refreshed session puts this page in its new-password mode.
+    login.mutate(parsed.data, {
+      onSuccess: () => {
+        if (!needsPasswordChange(queryClient.getQueryData<SessionAnswer>(sessionQueryKey)?.user)) void navigate('/admin/dashboard', { replace: true });
+      },
+    });
   };
 
   return (

@@ -13,6 +13,7 @@ import {
   type FirstLoginInput,
   type StudentLoginInput,
 } from '../../shared/auth.schemas.js';
+import { ChangeStaffPasswordAnswerSchema, type ChangeStaffPasswordInput } from '../../shared/staff.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { refreshSession } from '../lib/session.js';
@@ -65,6 +66,11 @@ export function changePasswordStudent(input: ChangePasswordInput) {
   return apiRequest('/api/change-password-student', { method: 'POST', body: input, schema: ChangePasswordAnswerSchema });
 }
 
+/** POST /api/change-password-staff: a staff member's own change, and the forced one after a new account or a reset. */
+export function changePasswordStaff(input: ChangeStaffPasswordInput) {
+  return apiRequest('/api/change-password-staff', { method: 'POST', body: input, schema: ChangeStaffPasswordAnswerSchema });
+}
+
 /** POST /api/find-student-id: the one matching ID, never a list (DESIGN §6). */
 export function findStudentId(input: FindStudentIdInput) {
   return apiRequest('/api/find-student-id', { method: 'POST', body: input, schema: FindStudentIdAnswerSchema });
@@ -99,6 +105,11 @@ export function useAdminLogin() {
 /** Password change; the session is refreshed so the guards see the cleared flags. */
 export function useChangePasswordStudent() {
   return useSignInMutation(changePasswordStudent);
+}
+
+/** A staff password change; the session is refreshed so the guards see the cleared flag. */
+export function useChangePasswordStaff() {
+  return useSignInMutation(changePasswordStaff);
 }
 
 /** The Student ID finder. */

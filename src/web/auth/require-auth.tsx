@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { homePathFor, needsPasswordChange, useSession } from '../lib/session.js';
+import { homePathFor, needsPasswordChange, passwordChangePathFor, useSession } from '../lib/session.js';
 
 /**
  * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
@@ -13,24 +13,24 @@ import { homePathFor, needsPasswordChange, useSession } from '../lib/session.js'
 interface RequireAuthProps {
   /** Also require this role (the admin area: students are sent to their dashboard). */
   role?: SessionUser['role'];
-  /** Let a student who must still change the password through (only /logout needs this). */
+  /** Let someone who must still change the password through (only /logout needs this). */
   allowPasswordChange?: boolean;
 }
 
-/** Signed-in-only routes: visitors go to /, students owing a new password go to its form on /. */
+/** Signed-in-only routes: visitors go to /; someone owing a new password goes to its form (/ or /admin). */
 export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthProps) {
   const session = useSession();
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
   if (user === null) return <Navigate to="/" replace />;
-  if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to="/" replace />;
+  if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to={passwordChangePathFor(user)} replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;
   return <Outlet />;
 }
 
 /**
- * Visitor-only routes (/ and /admin): signed-in users go on to their dashboard; a student who
- * must change the password stays on / where the New-password form is.
+ * Visitor-only routes (/ and /admin): signed-in users go on to their dashboard; someone who must
+ * change the password stays where the New-password form is (/ for a student, /admin for staff).
  */
 export function RequireVisitor() {
   const session = useSession();
@@ -38,6 +38,9 @@ export function RequireVisitor() {
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
   if (user === null) return <Outlet />;
-  if (needsPasswordChange(user)) return pathname === '/' ? <Outlet /> : <Navigate to="/" replace />;
+  if (needsPasswordChange(user)) {
+    const changeAt = passwordChangePathFor(user);
+    return pathname === changeAt ? <Outlet /> : <Navigate to={changeAt} replace />;
+  }
   return <Navigate to={homePathFor(user)} replace />;
 }

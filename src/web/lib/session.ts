@@ -37,9 +37,18 @@ export function forgetSession(queryClient: QueryClient): void {
   window.sessionStorage.clear();
 }
 
-/** A student who must choose a new password before anything else (SPEC §4; admins are exempt). */
+/**
+ * Someone who must choose a new password before anything else: a student after a first login or
+ * an office reset (SPEC §4), a staff member with a new or reset account (one-time password, D50).
+ */
 export function needsPasswordChange(user: SessionUser | null | undefined): boolean {
-  return user?.role === 'student' && (user.first_login === 1 || user.password_reset === 1);
+  if (!user) return false;
+  return user.role === 'student' ? user.first_login === 1 || user.password_reset === 1 : user.password_reset === 1;
+}
+
+/** Where that change is made: the student login page for a student, the admin sign-in page for staff. */
+export function passwordChangePathFor(user: SessionUser): string {
+  return user.role === 'admin' ? '/admin' : '/';
 }
 
 /**

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../../src/server/db/database.js';
 import { nowIso } from '../../../src/server/db/database.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { hashPassword } from '../../../src/server/auth/password.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
 import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
-import type { AgentRequest, CallerKind } from './harness.js';
+import { isStaffCaller, STAFF_CALLER_USERNAMES, type AgentRequest, type CallerKind } from './harness.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route
@@ -302,6 +303,28 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
+  // ---- staff accounts ----
+  'GET /api/staff': { request: get('/api/staff'), ok: 200 },
+  'POST /api/staff': { costly: true,
+    // A new username each call: the suites repeat calls, and a second add of one name is a 409.
+    request: () => ({ url: '/api/staff', body: { username: `sample.${crypto.randomBytes(4).toString('hex')}`, name: 'Sample Teacher', role: 'form_teacher', class_ids: ['5A'] } }),
+    ok: 201,
+  },
+  'PATCH /api/staff/:id': {
+    request: async ({ db }) => ({ url: `/api/staff/${await throwawayStaff(db)}`, body: { name: 'Renamed Staff' } }),
+    ok: 200,
+  },
+  'POST /api/change-password-staff': { costly: true,
+    names: 'none',
+    // The caller's own password, changed to itself (students are refused: the route is staff's).
+    request: async ({ db, caller }) => {
+      const password = caller === 'admin' ? DEMO_ADMIN.password : DEMO_STAFF_PASSWORD;
+      if (isStaffCaller(caller)) await restoreStaffPassword(db, STAFF_CALLER_USERNAMES[caller], password);
+      return { url: '/api/change-password-staff', body: { current_password: password, password } };
+    },
+    ok: { student: 403, admin: 200 },
+  },
+
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
   'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
@@ -322,6 +345,29 @@ async function throwawayStudent(db: Db): Promise<string> {
   await db.insertInto('students').values({ id, class_id: '1A', first_name: 'Throwaway', last_name: 'Student', created_at: iso, updated_at: iso }).execute();
   await db.insertInto('users').values({ role: 'student', student_id: id, created_at: iso, updated_at: iso }).execute();
   return id;
+}
+
+/** A staff account made for one call that changes one (the demo ones stay as they are). */
+async function throwawayStaff(db: Db): Promise<number> {
+  const iso = nowIso();
+  const row = await db
+    .insertInto('users')
+    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', created_at: iso, updated_at: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const demoHashes = new Map<string, Promise<string>>();
+/**
+ * Puts the demo password back on a staff caller's account before its own password change: a
+ * generated case that changed it to something else must not turn every later case into a wrong
+ * current password.
+ */
+async function restoreStaffPassword(db: Db, username: string, password: string): Promise<void> {
+  let hash = demoHashes.get(password);
+  if (!hash) demoHashes.set(password, (hash = hashPassword(password)));
+  await db.updateTable('users').set({ password_hash: await hash }).where('username', '=', username).execute();
 }
 
 /** The sample of a route row: HEAD rows use their GET's. */

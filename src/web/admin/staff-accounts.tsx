@@ -1,0 +1,428 @@
+import { useState, type FormEvent } from 'react';
+import BlockIcon from '@mui/icons-material/Block';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import EditIcon from '@mui/icons-material/Edit';
+import KeyIcon from '@mui/icons-material/Key';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { toLookupOptions } from '../../shared/lookups.schemas.js';
+import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from '../../shared/staff.js';
+import {
+  CreateStaffSchema,
+  UpdateStaffSchema,
+  type StaffAccount,
+  type StaffAccountWithPassword,
+  type UpdateStaffInput,
+} from '../../shared/staff.schemas.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
+import { useFormClasses } from '../lib/form-classes.js';
+import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { useCreateStaff, useStaffAccounts, useUpdateStaff } from './staff.api.js';
+
+/** What the status column says: disabled, waiting for the person's own password, or active. */
+function StatusChip({ account }: { account: StaffAccount }) {
+  if (account.disabled) return <Chip size="small" label="Disabled" />;
+  if (account.must_change_password) return <Chip size="small" color="warning" label="New password due" />;
+  return <Chip size="small" color="success" label="Active" />;
+}
+
+type Confirm = { kind: 'disable' | 'enable' | 'reset'; account: StaffAccount };
+
+/**
+ * Staff Accounts (issue 16): who works in the admin area and in which role. An administrator adds
+ * an account (a form teacher with their classes), changes its role or classes, disables it (its
+ * sessions end at once) and resets its password. A new or reset password is a one-time password,
+ * shown once here; the person chooses their own at the next sign-in.
+ */
+export function StaffAccounts() {
+  usePageTitle('Staff Accounts');
+  const accounts = useStaffAccounts();
+  const update = useUpdateStaff();
+  const showSnackbar = useSnackbar();
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<StaffAccount | null>(null);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [oneTime, setOneTime] = useState<StaffAccountWithPassword | null>(null);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; account: StaffAccount } | null>(null);
+  const classOptions = toLookupOptions('formClasses', useFormClasses().data ?? []);
+  const classLabel = (id: string) => classOptions.find((option) => option.value === id)?.label ?? id;
+
+  const runConfirmed = () => {
+    if (!confirm) return;
+    const { kind, account } = confirm;
+    const change: UpdateStaffInput = kind === 'reset' ? { reset_password: true } : { disabled: kind === 'disable' };
+    update.mutate(
+      { id: account.id, change },
+      {
+        onSuccess: (answer) => {
+          setConfirm(null);
+          if (kind === 'reset') setOneTime(answer);
+          else showSnackbar(`${answer.name} ${kind === 'disable' ? 'disabled' : 'enabled'}.`);
+        },
+      },
+    );
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
+          Staff Accounts
+        </Typography>
+        <Button variant="contained" startIcon={<PersonAddIcon aria-hidden />} onClick={() => setAdding(true)}>
+          Add staff
+        </Button>
+      </Stack>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        Everyone who signs in to the admin area. A new account, or one whose password you reset, gets a one-time password that
+        you pass on; the person then chooses their own (at least 12 characters). A disabled account is signed out at once.
+      </Typography>
+      {accounts.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(accounts.error)}
+        </Alert>
+      )}
+
+      <TableContainer sx={{ mt: 2 }}>
+        {/* On a phone the username, role, classes and status go under the name, so the actions stay on the screen (D46). */}
+        <Table size="small" aria-label="Staff accounts" sx={PHONE_TABLE_SX}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Username</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Role</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Classes</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
+              <TableCell align="right">Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(accounts.data ?? []).map((account) => {
+              const classes = account.class_ids.map(classLabel).join(', ');
+              return (
+                <TableRow key={account.id}>
+                  <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
+                    {account.name}
+                    <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      <Typography variant="body2" color="text.secondary">
+                        {account.username} · {STAFF_ROLE_LABELS[account.role]}
+                        {classes ? ` · ${classes}` : ''}
+                      </Typography>
+                      <StatusChip account={account} />
+                    </Box>
+                  </TableCell>
+                  <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{account.username}</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>{STAFF_ROLE_LABELS[account.role]}</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>{classes || '—'}</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>
+                    <StatusChip account={account} />
+                  </TableCell>
+                  <TableCell align="right">
+                    <Tooltip title="Actions">
+                      <IconButton
+                        size="small"
+                        aria-label={`Actions for ${account.name}`}
+                        aria-haspopup="menu"
+                        onClick={(event) => setMenu({ anchor: event.currentTarget, account })}
+                      >
+                        <MoreVertIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+            {accounts.data?.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                  No staff accounts yet.
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+
+      <Menu
+        anchorEl={menu?.anchor ?? null}
+        open={menu !== null}
+        onClose={() => setMenu(null)}
+        slotProps={{ list: { 'aria-label': menu ? `Actions for ${menu.account.name}` : 'Actions' } }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {menu && [
+          <MenuItem key="edit" onClick={() => (setEditing(menu.account), setMenu(null))}>
+            <ListItemIcon>
+              <EditIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Change role or classes</ListItemText>
+          </MenuItem>,
+          <MenuItem key="disable" onClick={() => (setConfirm({ kind: menu.account.disabled ? 'enable' : 'disable', account: menu.account }), setMenu(null))}>
+            <ListItemIcon>{menu.account.disabled ? <CheckCircleIcon fontSize="small" /> : <BlockIcon fontSize="small" />}</ListItemIcon>
+            <ListItemText>{menu.account.disabled ? 'Enable' : 'Disable'}</ListItemText>
+          </MenuItem>,
+          <MenuItem key="reset" onClick={() => (setConfirm({ kind: 'reset', account: menu.account }), setMenu(null))}>
+            <ListItemIcon>
+              <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Reset password</ListItemText>
+          </MenuItem>,
+        ]}
+      </Menu>
+
+      <StaffDialog
+        open={adding}
+        account={null}
+        classOptions={classOptions}
+        onClose={() => setAdding(false)}
+        onSaved={(answer) => {
+          setAdding(false);
+          setOneTime(answer);
+        }}
+      />
+      <StaffDialog
+        open={editing !== null}
+        account={editing}
+        classOptions={classOptions}
+        onClose={() => setEditing(null)}
+        onSaved={(answer) => {
+          setEditing(null);
+          showSnackbar(`${answer.name} saved.`);
+        }}
+      />
+
+      <Dialog open={confirm !== null} onClose={() => (setConfirm(null), update.reset())} aria-labelledby="staff-confirm-title" fullWidth maxWidth="xs">
+        <DialogTitle id="staff-confirm-title">
+          {confirm?.kind === 'disable' ? 'Disable' : confirm?.kind === 'enable' ? 'Enable' : 'Reset the password of'} {confirm?.account.name}?
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {confirm?.kind === 'disable' && 'They are signed out at once and cannot sign in until the account is enabled again. Their history is kept.'}
+            {confirm?.kind === 'enable' && 'They can sign in again with their password.'}
+            {confirm?.kind === 'reset' &&
+              'They are signed out at once. You get a one-time password to pass on; they choose their own at the next sign-in.'}
+          </DialogContentText>
+          {update.isError && (
+            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+              {errorMessage(update.error)}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => (setConfirm(null), update.reset())}>Cancel</Button>
+          <Button color={confirm?.kind === 'enable' ? 'primary' : 'error'} variant="contained" disabled={update.isPending} onClick={runConfirmed}>
+            {confirm?.kind === 'disable' ? 'Disable' : confirm?.kind === 'enable' ? 'Enable' : 'Reset password'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+
+      <Dialog open={oneTime !== null} onClose={() => setOneTime(null)} aria-labelledby="one-time-title" fullWidth maxWidth="sm">
+        <DialogTitle id="one-time-title">One-time password for {oneTime?.name}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            Give this password to {oneTime?.name} (username <strong>{oneTime?.username}</strong>). It is shown only this once; they
+            must choose their own password when they sign in.
+          </DialogContentText>
+          <TextField
+            name="one_time_password"
+            label="One-time password"
+            value={oneTime?.one_time_password ?? ''}
+            slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+            onFocus={(event) => event.target.select()}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button
+            startIcon={<ContentCopyIcon aria-hidden />}
+            onClick={() => {
+              void navigator.clipboard?.writeText(oneTime?.one_time_password ?? '').then(
+                () => showSnackbar('Password copied.'),
+                () => showSnackbar('Copy the password by hand.', 'info'),
+              );
+            }}
+          >
+            Copy password
+          </Button>
+          <Button variant="contained" onClick={() => setOneTime(null)}>
+            Done
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}
+
+interface StaffDialogProps {
+  open: boolean;
+  /** null: Add staff; an account: change it. */
+  account: StaffAccount | null;
+  classOptions: { value: string; label: string }[];
+  onClose: () => void;
+  onSaved: (answer: StaffAccountWithPassword) => void;
+}
+
+/** Add staff, or change an account's name, role, classes and e-mail; the shared schemas check before sending. */
+function StaffDialog({ open, account, classOptions, onClose, onSaved }: StaffDialogProps) {
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  return (
+    <Dialog open={open} onClose={onClose} fullScreen={fullScreen} fullWidth maxWidth="sm" aria-labelledby="staff-dialog-title">
+      {open && <StaffForm account={account} classOptions={classOptions} onClose={onClose} onSaved={onSaved} />}
+    </Dialog>
+  );
+}
+
+function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialogProps, 'open'>) {
+  const create = useCreateStaff();
+  const update = useUpdateStaff();
+  const [username, setUsername] = useState(account?.username ?? '');
+  const [name, setName] = useState(account?.name ?? '');
+  const [role, setRole] = useState<StaffRole | ''>(account?.role ?? '');
+  const [classIds, setClassIds] = useState<string[]>(account?.class_ids ?? []);
+  const [email, setEmail] = useState(account?.email ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const pending = create.isPending || update.isPending;
+
+  const onError = (cause: Error) => {
+    if (isApiError(cause) && cause.errors) setErrors(Object.fromEntries(Object.entries(cause.errors).map(([field, messages]) => [field, messages[0]])));
+    setFailure(errorMessage(cause));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const classes = role === 'form_teacher' ? classIds : [];
+    const emailValue = email.trim() === '' ? null : email;
+    if (account === null) {
+      const parsed = CreateStaffSchema.safeParse({ username, name, role: role || undefined, class_ids: classes, email: emailValue });
+      if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
+      setErrors({});
+      create.mutate(parsed.data, { onSuccess: onSaved, onError });
+      return;
+    }
+    const parsed = UpdateStaffSchema.safeParse({ name, role, class_ids: classes, email: emailValue });
+    if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
+    setErrors({});
+    update.mutate({ id: account.id, change: parsed.data }, { onSuccess: onSaved, onError });
+  };
+
+  const helper = (field: string, hint = ' ') => ({
+    error: errors[field] !== undefined,
+    helperText: errors[field] ?? hint,
+    slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-labelledby="staff-dialog-title">
+      <DialogTitle id="staff-dialog-title">{account ? `Change ${account.name}` : 'Add staff'}</DialogTitle>
+      <DialogContent>
+        {failure && (
+          <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+            {failure}
+          </Alert>
+        )}
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>
+          <TextField
+            name="username"
+            label="Username"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            required
+            disabled={account !== null}
+            autoComplete="off"
+            margin="dense"
+            {...helper('username', account ? 'A username stays as it is.' : 'For example: j.ramdass')}
+          />
+          <TextField name="name" label="Name" value={name} onChange={(event) => setName(event.target.value)} required margin="dense" {...helper('name')} />
+          <TextField
+            select
+            name="role"
+            label="Role"
+            value={role}
+            onChange={(event) => setRole(event.target.value as StaffRole)}
+            required
+            margin="dense"
+            {...helper('role')}
+          >
+            {STAFF_ROLES.map((value) => (
+              <MenuItem key={value} value={value}>
+                {STAFF_ROLE_LABELS[value]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            name="email"
+            label="E-mail (optional)"
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            margin="dense"
+            {...helper('email')}
+          />
+        </Box>
+        {role === 'form_teacher' && (
+          <TextField
+            select
+            name="class_ids"
+            label="Classes"
+            value={classIds}
+            onChange={(event) => setClassIds(typeof event.target.value === 'string' ? event.target.value.split(',') : event.target.value)}
+            required
+            fullWidth
+            margin="dense"
+            {...helper('class_ids', 'The classes this form teacher teaches.')}
+            slotProps={{
+              select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') },
+              ...(errors['class_ids'] ? { formHelperText: { role: 'alert' } } : {}),
+            }}
+          >
+            {classOptions.map((option) => (
+              <MenuItem key={option.value} value={option.value}>
+                {option.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button type="submit" variant="contained" disabled={pending}>
+          {account ? 'Save' : 'Add staff'}
+        </Button>
+      </DialogActions>
+    </Box>
+  );
+}
