@@ -11,16 +11,23 @@ import { fieldErrorsOf, firstIssueMessage, type FieldErrors } from '../lib/form-
 import { useAdminLogin } from './auth.api.js';
 import { ErrorAlert } from './error-alert.js';
 import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
+import { SecondFactorForm } from './second-factor-form.js';
 import { SignInFrame } from './sign-in-frame.js';
 
-/** Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). */
+/**
+ * Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). An
+ * account with a second factor is asked for its code next (issue 16); one that must still set it
+ * up goes to the enrolment screen.
+ */
 export function AdminLoginPage() {
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [invalid, setInvalid] = useState<{ message: string; fields: FieldErrors } | null>(null);
+  const [codeStep, setCodeStep] = useState(false);
   const login = useAdminLogin();
+  const toDashboard = () => void navigate('/admin/dashboard', { replace: true });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -32,8 +39,29 @@ export function AdminLoginPage() {
       return;
     }
     setInvalid(null);
-    login.mutate(parsed.data, { onSuccess: () => void navigate('/admin/dashboard', { replace: true }) });
+    login.mutate(parsed.data, {
+      onSuccess: (answer) => {
+        if ('second_factor' in answer) setCodeStep(true);
+        else if (answer.second_factor_setup) void navigate('/admin/two-factor', { replace: true });
+        else toDashboard();
+      },
+    });
   };
+
+  if (codeStep) {
+    return (
+      <SignInFrame title="Two-step sign-in">
+        <SecondFactorForm
+          onSignedIn={toDashboard}
+          onStartAgain={() => {
+            setCodeStep(false);
+            setPassword('');
+            login.reset();
+          }}
+        />
+      </SignInFrame>
+    );
+  }
 
   return (
     <SignInFrame title="Administrator sign in">
