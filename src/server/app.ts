@@ -30,6 +30,7 @@ import { documentRoutes } from './documents/documents.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
+import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
 import { termReportRoutes } from './term-reports/term-reports.routes.js';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   // Feature routes: one line per feature (STYLE "Layout").
   await app.register(healthRoutes, appDeps);
   await app.register(authRoutes, appDeps);
+  await app.register(staff2faRoutes, appDeps);
   await app.register(attendanceRoutes, appDeps);
   await app.register(lookupRoutes, appDeps);
   await app.register(registrationRoutes, appDeps);

@@ -10,3 +10,15 @@ describe('configuration', () => {
     expect(loadConfig({ ...env, ADMIN_PASSWORD: 'a long passphrase' }).admin).toEqual({ username: 'office', password: 'a long passphrase' });
   });
 });
+
+describe('STAFF_2FA', () => {
+  it('takes required, optional or off, and leaves the role-and-school default when unset', () => {
+    expect(loadConfig({}).staff2fa).toBeUndefined();
+    for (const rule of ['required', 'optional', 'off'] as const) expect(loadConfig({ STAFF_2FA: rule }).staff2fa).toBe(rule);
+  });
+
+  it('stops the start with the allowed values named for anything else', () => {
+    expect(() => loadConfig({ STAFF_2FA: 'yes' })).toThrow(ConfigError);
+    expect(() => loadConfig({ STAFF_2FA: 'Required' })).toThrow(/STAFF_2FA must be required, optional or off/);
+  });
+});

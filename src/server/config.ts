@@ -42,6 +42,13 @@ const TrustProxySchema = z.string().transform((value, ctx): false | string[] => 
   return proxies;
 });
 
+/**
+ * STAFF_2FA, the staff second factor (issue 16): `required` for every staff account, `optional`
+ * (each person may set it up), `off` (never asked, not offered).
+ */
+export const STAFF_2FA_RULES = ['required', 'optional', 'off'] as const;
+export type Staff2faRule = (typeof STAFF_2FA_RULES)[number];
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -66,6 +73,7 @@ const EnvSchema = z
     ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').max(200).optional(),
     SCHOOL_NAME: z.string().min(1).max(100).default('St. Andrew’s Secondary School'),
     API_DOCS: booleanFromEnv.optional(),
+    STAFF_2FA: z.enum(STAFF_2FA_RULES, { message: 'must be required, optional or off' }).optional(),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
   })
@@ -96,6 +104,11 @@ export interface Config {
   readonly schoolName: string;
   /** Serve the OpenAPI page at /api/docs (API_DOCS; default: off when NODE_ENV=production). */
   readonly apiDocs: boolean;
+  /**
+   * STAFF_2FA; undefined = the default: required for administrators and the office except on the
+   * demo school's database, optional otherwise (staff-2fa.service.ts `secondFactorRule`).
+   */
+  readonly staff2fa: Staff2faRule | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -123,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
     schoolName: e.SCHOOL_NAME,
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
+    staff2fa: e.STAFF_2FA,
   });
 }

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'forbidden',
   'csrf_failed',
   'password_change_required',
+  'second_factor_setup_required',
   'not_found',
   'conflict',
   'request_timeout',

@@ -98,8 +98,20 @@ export const AdminLoginSchema = z.object({
 });
 export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
 
-/** `role` is the account kind of the spec's admin area; `staff_role` the job it does (D49). */
-export const AdminLoginAnswerSchema = z.object({ name: z.string(), role: z.literal('admin'), staff_role: StaffRoleSchema });
+/**
+ * A completed staff sign-in: `role` is the account kind of the spec's admin area, `staff_role` the
+ * job it does (D49); `second_factor_setup` when the session may only set up the second factor.
+ */
+export const AdminSignedInSchema = z.object({
+  name: z.string(),
+  role: z.literal('admin'),
+  staff_role: StaffRoleSchema,
+  second_factor_setup: z.optional(z.boolean()),
+});
+/** The password was right and the account has a second factor: no session yet, the code comes next. */
+export const SecondFactorNeededSchema = z.object({ second_factor: z.literal('totp') });
+export const AdminLoginAnswerSchema = z.union([AdminSignedInSchema, SecondFactorNeededSchema]);
+export type AdminLoginAnswer = z.infer<typeof AdminLoginAnswerSchema>;
 
 export const FindStudentIdSchema = z.object({
   first_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
@@ -124,6 +136,8 @@ export const SessionUserSchema = z.object({
   class_ids: z.array(z.string()),
   /** The school-wide actions this person may take (from the server's policy): what the admin area shows. */
   permissions: z.array(z.enum(SCHOOL_ACTIONS)),
+  /** The second factor is required and not set up yet: the session reaches only its enrolment. */
+  second_factor_setup: z.optional(z.boolean()),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema) });

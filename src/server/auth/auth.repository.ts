@@ -69,6 +69,12 @@ export async function findStudentUser(db: Db, studentId: string): Promise<AuthUs
   return row && toAuthUser(row);
 }
 
+/** The staff account with this id, or undefined (the second step of a staff sign-in). */
+export async function findAdminUserById(db: Db, userId: number): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'admin').where('users.id', '=', userId).executeTakeFirst();
+  return row && toAuthUser(row);
+}
+
 /** The administrator account for a user name (case-insensitive), or undefined. */
 export async function findAdminUser(db: Db, username: string): Promise<AuthUser | undefined> {
   const row = await baseQuery(db)

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AdminLoginAnswerSchema,
+  AdminSignedInSchema,
   AdminLoginSchema,
   ChangePasswordAnswerSchema,
   FindStudentIdAnswerSchema,
@@ -17,12 +18,14 @@ import {
   UserStatusSchema,
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
+import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
 import type { AppDeps } from '../app.js';
 import { permissionsOf, requesterOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
 import * as auth from './auth.service.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, readTrustedDevices, type TrustedDevices } from './device-cookie.js';
+import { mintPendingSignIn, parsePendingSignIn, PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_TTL_MS } from './pending-sign-in.js';
 
 function initialsOf(name: string): string {
   return name
@@ -48,21 +51,26 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
       staff_role: user.staffRole,
       class_ids: user.classIds,
       permissions: permissionsOf(requesterOf(user)),
+      second_factor_setup: user.secondFactorSetup,
     },
   };
 }
 
 const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.ip });
 
+/** The half-done staff sign-in's cookie: sent only to the second step, never readable by scripts. */
+const pendingCookieOptions = (request: FastifyRequest) =>
+  ({ path: '/api/admin-login', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' }) as const;
+
 /** Sign-in, sign-out, password and session calls (SPEC §7). */
-export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret }) => {
+export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config, secret }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
 
   const devicesOf = async (request: FastifyRequest): Promise<TrustedDevices> => readTrustedDevices(await secret(), request.cookies[DEVICE_COOKIE]);
   /** A successful sign-in: a new session, and this browser remembered for the account (D37). */
-  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean) => {
-    await app.sessions.start(request, reply, userId, remember);
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, secondFactorSetup = false) => {
+    await app.sessions.start(request, reply, userId, remember, { secondFactorSetup });
     reply.setCookie(DEVICE_COOKIE, (await devicesOf(request)).withAccount(userId), {
       path: '/api',
       httpOnly: true,
@@ -136,8 +144,36 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, secret
       schema: { tags, body: AdminLoginSchema, response: { 200: AdminLoginAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const { user, answer } = await auth.signInAdmin(db, request.body, withIp(request), await devicesOf(request));
-      await startSession(request, reply, user.id, request.body.remember);
+      const result = await auth.signInAdmin(db, config, request.body, withIp(request), await devicesOf(request));
+      if (result.kind === 'second-factor') {
+        // No session yet: the browser keeps the half-done sign-in for 5 minutes, for the code.
+        reply.setCookie(PENDING_SIGN_IN_COOKIE, mintPendingSignIn(await secret(), result.user, request.body.remember), {
+          ...pendingCookieOptions(request),
+          maxAge: Math.floor(PENDING_SIGN_IN_TTL_MS / 1000),
+        });
+        return { second_factor: 'totp' as const };
+      }
+      await startSession(request, reply, result.user.id, request.body.remember, result.secondFactorSetup);
+      return result.answer;
+    },
+  );
+
+  app.post(
+    '/api/admin-login/totp',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: 'The second step of a staff sign-in: the 6-digit code from the authenticator app, or a recovery code',
+        body: SecondFactorLoginSchema,
+        response: { 200: AdminSignedInSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const pending = parsePendingSignIn(request.cookies[PENDING_SIGN_IN_COOKIE]);
+      const { user, answer, remember } = await auth.completeAdminSignIn(db, await secret(), pending, request.body, withIp(request), await devicesOf(request));
+      reply.clearCookie(PENDING_SIGN_IN_COOKIE, pendingCookieOptions(request));
+      await startSession(request, reply, user.id, remember);
       return answer;
     },
   );

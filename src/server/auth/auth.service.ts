@@ -1,5 +1,8 @@
 import type { Db } from '../db/database.js';
-import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests, unauthenticated } from '../http/errors.js';
+import type { Config } from '../config.js';
+import * as staff2fa from '../staff-2fa/staff-2fa.service.js';
+import type { SecondFactorLoginInput } from '../../shared/staff-2fa.schemas.js';
 import {
   clearRateLimit,
   hitRateLimit,
@@ -15,6 +18,7 @@ import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
   AdminLoginInput,
+  AdminLoginAnswer,
   ChangePasswordInput,
   FindStudentIdInput,
   FirstLoginInput,
@@ -27,6 +31,7 @@ import * as repo from './auth.repository.js';
 import * as sessions from './session.repository.js';
 import type { AuthUser } from './auth.repository.js';
 import type { TrustedDevices } from './device-cookie.js';
+import { isPendingSignInValid, type parsePendingSignIn } from './pending-sign-in.js';
 
 /**
  * Sign-in rules (SPEC §2/§4, DESIGN §5–6, OWASP authentication cheat sheet): generic failure
@@ -80,6 +85,12 @@ function waitFor(ms: number): string {
 interface Attempt {
   /** The password was right: the address gets its attempt back and the account (or device) its failures. */
   succeeded(): Promise<void>;
+  /**
+   * The password was right and a second factor follows: the address gets its attempt back, the
+   * account keeps its count until the code is right too, so knowing the password does not reset
+   * the guessing of codes.
+   */
+  firstFactorPassed(): Promise<void>;
 }
 
 /**
@@ -111,6 +122,9 @@ async function beginAttempt(db: Db, kind: string, ip: string, subjects: string[]
     async succeeded() {
       await refundRateLimit(db, addressKey);
       for (const key of keys) await clearRateLimit(db, key);
+    },
+    async firstFactorPassed() {
+      await refundRateLimit(db, addressKey);
     },
   };
 }
@@ -246,19 +260,78 @@ async function isRefusedDemoSignIn(db: Db, user: AuthUser, password: string): Pr
   return published !== null && password === published && !(await isDemoSchool(db));
 }
 
-/** Administrator sign-in by user name and password. */
-export async function signInAdmin(db: Db, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {
+type AdminSignedIn = Exclude<AdminLoginAnswer, { second_factor: 'totp' }>;
+
+/** What the password step of a staff sign-in leads to. */
+export type AdminSignIn =
+  | { kind: 'signed-in'; user: AuthUser; answer: AdminSignedIn; secondFactorSetup: boolean }
+  | { kind: 'second-factor'; user: AuthUser & { passwordHash: string } };
+
+function adminAnswer(user: AuthUser, secondFactorSetup = false): AdminSignedIn {
+  return {
+    name: user.displayName ?? 'Admin',
+    role: 'admin',
+    staff_role: user.staffRole ?? 'administrator',
+    ...(secondFactorSetup ? { second_factor_setup: true } : {}),
+  };
+}
+
+/**
+ * Staff sign-in by user name and password. With a second factor on (and STAFF_2FA not off) no
+ * session starts yet: the code is asked next (`completeAdminSignIn`). When the portal requires a
+ * second factor the account has not set up, the session starts limited to its enrolment.
+ */
+export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices): Promise<AdminSignIn> {
   const user = await repo.findAdminUser(db, input.username);
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
   // A disabled account fails as a wrong password does: the answer tells nobody it exists.
-  if (!user || !valid || user.disabled || (await isRefusedDemoSignIn(db, user, input.password))) {
+  if (!user || !user.passwordHash || !valid || user.disabled || (await isRefusedDemoSignIn(db, user, input.password))) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
   }
+  const rule = await staff2fa.secondFactorRule(db, config, user.staffRole ?? 'administrator');
+  if (rule !== 'off' && (await staff2fa.hasSecondFactor(db, user.id))) {
+    await attempt.firstFactorPassed();
+    await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-password', entity: 'user', entity_id: String(user.id) });
+    return { kind: 'second-factor', user: { ...user, passwordHash: user.passwordHash } };
+  }
   await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
-  return { user, answer: { name: user.displayName ?? 'Admin', role: 'admin' as const, staff_role: user.staffRole ?? 'administrator' } };
+  const secondFactorSetup = rule === 'required';
+  return { kind: 'signed-in', user, answer: adminAnswer(user, secondFactorSetup), secondFactorSetup };
+}
+
+const SIGN_IN_EXPIRED = 'Your sign-in has expired. Please enter your username and password again.';
+
+/**
+ * The second step of a staff sign-in: the code from the app, or a recovery code, for the sign-in
+ * the pending cookie names. A wrong code counts against the same per-account (or per-device) and
+ * per-address throttles as a wrong password (D37); a right one clears them.
+ */
+export async function completeAdminSignIn(
+  db: Db,
+  serverSecret: Buffer,
+  pending: ReturnType<typeof parsePendingSignIn>,
+  input: SecondFactorLoginInput,
+  actor: Actor & { ip: string },
+  devices: TrustedDevices,
+): Promise<{ user: AuthUser; answer: AdminSignedIn; remember: boolean }> {
+  if (!pending) throw unauthenticated(SIGN_IN_EXPIRED);
+  const user = await repo.findAdminUserById(db, pending.userId);
+  if (!user?.passwordHash || !user.username || user.disabled || !isPendingSignInValid(serverSecret, pending, user.passwordHash)) {
+    throw unauthenticated(SIGN_IN_EXPIRED);
+  }
+  const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [user.username.toLowerCase()], devices.deviceFor(user.id));
+  const check = await staff2fa.checkSecondFactor(db, serverSecret, user.id, input);
+  if (check !== 'accepted') {
+    await recordFailure(db, user, actor);
+    throw staff2fa.codeRefusal(check, input.recovery_code === undefined ? 'code' : 'recovery_code');
+  }
+  await attempt.succeeded();
+  const how = input.recovery_code === undefined ? 'sign-in' : 'sign-in-recovery-code';
+  await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: how, entity: 'user', entity_id: String(user.id) });
+  return { user, answer: adminAnswer(user), remember: pending.remember };
 }
 
 /** Admin reset (DESIGN §6): the password becomes the date of birth as yyyymmdd; sessions end. */

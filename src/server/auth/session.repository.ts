@@ -11,6 +11,7 @@ export interface SessionUserRow {
   expires_at: string;
   last_seen_at: string;
   remember: number;
+  second_factor_setup: number;
   user_id: number;
   role: 'student' | 'admin';
   staff_role: StaffRole | null;
@@ -37,6 +38,7 @@ const selectSessionUser = compiledOnce((db, slot: SlotOf<{ idHash: string }>) =>
       'sessions.expires_at',
       'sessions.last_seen_at',
       'sessions.remember',
+      'sessions.second_factor_setup',
       'users.id as user_id',
       'users.role',
       'users.staff_role',
@@ -70,6 +72,11 @@ export async function deleteSessionsOfUser(db: Db, userId: number, exceptIdHash?
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptIdHash) query = query.where('id_hash', '!=', exceptIdHash);
   await query.execute();
+}
+
+/** Ends the enrolment-only sessions of a user (the second factor is now set up). */
+export async function deleteSecondFactorSetupSessions(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('second_factor_setup', '=', 1).execute();
 }
 
 /** Records that the session was used at `at` (ISO text). */

@@ -35,6 +35,8 @@ declare module 'fastify' {
     csrf?: boolean;
     /** Reachable while the account must change its password first (forced change). */
     allowDuringPasswordChange?: boolean;
+    /** Reachable by a session that must set up the second factor before anything else (issue 16). */
+    allowDuringSecondFactorSetup?: boolean;
   }
 }
 
@@ -65,7 +67,7 @@ function read(request: FastifyRequest, ref: { param: string } | { query: string 
   return typeof value === 'string' ? value : '';
 }
 
-/** Checks made as the request arrives: signed in, not held by a forced password change, the role's actions, path and query targets. */
+/** Checks made as the request arrives: signed in, not held by a forced password change or a second factor to set up, the role's actions, path and query targets. */
 async function enforce(db: Db, request: FastifyRequest, access: Access, config: FastifyContextConfig): Promise<void> {
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
@@ -75,6 +77,11 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
   const mustChangePassword = user.role === 'student' ? user.passwordReset || user.firstLogin : user.passwordReset;
   if (mustChangePassword && !config.allowDuringPasswordChange) {
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');
+  }
+  // The password comes before the second factor: a new account owing both changes its password first.
+  const changingPassword = mustChangePassword && config.allowDuringPasswordChange === true;
+  if (user.secondFactorSetup && !config.allowDuringSecondFactorSetup && !changingPassword) {
+    throw new AppError(403, 'second_factor_setup_required', 'Set up your authenticator app first: this portal asks staff for a code at sign-in.');
   }
   if (access === 'signed-in') return;
   const who = requesterOf(user);

@@ -74,6 +74,15 @@ export function visibleClassIds(who: Requester): readonly string[] | null {
   return null;
 }
 
+/**
+ * Whether a staff role needs the second factor when STAFF_2FA leaves it to the default (issue 16):
+ * administrators run the staff accounts and the office every child's record, so a guessed or
+ * reused password alone must not open them.
+ */
+export function needsSecondFactorByDefault(role: StaffRole): boolean {
+  return role === 'administrator' || role === 'office';
+}
+
 /** The requester behind a session. */
 export function requesterOf(user: SessionUser): Requester {
   if (user.role === 'student') return { kind: 'student', userId: user.id, studentId: user.studentId ?? '' };

@@ -31,6 +31,11 @@ export interface SessionUser {
   name: string;
   firstLogin: boolean;
   passwordReset: boolean;
+  /**
+   * The second factor is required for the account and not set up yet: this session reaches only
+   * the enrolment calls (http/access.ts `allowDuringSecondFactorSetup`) until it is.
+   */
+  secondFactorSetup: boolean;
 }
 
 declare module 'fastify' {
@@ -55,8 +60,9 @@ export interface SessionManager {
    * Ends any current session and starts a new one for the user (new id: no fixation). `remember`
    * gives the cookie the session's absolute lifetime; without it the cookie ends with the browser.
    * A re-issue (password change) passes `request.sessionRemember` to keep the person's choice.
+   * `secondFactorSetup` starts a session that may only set up the second factor.
    */
-  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean): Promise<void>;
+  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, options?: { secondFactorSetup?: boolean }): Promise<void>;
   /** Deletes the current session row and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Deletes every session of a user except the given one (after a password change or reset). */
@@ -90,6 +96,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
     name,
     firstLogin: row.first_login === 1,
     passwordReset: row.password_reset === 1,
+    secondFactorSetup: row.second_factor_setup === 1,
   };
   return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
 }
@@ -112,7 +119,7 @@ export const sessionPlugin = fp(
       });
 
     const manager: SessionManager = {
-      async start(request, reply, userId, remember) {
+      async start(request, reply, userId, remember, options) {
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();
@@ -127,6 +134,7 @@ export const sessionPlugin = fp(
           ip: request.ip,
           user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
           remember: remember ? 1 : 0,
+          second_factor_setup: options?.secondFactorSetup ? 1 : 0,
         });
         request.sessionIdHash = idHash;
         request.sessionRemember = remember;

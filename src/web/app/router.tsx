@@ -55,8 +55,15 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           // Signed in, even with a password change pending: the way out must always work.
-          element: <RequireAuth allowPasswordChange />,
+          element: <RequireAuth allowPasswordChange allowSecondFactorSetup />,
           children: [{ path: 'logout', lazy: async () => ({ Component: (await import('../auth/logout-page.js')).LogoutPage }) }],
+        },
+        {
+          // A staff member's own second factor, reachable before it is set up (issue 16).
+          element: <RequireAuth role="admin" allowSecondFactorSetup />,
+          children: [
+            { path: 'admin/two-factor', lazy: async () => ({ Component: (await import('../auth/two-factor-page.js')).TwoFactorPage }) },
+          ],
         },
         {
           element: <RequireAuth />,

@@ -15,14 +15,17 @@ import { useAdminLogin } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
 import { ErrorAlert } from './error-alert.js';
 import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
+import { SecondFactorForm } from './second-factor-form.js';
 import { SignInFrame } from './sign-in-frame.js';
 
 // Only a new or reset staff account needs it: loaded when shown.
 const StaffNewPasswordForm = lazy(async () => ({ default: (await import('./staff-new-password-form.js')).StaffNewPasswordForm }));
 
 /**
- * Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). A
- * staff member signed in with a one-time password stays here to choose their own (D50).
+ * Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). An
+ * account with a second factor is asked for its code next; one that must still set it up goes to
+ * the enrolment screen (D51). A staff member signed in with a one-time password stays here to
+ * choose their own first (D50).
  */
 export function AdminLoginPage() {
   const user = useSession().data?.user ?? null;
@@ -56,7 +59,9 @@ function AdminSignIn() {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [invalid, setInvalid] = useState<{ message: string; fields: FieldErrors } | null>(null);
+  const [codeStep, setCodeStep] = useState(false);
   const login = useAdminLogin();
+  const toDashboard = () => void navigate('/admin/dashboard', { replace: true });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -68,13 +73,31 @@ function AdminSignIn() {
       return;
     }
     setInvalid(null);
-    // A new or reset account stays: the refreshed session puts this page in its new-password mode.
     login.mutate(parsed.data, {
-      onSuccess: () => {
-        if (!needsPasswordChange(queryClient.getQueryData<SessionAnswer>(sessionQueryKey)?.user)) void navigate('/admin/dashboard', { replace: true });
+      onSuccess: (answer) => {
+        if ('second_factor' in answer) return setCodeStep(true);
+        // A new or reset account stays: the refreshed session puts this page in its new-password mode.
+        if (needsPasswordChange(queryClient.getQueryData<SessionAnswer>(sessionQueryKey)?.user)) return;
+        if (answer.second_factor_setup) void navigate('/admin/two-factor', { replace: true });
+        else toDashboard();
       },
     });
   };
+
+  if (codeStep) {
+    return (
+      <SignInFrame title="Two-step sign-in">
+        <SecondFactorForm
+          onSignedIn={toDashboard}
+          onStartAgain={() => {
+            setCodeStep(false);
+            setPassword('');
+            login.reset();
+          }}
+        />
+      </SignInFrame>
+    );
+  }
 
   return (
     <SignInFrame title="Administrator sign in">

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import {
   AdminLoginAnswerSchema,
+  AdminSignedInSchema,
   ChangePasswordAnswerSchema,
   FindStudentIdAnswerSchema,
   LoginAnswerSchema,
@@ -14,6 +15,7 @@ import {
   type StudentLoginInput,
 } from '../../shared/auth.schemas.js';
 import { ChangeStaffPasswordAnswerSchema, type ChangeStaffPasswordInput } from '../../shared/staff.schemas.js';
+import type { SecondFactorLoginInput } from '../../shared/staff-2fa.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { refreshSession } from '../lib/session.js';
@@ -61,6 +63,11 @@ export function adminLogin(input: AdminLoginInput) {
   return apiRequest('/api/admin-login', { method: 'POST', body: input, schema: AdminLoginAnswerSchema, freshCsrf: true });
 }
 
+/** POST /api/admin-login/totp: the code from the app (or a recovery code) after the password. */
+export function adminLoginSecondFactor(input: SecondFactorLoginInput) {
+  return apiRequest('/api/admin-login/totp', { method: 'POST', body: input, schema: AdminSignedInSchema });
+}
+
 /** POST /api/change-password-student: the forced change (`reset_password`) or the own one. */
 export function changePasswordStudent(input: ChangePasswordInput) {
   return apiRequest('/api/change-password-student', { method: 'POST', body: input, schema: ChangePasswordAnswerSchema });
@@ -100,6 +107,11 @@ export function useFirstLogin() {
 /** Administrator sign-in. */
 export function useAdminLogin() {
   return useSignInMutation(adminLogin);
+}
+
+/** The second step of a staff sign-in. */
+export function useAdminLoginSecondFactor() {
+  return useSignInMutation(adminLoginSecondFactor);
 }
 
 /** Password change; the session is refreshed so the guards see the cleared flags. */

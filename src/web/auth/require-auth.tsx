@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { homePathFor, needsPasswordChange, passwordChangePathFor, useSession } from '../lib/session.js';
+import { homePathFor, needsPasswordChange, passwordChangePathFor, TWO_FACTOR_PATH, useSession } from '../lib/session.js';
 
 /**
  * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
@@ -15,15 +15,18 @@ interface RequireAuthProps {
   role?: SessionUser['role'];
   /** Let someone who must still change the password through (only /logout needs this). */
   allowPasswordChange?: boolean;
+  /** Let a staff member who must still set up the second factor through (its screen and /logout). */
+  allowSecondFactorSetup?: boolean;
 }
 
-/** Signed-in-only routes: visitors go to /; someone owing a new password goes to its form (/ or /admin). */
-export function RequireAuth({ role, allowPasswordChange = false }: RequireAuthProps) {
+/** Signed-in-only routes: visitors go to /; someone owing a new password goes to its form (/ or /admin); staff owing a second factor go to its set-up. */
+export function RequireAuth({ role, allowPasswordChange = false, allowSecondFactorSetup = false }: RequireAuthProps) {
   const session = useSession();
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
   if (user === null) return <Navigate to="/" replace />;
   if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to={passwordChangePathFor(user)} replace />;
+  if (!allowSecondFactorSetup && user.second_factor_setup) return <Navigate to={TWO_FACTOR_PATH} replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;
   return <Outlet />;
 }

@@ -59,7 +59,14 @@ export function studentShownTo(user: SessionUser | null, search: URLSearchParams
   return user?.role === 'admin' ? search.get('student') : (user?.student_id ?? null);
 }
 
-/** Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2). */
+/**
+ * Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2); staff
+ * who must set up the second factor first on its screen (issue 16).
+ */
 export function homePathFor(user: SessionUser): string {
+  if (user.second_factor_setup) return TWO_FACTOR_PATH;
   return user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
 }
+
+/** The staff member's own second factor: enrolment, recovery codes, turning it off. */
+export const TWO_FACTOR_PATH = '/admin/two-factor';

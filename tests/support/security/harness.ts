@@ -161,6 +161,8 @@ export class Agent {
     const headers: Record<string, string> = { ...request.headers };
     const cookies = [`${CSRF_COOKIE}=${csrf}`];
     if (this.sessionToken) cookies.push(`${SESSION_COOKIE}=${this.sessionToken}`);
+    // A sample's own cookies (the half-done staff sign-in) go along with the caller's.
+    if (request.headers?.cookie) cookies.push(request.headers.cookie);
     headers.cookie = cookies.join('; ');
     if (request.csrf !== false) headers[CSRF_HEADER] = csrf;
     let payload = request.payload;

@@ -2,9 +2,13 @@ import crypto from 'node:crypto';
 import type { Db } from '../../../src/server/db/database.js';
 import { nowIso } from '../../../src/server/db/database.js';
 import { hashPassword } from '../../../src/server/auth/password.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { generate, generateSecret } from 'otplib';
 import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
 import { isStaffCaller, STAFF_CALLER_USERNAMES, type AgentRequest, type CallerKind } from './harness.js';
+import { serverSecret } from '../../../src/server/http/server-secret.repository.js';
+import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/totp-secret.js';
+import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route
@@ -92,6 +96,38 @@ function upload(url: string, filename: string, bytes: Buffer, fields: { name: st
 
 const get = (url: string) => () => ({ url });
 
+/** The staff account whose second factor the sign-in sample completes (no suite signs in as it with a password). */
+const SECOND_FACTOR_ACCOUNT = DEMO_STAFF.principal.username;
+
+/**
+ * Gives a staff account a known second-factor state, written directly as the server would:
+ * `enabled` on or only enrolled, no time step used yet. Answers the account and its secret.
+ */
+async function withSecondFactor(db: Db, username: string, enabled: boolean) {
+  const user = await db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', username).executeTakeFirstOrThrow();
+  const secret = generateSecret();
+  const key = totpSealingKey(await serverSecret(db)());
+  await db
+    .updateTable('users')
+    .set({ totp_secret: sealTotpSecret(key, user.id, secret), totp_enabled_at: enabled ? nowIso() : null, totp_last_step: null })
+    .where('id', '=', user.id)
+    .execute();
+  return { user, secret };
+}
+
+/** A staff caller's own second factor, set up (or only enrolled) with a fresh secret; a student gets none. */
+async function ownSecondFactorCode(db: Db, caller: CallerKind, enabled: boolean): Promise<string> {
+  if (!isStaffCaller(caller)) return '123456';
+  const { secret } = await withSecondFactor(db, STAFF_CALLER_USERNAMES[caller], enabled);
+  return generate({ secret });
+}
+
+/** A staff caller's second factor off, so enrolment can start. */
+async function withoutSecondFactor(db: Db, caller: CallerKind): Promise<void> {
+  if (!isStaffCaller(caller)) return;
+  await db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null }).where('username', '=', STAFF_CALLER_USERNAMES[caller]).execute();
+}
+
 /** Keys are `METHOD /url` exactly as Fastify's route table has them. HEAD rows reuse GET's. */
 export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   // ---- public: CSRF cookie, health, API docs, session ----
@@ -121,6 +157,36 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/admin-login': { costly: true,
     request: () => ({ url: '/api/admin-login', body: { username: DEMO_ADMIN.username, password: DEMO_ADMIN.password } }),
     ok: 200,
+  },
+  'POST /api/admin-login/totp': {
+    // The principal's password was right a moment ago (the pending cookie); the code is the app's.
+    request: async ({ db }) => {
+      const { user, secret } = await withSecondFactor(db, SECOND_FACTOR_ACCOUNT, true);
+      const pending = mintPendingSignIn(await serverSecret(db)(), { id: user.id, passwordHash: user.password_hash ?? '' }, false);
+      return { url: '/api/admin-login/totp', body: { code: await generate({ secret }) }, headers: { cookie: `${PENDING_SIGN_IN_COOKIE}=${pending}` } };
+    },
+    ok: 200,
+  },
+
+  // ---- the staff second factor (the caller's own; a student has none) ----
+  'GET /api/staff-2fa': { names: 'none', request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
+  'POST /api/staff-2fa/enrol': {
+    names: 'none',
+    request: async ({ db, caller }) => {
+      await withoutSecondFactor(db, caller);
+      return { url: '/api/staff-2fa/enrol' };
+    },
+    ok: { student: 403, admin: 200 },
+  },
+  'POST /api/staff-2fa/confirm': {
+    names: 'none',
+    request: async ({ db, caller }) => ({ url: '/api/staff-2fa/confirm', body: { code: await ownSecondFactorCode(db, caller, false) } }),
+    ok: { student: 403, admin: 200 },
+  },
+  'DELETE /api/staff-2fa': {
+    names: 'none',
+    request: async ({ db, caller }) => ({ url: '/api/staff-2fa', body: { code: await ownSecondFactorCode(db, caller, true) } }),
+    ok: { student: 403, admin: 204 },
   },
   'POST /api/find-student-id': {
     // Look-ups are throttled per student (a handful an hour): the staff callers look up another student.

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  EnrolmentAnswerSchema,
+  RecoveryCodesAnswerSchema,
+  SecondFactorStatusSchema,
+  TotpConfirmSchema,
+} from '../../shared/staff-2fa.schemas.js';
+import type { AppDeps } from '../app.js';
+import { requireUser } from '../http/access.js';
+import { forbidden } from '../http/errors.js';
+import { errorResponses } from '../http/openapi.js';
+import { requesterOf } from '../http/policy.js';
+import { actorOf } from '../http/request-context.js';
+import { deleteSecondFactorSetupSessions } from '../auth/session.repository.js';
+import * as service from './staff-2fa.service.js';
+
+/** The signed-in staff account; a student has no second factor (403). */
+function requireStaffAccount(request: FastifyRequest): service.StaffAccount {
+  const user = requireUser(request);
+  const who = requesterOf(user);
+  if (who.kind !== 'staff') throw forbidden('Only staff accounts have a second factor.');
+  return { id: user.id, username: user.username ?? String(user.id), staffRole: who.role };
+}
+
+/**
+ * The own second factor of a signed-in staff member (issue 16): its state, enrolment with a QR
+ * code, confirmation with a first code (answers the recovery codes once), and turning it off with
+ * a current code where the portal allows it. Each acts on the caller only; the enrolment calls
+ * stay open to a session that must set the second factor up before anything else.
+ */
+export const staff2faRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config, secret }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['staff second factor'];
+  const during = { access: 'signed-in', allowDuringSecondFactorSetup: true } as const;
+
+  app.get(
+    '/api/staff-2fa',
+    { config: during, schema: { tags, summary: 'Whether the portal asks for a second factor and whether yours is on', response: { 200: SecondFactorStatusSchema, ...errorResponses } } },
+    async (request) => service.getStatus(db, config, requireStaffAccount(request)),
+  );
+
+  app.post(
+    '/api/staff-2fa/enrol',
+    {
+      config: during,
+      schema: { tags, summary: 'A new secret with its otpauth URI and QR code, until a code confirms it', response: { 200: EnrolmentAnswerSchema, ...errorResponses } },
+    },
+    async (request) => service.startEnrolment(db, config, await secret(), requireStaffAccount(request)),
+  );
+
+  app.post(
+    '/api/staff-2fa/confirm',
+    {
+      config: during,
+      schema: { tags, summary: 'Turns the second factor on with a first code; answers the recovery codes, once', body: TotpConfirmSchema, response: { 200: RecoveryCodesAnswerSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const account = requireStaffAccount(request);
+      const recoveryCodes = await service.confirmEnrolment(db, await secret(), account, request.body.code, actorOf(request));
+      if (request.user?.secondFactorSetup) {
+        // The enrolment-only session becomes a full one under a new id (OWASP: a new id when the
+        // privilege changes); other enrolment-only sessions of the account end.
+        await app.sessions.start(request, reply, account.id, request.sessionRemember);
+        await deleteSecondFactorSetupSessions(db, account.id);
+      }
+      return { recovery_codes: recoveryCodes };
+    },
+  );
+
+  app.delete(
+    '/api/staff-2fa',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags, summary: 'Turns the second factor off with a current code (not where the portal requires it)', body: TotpConfirmSchema, response: { 204: z.null(), ...errorResponses } },
+    },
+    async (request, reply) => {
+      await service.turnOff(db, config, await secret(), requireStaffAccount(request), request.body.code, actorOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+};
