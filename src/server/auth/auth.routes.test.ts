@@ -422,7 +422,7 @@ describe('admin sign-in', () => {
     expectError(await client().post('/api/admin-login', { username: DEMO_ADMIN.username, password: 'wrong' }), 401, 'invalid_credentials');
     const c = client();
     const response = await c.post('/api/admin-login', { username: DEMO_ADMIN.username.toUpperCase(), password: DEMO_ADMIN.password });
-    expect(response.json()).toEqual({ name: 'Admin', role: 'admin' });
+    expect(response.json()).toEqual({ name: 'Admin', role: 'admin', staff_role: 'administrator' });
     expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'admin', username: DEMO_ADMIN.username });
   });
 });
