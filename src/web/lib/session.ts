@@ -43,14 +43,15 @@ export function needsPasswordChange(user: SessionUser | null | undefined): boole
 }
 
 /**
- * Whose data a student screen (term reports, attendance) shows: a student's own; an administrator
- * names the student with `?student=ID` (null until named: the screen asks).
+ * Whose data a student screen (term reports, attendance) shows: a student's own; staff of every
+ * role name the student with `?student=ID` (null until named: the screen asks). The server answers
+ * only for a student the role reaches (a form teacher: their classes) and refuses the rest.
  */
 export function studentShownTo(user: SessionUser | null, search: URLSearchParams): string | null {
   return user?.role === 'admin' ? search.get('student') : (user?.student_id ?? null);
 }
 
-/** Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2). */
+/** Where a signed-in user belongs: staff (every role) on the admin dashboard, students on theirs (SPEC §2). */
 export function homePathFor(user: SessionUser): string {
   return user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
 }
