@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { parseBirthDate } from './dates.js';
-import { SCHOOL_ACTIONS, StaffRoleSchema } from './staff.js';
+import { SCHOOL_ACTIONS, STUDENT_ACTIONS, StaffRoleSchema } from './staff.js';
 
 /**
  * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
@@ -138,6 +138,11 @@ export const SessionUserSchema = z.object({
   permissions: z.array(z.enum(SCHOOL_ACTIONS)),
   /** The second factor is required and not set up yet: the session reaches only its enrolment. */
   second_factor_setup: z.optional(z.boolean()),
+  /**
+   * What this person may do to each student they can see (a student: their own record; a form
+   * teacher: their classes' students), from the same policy: the admin area's Edit and Reset password.
+   */
+  student_permissions: z.array(z.enum(STUDENT_ACTIONS)),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema) });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
@@ -120,6 +120,36 @@ describe('student sign-in', () => {
     const replaySecond = new TestClient(t.app);
     replaySecond.cookies.set(SESSION_COOKIE, second!);
     expect(SessionAnswerSchema.parse((await replaySecond.get('/api/session')).json()).user).toBeNull();
+  });
+});
+
+describe('the session answer tells the admin area what the role may do (issue 16)', () => {
+  const sessionOf = async (username: string, password: string) =>
+    SessionAnswerSchema.parse((await (await client().signInAdmin(username, password)).get('/api/session')).json()).user;
+
+  it('lists the actions on each student the role may take, from the policy', async () => {
+    const { office, principal, formTeacher } = DEMO_STAFF;
+    expect(await sessionOf(DEMO_ADMIN.username, DEMO_ADMIN.password)).toMatchObject({
+      staff_role: 'administrator',
+      class_ids: [],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password'],
+    });
+    expect(await sessionOf(office.username, office.password)).toMatchObject({
+      staff_role: 'office',
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password'],
+    });
+    const principalSession = await sessionOf(principal.username, principal.password);
+    expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read'] });
+    expect(principalSession?.permissions).not.toContain('students.add');
+    const teacher = await sessionOf(formTeacher.username, formTeacher.password);
+    expect(teacher).toMatchObject({ staff_role: 'form_teacher', class_ids: [formTeacher.classId], student_permissions: ['student.read'] });
+    expect(teacher?.permissions).not.toContain('students.export');
+  });
+
+  it('a student may read and edit their own record', async () => {
+    const c = await client().signInStudent(registered.student_id, registered.password);
+    const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
+    expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit'] });
   });
 });
 

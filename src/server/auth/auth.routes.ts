@@ -20,7 +20,7 @@ import {
 } from '../../shared/auth.schemas.js';
 import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
 import type { AppDeps } from '../app.js';
-import { permissionsOf, requesterOf } from '../http/policy.js';
+import { permissionsOf, requesterOf, studentPermissionsOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
 import * as auth from './auth.service.js';
@@ -39,6 +39,7 @@ function initialsOf(name: string): string {
 function sessionAnswer(request: FastifyRequest): SessionAnswer {
   const user = request.user;
   if (!user) return { user: null };
+  const who = requesterOf(user);
   return {
     user: {
       role: user.role,
@@ -50,7 +51,8 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
       password_reset: user.passwordReset ? 1 : 0,
       staff_role: user.staffRole,
       class_ids: user.classIds,
-      permissions: permissionsOf(requesterOf(user)),
+      permissions: permissionsOf(who),
+      student_permissions: studentPermissionsOf(who),
       second_factor_setup: user.secondFactorSetup,
     },
   };

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
-import { SCHOOL_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
+import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
 import { forbidden, unauthenticated } from './errors.js';
 import type { SessionUser } from './session.js';
 
@@ -66,6 +66,16 @@ export function mayEver(who: Requester, action: Action): boolean {
 /** The school-wide actions the requester may take: the session answer's `permissions`. */
 export function permissionsOf(who: Requester): SchoolAction[] {
   return SCHOOL_ACTIONS.filter((action) => can(who, action));
+}
+
+/**
+ * The actions the requester may take on each student they reach (a student: their own record; a
+ * form teacher: their classes' students): the session answer's `student_permissions`, so the admin
+ * area shows Edit or Reset password only where the server would allow them. Exact for every
+ * student the requester can see, since a role's reach is by class and its actions are not.
+ */
+export function studentPermissionsOf(who: Requester): StudentAction[] {
+  return STUDENT_ACTIONS.filter((action) => mayEver(who, action));
 }
 
 /** The classes whose students a list may show: null for every class. */

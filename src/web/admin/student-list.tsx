@@ -36,6 +36,8 @@ import { FROM_STUDENT_LIST } from '../components/back-to-students.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
+import { useSession } from '../lib/session.js';
+import { canTake, classChoicesFor, firstClassOf, reachesEveryClass } from '../lib/staff-access.js';
 import { useDownloadFile, useStudents } from './admin.api.js';
 import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
@@ -76,6 +78,9 @@ type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents'; student: AdminStu
  */
 export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name: string } | null; onClose: () => void }>;
 
+/** One row action button's width in the grid (an icon button and its gap). */
+const ACTION_WIDTH_PX = 34;
+
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
  * Certificate Pin and Actions, newest change first; one search box over ID, names, pin, class
@@ -86,8 +91,19 @@ export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name
  * (a dialog with previews), term reports and attendance (the student's own screens, which an
  * administrator opens with ?student=ID). Each action has a tooltip and a name that says whose
  * row it is (D46). Add student opens the Add Student form.
+ *
+ * Each staff role sees what its permissions allow (issue 16): Add student, Export call list, Edit
+ * and Reset password only when the session says so; someone who sees only their classes (a form
+ * teacher) gets the list the server narrowed to them and a class choice of theirs only (opened on
+ * the first when they have several).
  */
 export default function StudentList({ documentsDialog: DocumentsDialog }: { documentsDialog: StudentDocumentsDialog }) {
+  const user = useSession().data?.user ?? null;
+  const everyClass = reachesEveryClass(user);
+  const mayAdd = canTake(user, 'students.add');
+  const mayExport = canTake(user, 'students.export');
+  const mayEdit = canTake(user, 'student.edit');
+  const mayReset = canTake(user, 'student.reset-password');
   const students = useStudents();
   const navigate = useNavigate();
   const navigationType = useNavigationType();
@@ -95,9 +111,12 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
   const [kept] = useState(() => (navigationType === NavigationType.Pop ? readKeptFilters() : null));
   const [search, setSearch] = useState(kept?.search ?? '');
   const deferredSearch = useDeferredValue(search);
-  const [classId, setClassId] = useState(kept?.classId ?? '');
+  // One class of their own needs no filter: the list holds only it.
+  const [classId, setClassId] = useState(() => kept?.classId ?? ((user?.class_ids.length ?? 0) > 1 ? firstClassOf(user) : ''));
   const [registration, setRegistration] = useState<RegistrationState | ''>(kept?.registration ?? '');
   const classes = useFormClasses();
+  const classChoices = classChoicesFor(user, classes.data ?? []);
+  const showsClassChoice = everyClass || classChoices.length > 1;
   const download = useDownloadFile();
   const snackbar = useSnackbar();
   const filter: StudentListFilter = {
@@ -140,15 +159,17 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
         window.sessionStorage.setItem(KEPT_FILTERS_KEY, JSON.stringify(filters.current));
         void navigate(`${path}?student=${encodeURIComponent(row.id)}`, { state: FROM_STUDENT_LIST });
       };
-      return [
+      const all: (StudentRowAction | false)[] = [
         { key: 'form', label: 'View registration form', name: `View registration form of ${name}`, icon: <PictureAsPdfIcon />, onClick: open('form') },
-        { key: 'edit', label: 'Edit', name: `Edit ${name}`, icon: <EditIcon />, onClick: open('edit') },
-        { key: 'reset', label: 'Reset password', name: `Reset password of ${name}`, icon: <LockResetIcon />, onClick: open('reset') },
+        mayEdit && { key: 'edit', label: 'Edit', name: `Edit ${name}`, icon: <EditIcon />, onClick: open('edit') },
+        mayReset && { key: 'reset', label: 'Reset password', name: `Reset password of ${name}`, icon: <LockResetIcon />, onClick: open('reset') },
         { key: 'documents', label: 'Documents', name: `Documents of ${name}`, icon: <FolderOpenIcon />, onClick: open('documents') },
         { key: 'terms', label: 'Term reports', name: `Term reports of ${name}`, icon: <SummarizeIcon />, onClick: show('/term-reports') },
         { key: 'attendance', label: 'Attendance', name: `Attendance of ${name}`, icon: <EventAvailableIcon />, onClick: show('/attendance') },
       ];
+      return all.filter((action) => action !== false);
     };
+    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0);
     return [
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
       { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
@@ -158,7 +179,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
       {
         field: 'actions',
         headerName: 'Actions',
-        width: narrow ? 72 : 212,
+        width: narrow ? 72 : 8 + ACTION_WIDTH_PX * actionCount,
         sortable: false,
         filterable: false,
         hideable: false,
@@ -169,7 +190,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
         renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
     ];
-  }, [narrow, navigate]);
+  }, [narrow, navigate, mayEdit, mayReset]);
 
   const total = students.data?.length ?? 0;
   const close = () => setDialog(null);
@@ -190,14 +211,16 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
           sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon aria-hidden /></InputAdornment> } }}
         />
-        <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" fullWidth>
-          <MenuItem value="">All classes</MenuItem>
-          {(classes.data ?? []).map((formClass) => (
-            <MenuItem key={formClass.id} value={formClass.id}>
-              {formClass.id}
-            </MenuItem>
-          ))}
-        </TextField>
+        {showsClassChoice && (
+          <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" fullWidth>
+            <MenuItem value="">{everyClass ? 'All classes' : 'All my classes'}</MenuItem>
+            {classChoices.map((formClass) => (
+              <MenuItem key={formClass.id} value={formClass.id}>
+                {formClass.id}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
         <TextField
           select
           label="Registration"
@@ -205,6 +228,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
           onChange={(event) => setRegistration(event.target.value as RegistrationState | '')}
           size="small"
           fullWidth
+          sx={showsClassChoice ? undefined : { gridColumn: { xs: '1 / -1', md: 'span 2' } }}
         >
           <MenuItem value="">Any stage</MenuItem>
           {REGISTRATION_STATES.map((state) => (
@@ -220,12 +244,16 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
           {filtered && students.data && ` · ${rows.length} found`}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
-          <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || rows.length === 0}>
-            Export call list
-          </Button>
-          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
-            Add student
-          </Button>
+          {mayExport && (
+            <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || rows.length === 0}>
+              Export call list
+            </Button>
+          )}
+          {mayAdd && (
+            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+              Add student
+            </Button>
+          )}
         </Box>
       </Box>
       {students.isError && (
@@ -253,10 +281,10 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
         title={formStudent ? `Registration Form — ${listName(formStudent)} (${formStudent.id})` : ''}
         onClose={close}
       />
-      <EditStudentDialog student={of('edit')} onClose={close} />
-      <ResetPasswordDialog student={of('reset')} onClose={close} />
+      {mayEdit && <EditStudentDialog student={of('edit')} onClose={close} />}
+      {mayReset && <ResetPasswordDialog student={of('reset')} onClose={close} />}
       <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />
-      <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />
+      {mayAdd && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
     </Paper>
   );
 }

@@ -22,6 +22,8 @@ import { formClassName } from '../../shared/form-class.js';
 import { DownloadPdfButton } from '../components/pdf-view.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
+import { useSession } from '../lib/session.js';
+import { classChoicesFor, firstClassOf } from '../lib/staff-access.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useClassAttendance } from './attendance-admin.api.js';
 import { RangeDateField } from './range-date-field.js';
@@ -39,12 +41,17 @@ const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2
  * Reports ▸ Class Attendance (issue 15, point 18): a class's attendance for a date range — each
  * student's sessions present, absent and late and the percentage — on screen, and the same as a
  * PDF and a spreadsheet. Choosing a class shows the current term so far; the dates change it.
+ * A form teacher chooses among their own classes and opens on the first (issue 16).
  */
 export function ClassAttendance() {
   usePageTitle('Class Attendance');
   const today = schoolToday();
-  const classes = useFormClasses();
-  const [classId, setClassId] = useState('');
+  const user = useSession().data?.user;
+  const formClasses = useFormClasses();
+  const [classId, setClassId] = useState(() => firstClassOf(user));
+  const choices: { id: string; form_level: number | null }[] = classChoicesFor(user, formClasses.data ?? []);
+  // The class it opens on is a choice even before the list of classes has come.
+  if (classId !== '' && !choices.some((formClass) => formClass.id === classId)) choices.unshift({ id: classId, form_level: null });
   const [start, setStart] = useState<string | null>(null);
   const [end, setEnd] = useState<string | null>(null);
   // The last good range asked for; none yet: the current term so far.
@@ -77,7 +84,7 @@ export function ClassAttendance() {
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 220px))' }, alignItems: 'start', mb: 1 }}>
         <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" required>
-          {(classes.data ?? []).map((formClass) => (
+          {choices.map((formClass) => (
             <MenuItem key={formClass.id} value={formClass.id}>
               {formClassName(formClass.id, formClass.form_level)}
             </MenuItem>

@@ -10,7 +10,7 @@ export interface RegistrationContextValue {
   studentId: string;
   record: StudentRecord;
   status: RegistrationStatus | undefined;
-  /** Students: the window's verdict (SPEC §4); administrators may always edit. */
+  /** Students: the window's verdict (SPEC §4); staff whose role may edit records always (issue 16). */
   editable: boolean;
   role: 'student' | 'admin';
   /** Asks for the record again: an upload or a removal changes its progress flags. */

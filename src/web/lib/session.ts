@@ -52,16 +52,17 @@ export function passwordChangePathFor(user: SessionUser): string {
 }
 
 /**
- * Whose data a student screen (term reports, attendance) shows: a student's own; an administrator
- * names the student with `?student=ID` (null until named: the screen asks).
+ * Whose data a student screen (term reports, attendance) shows: a student's own; staff of every
+ * role name the student with `?student=ID` (null until named: the screen asks). The server answers
+ * only for a student the role reaches (a form teacher: their classes) and refuses the rest.
  */
 export function studentShownTo(user: SessionUser | null, search: URLSearchParams): string | null {
   return user?.role === 'admin' ? search.get('student') : (user?.student_id ?? null);
 }
 
 /**
- * Where a signed-in user belongs: admins on their dashboard, students on theirs (SPEC §2); staff
- * who must set up the second factor first on its screen (issue 16).
+ * Where a signed-in user belongs: staff (every role) on the admin dashboard, students on theirs
+ * (SPEC §2); staff who must set up the second factor first on its screen (issue 16).
  */
 export function homePathFor(user: SessionUser): string {
   if (user.second_factor_setup) return TWO_FACTOR_PATH;

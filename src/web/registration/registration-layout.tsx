@@ -27,6 +27,7 @@ import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
 import { useSession } from '../lib/session.js';
+import { canTake } from '../lib/staff-access.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
 import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
@@ -81,7 +82,9 @@ export function RegistrationLayout() {
   if (!record.data) return <PageSpinner label="Loading the registration record" />;
 
   const role = user.role;
-  const editable = role === 'admin' || status.data?.editable === true;
+  // Staff: whether their role may edit records (the policy's student.edit; the principal and a
+  // form teacher only read); a student: the registration window's verdict.
+  const editable = role === 'admin' ? canTake(user, 'student.edit') : status.data?.editable === true;
   const progress = shownProgress(record.data.progress, fieldProblems.problems, recordValues(record.data));
 
   return (
