@@ -58,7 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
@@ -89,7 +89,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
@@ -120,7 +120,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
@@ -132,7 +132,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
     expect(await columnsOf('sessions')).not.toContain('remember');
@@ -153,7 +153,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'S1', created_at: iso, updated_at: iso }).execute();
@@ -166,7 +166,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
-    expect(await migrateOneDown(db)).toBe('0009-totp');
+    expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await tableNames(db)).not.toContain('staff_classes');
     expect(await columnsOf('users')).not.toContain('staff_role');

@@ -8,7 +8,7 @@ import * as uniqueIdentityNumbers from './migrations/0004-unique-identity-number
 import * as signInDelays from './migrations/0005-sign-in-delays.js';
 import * as sessionRemember from './migrations/0006-session-remember.js';
 import * as staffRoles from './migrations/0007-staff-roles.js';
-import * as totp from './migrations/0009-totp.js';
+import * as totp from './migrations/0008-totp.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,7 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-sign-in-delays': signInDelays,
   '0006-session-remember': sessionRemember,
   '0007-staff-roles': staffRoles,
-  '0009-totp': totp,
+  '0008-totp': totp,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

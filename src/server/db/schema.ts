@@ -70,7 +70,7 @@ export interface UserTable extends Timestamps {
   /** Base32 TOTP secret once enrolment has started; `totp_enabled_at` once a code confirmed it. */
   totp_secret: string | null;
   totp_enabled_at: string | null;
-  /** The last TOTP time step a code was accepted for: a code is taken once (migration 0009). */
+  /** The last TOTP time step a code was accepted for: a code is taken once (migration 0008). */
   totp_last_step: number | string | null;
 }
 
@@ -217,7 +217,7 @@ export interface SessionTable {
   user_agent: string | null;
   /** 1: "Keep me signed in on this device" was ticked, the cookie lasts the absolute lifetime; 0: it ends with the browser. */
   remember: Generated<number>;
-  /** 1: the second factor is required for this account and not set up yet; the session reaches only its enrolment (0009). */
+  /** 1: the second factor is required for this account and not set up yet; the session reaches only its enrolment (0008). */
   second_factor_setup: Generated<number>;
 }
 export interface RateLimitTable {
