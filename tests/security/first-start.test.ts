@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generate } from 'otplib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EnrolmentAnswerSchema } from '../../src/shared/staff-2fa.schemas.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { HttpClient, startPortalProcess, type PortalProcess } from '../support/security/portal-process.js';
 import { currentEngine } from '../support/test-database.js';
@@ -46,8 +48,14 @@ describe.runIf(currentEngine() === 'sqlite')('the first start on a fresh machine
       password: DEMO_STUDENTS.registered.password,
     });
     expect(student.status).toBe(401);
+    // Not a demo school, so the administrator sets up the second factor before reaching any record.
     const office = new HttpClient();
     expect((await office.request(portal.url, 'POST', '/api/admin-login', { username: REAL_ADMIN.ADMIN_USERNAME, password: REAL_ADMIN.ADMIN_PASSWORD })).status).toBe(200);
+    const before = await office.request(portal.url, 'GET', '/api/students');
+    expect(before.status).toBe(403);
+    expect(before.json()).toMatchObject({ code: 'second_factor_setup_required' });
+    const { secret } = EnrolmentAnswerSchema.parse((await office.request(portal.url, 'POST', '/api/staff-2fa/enrol')).json());
+    expect((await office.request(portal.url, 'POST', '/api/staff-2fa/confirm', { code: await generate({ secret }) })).status).toBe(200);
     expect((await office.request(portal.url, 'GET', '/api/students')).json()).toEqual([]);
   });
 
