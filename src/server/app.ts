@@ -27,6 +27,7 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { documentRoutes } from './documents/documents.routes.js';
+import { familyRoutes } from './family/family.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(staff2faRoutes, appDeps);
   await app.register(attendanceRoutes, appDeps);
   await app.register(lookupRoutes, appDeps);
+  await app.register(familyRoutes, appDeps);
   await app.register(registrationRoutes, appDeps);
   await app.register(documentRoutes, appDeps);
   await app.register(registrationFormRoutes, appDeps);

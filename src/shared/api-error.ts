@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'too_many_requests',
   'account_throttled',
   'invalid_credentials',
+  /** A mailed link (verify, reset, invitation) that expired, was used or never existed. */
+  'link_invalid',
   'service_unavailable',
   'insufficient_storage',
   'internal',

@@ -123,7 +123,8 @@ export type FindStudentIdInput = z.infer<typeof FindStudentIdSchema>;
 export const ResetPasswordSchema = z.object({ student_id: StudentIdSchema });
 
 export const SessionUserSchema = z.object({
-  role: z.enum(['student', 'admin']),
+  /** `guardian`: a parent's family account (issue 17), which opens its linked children's records. */
+  role: z.enum(['student', 'admin', 'guardian']),
   name: z.string(),
   initials: z.string(),
   student_id: z.nullable(z.string()),
@@ -134,6 +135,10 @@ export const SessionUserSchema = z.object({
   staff_role: z.nullable(StaffRoleSchema),
   /** A form teacher's classes; empty for everyone else. */
   class_ids: z.array(z.string()),
+  /** A family account's linked children (student IDs); empty for everyone else. */
+  child_ids: z.optional(z.array(z.string())),
+  /** A family account's sign-in address. */
+  email: z.optional(z.nullable(z.string())),
   /** The school-wide actions this person may take (from the server's policy): what the admin area shows. */
   permissions: z.array(z.enum(SCHOOL_ACTIONS)),
   /** The second factor is required and not set up yet: the session reaches only its enrolment. */

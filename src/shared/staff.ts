@@ -44,6 +44,8 @@ export const SCHOOL_ACTIONS = [
   /** The audit log, a student's history, privacy export and deletion. */
   'privacy.manage',
   'staff.manage',
+  /** Family codes for a whole class (the letters to print) (issue 17). */
+  'families.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 
@@ -54,5 +56,9 @@ export const STUDENT_ACTIONS = [
   /** The registration record and its documents. */
   'student.edit',
   'student.reset-password',
+  /** Who is linked to the student's record: see, link, remove; print family codes (issue 17). */
+  'student.family',
+  /** Invite a parent or guardian by e-mail to the student's record (the student may, for their own). */
+  'student.invite-family',
 ] as const;
 export type StudentAction = (typeof STUDENT_ACTIONS)[number];

@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { StaffRole } from '../../shared/staff.js';
+import type { UserRole } from '../db/schema.js';
 
 /** The sign-in view of a user, with the student's names and date of birth when a student. */
 export interface AuthUser {
   id: number;
-  role: 'student' | 'admin';
+  role: UserRole;
   /** The job of a staff account (D49); null for students. */
   staffRole: StaffRole | null;
   /** A disabled staff account cannot sign in. */
@@ -20,6 +21,10 @@ export interface AuthUser {
   firstName: string | null;
   lastName: string | null;
   dateOfBirth: string | null;
+  /** A family account's sign-in address (staff may have one for mail). */
+  email: string | null;
+  /** A family account confirmed its address; one that has not cannot sign in. */
+  emailVerified: boolean;
 }
 
 function baseQuery(db: Db) {
@@ -40,6 +45,8 @@ function baseQuery(db: Db) {
       'students.first_name',
       'students.last_name',
       'students.date_of_birth',
+      'users.email',
+      'users.email_verified_at',
     ]);
 }
 
@@ -60,6 +67,8 @@ function toAuthUser(row: Row): AuthUser {
     firstName: row.first_name,
     lastName: row.last_name,
     dateOfBirth: row.date_of_birth,
+    email: row.email,
+    emailVerified: row.email_verified_at !== null,
   };
 }
 
@@ -185,4 +194,10 @@ export async function listAdminPasswords(db: Db): Promise<Array<{ username: stri
     .where('password_hash', 'is not', null)
     .execute();
   return rows.flatMap((row) => (row.password_hash ? [{ username: row.username, passwordHash: row.password_hash }] : []));
+}
+
+/** The family account with this e-mail (stored lower-case), or undefined. */
+export async function findGuardianUser(db: Db, email: string): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'guardian').where('users.email', '=', email).executeTakeFirst();
+  return row && toAuthUser(row);
 }

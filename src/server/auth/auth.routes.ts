@@ -19,6 +19,8 @@ import {
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
 import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
+import { FamilyLoginSchema, FamilyResetPasswordSchema, FamilySignedInSchema, FamilyTokenSchema } from '../../shared/family.schemas.js';
+import * as family from '../family/family.service.js';
 import type { AppDeps } from '../app.js';
 import { permissionsOf, requesterOf, studentPermissionsOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
@@ -51,6 +53,7 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
       password_reset: user.passwordReset ? 1 : 0,
       staff_role: user.staffRole,
       class_ids: user.classIds,
+      ...(user.role === 'guardian' ? { child_ids: user.childIds, email: user.email } : {}),
       permissions: permissionsOf(who),
       student_permissions: studentPermissionsOf(who),
       second_factor_setup: user.secondFactorSetup,
@@ -92,6 +95,58 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       const { user, answer } = await auth.signInStudent(db, request.body, withIp(request), await devicesOf(request));
       await startSession(request, reply, user.id, request.body.remember);
       return answer;
+    },
+  );
+
+  // Family accounts (issue 17): the calls that end signed in as a parent. The rest of the family's
+  // calls are the family feature's (family/family.routes.ts).
+  app.post(
+    '/api/family/login',
+    {
+      config: { access: 'visitor' },
+      schema: { tags: ['family'], summary: "A parent's sign-in with e-mail and password", body: FamilyLoginSchema, response: { 200: FamilySignedInSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { user, answer } = await auth.signInGuardian(db, request.body, withIp(request), await devicesOf(request));
+      await startSession(request, reply, user.id, request.body.remember);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/family/verify',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags: ['family'],
+        summary: 'Opens the link of a registration: the account is created and signed in',
+        body: FamilyTokenSchema,
+        response: { 200: FamilySignedInSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const account = await family.verifyFamily(db, request.body.token, actorOf(request));
+      await startSession(request, reply, account.userId, false);
+      return { name: account.name, email: account.email, role: 'guardian' as const };
+    },
+  );
+
+  app.post(
+    '/api/family/reset-password',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags: ['family'],
+        summary: 'Opens a password reset link with the new password; every other session of the account ends',
+        body: FamilyResetPasswordSchema,
+        response: { 200: FamilySignedInSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const account = await family.resetPassword(db, request.body, actorOf(request));
+      await app.sessions.endAllForUser(account.userId);
+      await startSession(request, reply, account.userId, false);
+      return { name: account.name, email: account.email, role: 'guardian' as const };
     },
   );
 

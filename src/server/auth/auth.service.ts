@@ -13,7 +13,8 @@ import {
 } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
-import { publishedDemoPassword } from '../db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, publishedDemoPassword } from '../db/demo-data/demo-accounts.js';
+import type { FamilyLoginInput } from '../../shared/family.schemas.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
@@ -332,6 +333,30 @@ export async function completeAdminSignIn(
   const how = input.recovery_code === undefined ? 'sign-in' : 'sign-in-recovery-code';
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: how, entity: 'user', entity_id: String(user.id) });
   return { user, answer: adminAnswer(user), remember: pending.remember };
+}
+
+const INVALID_FAMILY = 'E-mail or password is incorrect.';
+
+/**
+ * A parent's sign-in by e-mail and password (issue 17): the students' throttles and session
+ * rules. A disabled family account fails as a wrong password does.
+ */
+export async function signInGuardian(db: Db, input: FamilyLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {
+  const user = await repo.findGuardianUser(db, input.email);
+  const attempt = await beginAttempt(db, 'family-sign-in', actor.ip, [input.email], user ? devices.deviceFor(user.id) : null);
+  const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
+  if (!user || !valid || user.disabled || !user.emailVerified || (await isRefusedDemoFamilySignIn(db, user, input.password))) {
+    await recordFailure(db, user, actor);
+    throw invalidCredentials(INVALID_FAMILY);
+  }
+  await attempt.succeeded();
+  await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `guardian:${user.email}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
+  return { user, answer: { name: user.displayName ?? user.email ?? '', email: user.email ?? '', role: 'guardian' as const } };
+}
+
+/** The demo family's published password opens only the demo school (as the demo staff's do). */
+async function isRefusedDemoFamilySignIn(db: Db, user: AuthUser, password: string): Promise<boolean> {
+  return user.email === DEMO_FAMILY.email && password === DEMO_FAMILY.password && !(await isDemoSchool(db));
 }
 
 /** Admin reset (DESIGN §6): the password becomes the date of birth as yyyymmdd; sessions end. */

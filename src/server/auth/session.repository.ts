@@ -3,6 +3,7 @@ import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
 import type { Db } from '../db/database.js';
 import type { SessionTable } from '../db/schema.js';
 import type { StaffRole } from '../../shared/staff.js';
+import type { UserRole } from '../db/schema.js';
 
 /** All SQL of the sessions table (the session plugin, sign-in and password resets use it). */
 
@@ -13,11 +14,12 @@ export interface SessionUserRow {
   remember: number;
   second_factor_setup: number;
   user_id: number;
-  role: 'student' | 'admin';
+  role: UserRole;
   staff_role: StaffRole | null;
   disabled: number;
   student_id: string | null;
   username: string | null;
+  email: string | null;
   display_name: string | null;
   first_login: number;
   password_reset: number;
@@ -45,6 +47,7 @@ const selectSessionUser = compiledOnce((db, slot: SlotOf<{ idHash: string }>) =>
       'users.disabled',
       'users.student_id',
       'users.username',
+      'users.email',
       'users.display_name',
       'users.first_login',
       'users.password_reset',
@@ -88,4 +91,10 @@ export async function touchSession(db: Db, idHash: string, at: string): Promise<
 export async function staffClassIds(db: Db, userId: number): Promise<string[]> {
   const rows = await db.selectFrom('staff_classes').select('class_id').where('user_id', '=', userId).orderBy('class_id').execute();
   return rows.map((row) => row.class_id);
+}
+
+/** The children a family account is linked to, in student ID order. */
+export async function guardianChildIds(db: Db, userId: number): Promise<string[]> {
+  const rows = await db.selectFrom('guardian_students').select('student_id').where('user_id', '=', userId).orderBy('student_id').execute();
+  return rows.map((row) => row.student_id);
 }

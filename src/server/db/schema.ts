@@ -53,9 +53,13 @@ export type StudentTable = Timestamps & {
   class_id: string | null;
 } & { [K in StudentTextColumn]: string | null } & { [K in StudentFlagColumn]: Generated<number> };
 
+/** The kind of account: a student, a staff member (`admin`, with a `staff_role`), or a family account. */
+export type UserRole = 'student' | 'admin' | 'guardian';
+
 export interface UserTable extends Timestamps {
   id: Generated<number>;
-  role: 'student' | 'admin';
+  /** `guardian`: a family account, signed in by e-mail (0010, D53). */
+  role: UserRole;
   username: string | null;
   student_id: string | null;
   display_name: string | null;
@@ -72,6 +76,49 @@ export interface UserTable extends Timestamps {
   totp_enabled_at: string | null;
   /** The last TOTP time step a code was accepted for: a code is taken once (migration 0008). */
   totp_last_step: number | string | null;
+  /** A family account's e-mail was confirmed by the link mailed to it; it may sign in from then on. */
+  email_verified_at: string | null;
+}
+
+/** How a family account came to reach a child (issue 17): the printed code, a mailed invitation, the office, or the demo school. */
+export type GuardianLinkVia = 'code' | 'invitation' | 'office' | 'demo';
+
+export interface GuardianStudentTable extends Timestamps {
+  user_id: number;
+  student_id: string;
+  linked_via: GuardianLinkVia;
+}
+
+/** A printed family code: stored as its sha256, taken once, until it expires. */
+export interface FamilyCodeTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  code_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by_user_id: number | null;
+  created_by_user_id: number | null;
+}
+
+export type FamilyTokenPurpose = 'verify-email' | 'reset-password' | 'invitation';
+
+/** A link mailed to a family: stored as its sha256, taken once, until it expires. */
+export interface FamilyTokenTable extends Timestamps {
+  id: Generated<number>;
+  purpose: FamilyTokenPurpose;
+  token_hash: string;
+  /** The account it verifies or resets; null for an invitation. */
+  user_id: number | null;
+  /** The child an invitation adds. */
+  student_id: string | null;
+  /** Where a verification or an invitation was sent. */
+  email: string | null;
+  /** A registration waiting for its address to be verified: the name and password it will have. */
+  name: string | null;
+  password_hash: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_by_user_id: number | null;
 }
 
 export interface StaffClassTable {
@@ -259,6 +306,9 @@ export interface Database {
   users: UserTable;
   staff_classes: StaffClassTable;
   staff_recovery_codes: StaffRecoveryCodeTable;
+  guardian_students: GuardianStudentTable;
+  family_codes: FamilyCodeTable;
+  family_tokens: FamilyTokenTable;
   registration_periods: RegistrationPeriodTable;
   registration_progress: RegistrationProgressTable;
   documents: DocumentTable;

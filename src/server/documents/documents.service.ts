@@ -17,6 +17,7 @@ import { WINDOW_MESSAGES } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
+import { isFamilyRole } from '../http/policy.js';
 import * as registration from '../registration/registration.service.js';
 import * as repo from './documents.repository.js';
 import { detectKind, findPdfProblem } from './file-sniffing.js';
@@ -50,7 +51,7 @@ const describe = (meta: Pick<repo.DocumentMeta, 'file_name' | 'size' | 'sha256'>
  */
 export async function requireDocumentWrite(db: Db, caller: Caller, studentId: string, now = new Date()): Promise<void> {
   if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
-  if (caller.role === 'student') {
+  if (isFamilyRole(caller.role)) {
     const status = await registration.getRegistrationStatus(db, studentId, now);
     if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
   }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
+import type { UserRole } from '../db/schema.js';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
 import { forbidden, unauthenticated } from './errors.js';
 import type { SessionUser } from './session.js';
@@ -13,6 +14,8 @@ import type { SessionUser } from './session.js';
 
 export type Requester =
   | { kind: 'student'; userId: number; studentId: string }
+  /** A family account (issue 17): its linked children, as the session read them on this request. */
+  | { kind: 'guardian'; userId: number; studentIds: readonly string[] }
   | { kind: 'staff'; userId: number; role: StaffRole; classIds: readonly string[] };
 
 export type Action = SchoolAction | StudentAction;
@@ -21,24 +24,29 @@ const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'students.list', 'c
 
 /** What each staff role may do (the issue's table). A form teacher's actions reach their classes only. */
 const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
-  administrator: new Set<Action>([...SCHOOL_ACTIONS, 'student.read', 'student.edit', 'student.reset-password']),
+  administrator: new Set<Action>([...SCHOOL_ACTIONS, ...STUDENT_ACTIONS]),
   office: new Set<Action>([
     ...READ_ANY_STUDENT,
     'student.edit',
     'student.reset-password',
+    'student.family',
+    'student.invite-family',
     'students.add',
     'students.export',
     'term-results.read',
     'term-results.import',
     'term-reports.post',
     'attendance.import',
+    'families.manage',
   ]),
   principal: new Set<Action>([...READ_ANY_STUDENT, 'students.export', 'term-results.read', 'term-reports.post']),
   form_teacher: new Set<Action>(READ_ANY_STUDENT),
 };
 
-/** A student reads and edits their own record, and nothing else of anyone's. */
-const STUDENT_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit']);
+/** A student reads and edits their own record, and nothing else of anyone's; they may invite a parent to it. */
+const STUDENT_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit', 'student.invite-family']);
+/** A family account reads and edits each linked child's record (under the same window rules as the child). */
+const GUARDIAN_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit']);
 
 /** The student or class an action is aimed at; `classId` null for a student in no class. */
 export type Target = { studentId: string; classId: string | null } | { classId: string };
@@ -50,6 +58,7 @@ export type Target = { studentId: string; classId: string | null } | { classId: 
 export function can(who: Requester, action: Action, target?: Target): boolean {
   if (!mayEver(who, action)) return false;
   if (who.kind === 'student') return target !== undefined && 'studentId' in target && target.studentId === who.studentId;
+  if (who.kind === 'guardian') return target !== undefined && 'studentId' in target && who.studentIds.includes(target.studentId);
   if (who.role !== 'form_teacher' || target === undefined) return true;
   return target.classId !== null && who.classIds.includes(target.classId);
 }
@@ -60,7 +69,9 @@ export function can(who: Requester, action: Action, target?: Target): boolean {
  * manage staff).
  */
 export function mayEver(who: Requester, action: Action): boolean {
-  return who.kind === 'student' ? STUDENT_MAY.has(action) : STAFF_MAY[who.role].has(action);
+  if (who.kind === 'student') return STUDENT_MAY.has(action);
+  if (who.kind === 'guardian') return GUARDIAN_MAY.has(action);
+  return STAFF_MAY[who.role].has(action);
 }
 
 /** The school-wide actions the requester may take: the session answer's `permissions`. */
@@ -93,10 +104,27 @@ export function needsSecondFactorByDefault(role: StaffRole): boolean {
   return role === 'administrator' || role === 'office';
 }
 
+/**
+ * Students and their families are held to the registration window and to the fields only the
+ * office may change (SPEC §6); staff correct records at any time.
+ */
+export function isFamilyRole(role: UserRole): boolean {
+  return role === 'student' || role === 'guardian';
+}
+
 /** The requester behind a session. */
 export function requesterOf(user: SessionUser): Requester {
   if (user.role === 'student') return { kind: 'student', userId: user.id, studentId: user.studentId ?? '' };
+  if (user.role === 'guardian') return { kind: 'guardian', userId: user.id, studentIds: user.childIds };
   return { kind: 'staff', userId: user.id, role: user.staffRole ?? 'administrator', classIds: user.classIds };
+}
+
+/** The signed-in family account (its own calls: children, codes, invitations), or 401/403. */
+export function requireGuardian(request: FastifyRequest): { userId: number; email: string | null } {
+  const user = request.user;
+  if (!user) throw unauthenticated();
+  if (user.role !== 'guardian') throw forbidden('Only a family account (a parent or guardian signed in with e-mail) may do that.');
+  return { userId: user.id, email: user.email };
 }
 
 /** The signed-in requester, or 401. */
@@ -120,15 +148,19 @@ const REFUSALS: Record<Action, string> = {
   'scanners.manage': 'Only administrators may manage scanner devices.',
   'privacy.manage': 'Only administrators may use the privacy tools.',
   'staff.manage': 'Only administrators may manage staff accounts.',
+  'families.manage': 'Only the office and administrators may print family codes.',
   'student.read': 'You can only see the students you are responsible for.',
   'student.edit': 'Your role does not allow changing this record.',
   'student.reset-password': "Only the office and administrators may reset a student's password.",
+  'student.family': "Only the office and administrators may manage a student's family accounts.",
+  'student.invite-family': 'Only the student, the office and administrators may invite a parent to this record.',
 };
 
 /** Throws 403 with a reason unless `can` allows it. */
 export function requireCan(who: Requester, action: Action, target?: Target): void {
   if (can(who, action, target)) return;
   if (who.kind === 'student') throw forbidden(action === 'student.read' || action === 'student.edit' ? 'You can only see your own records.' : 'Only staff may do that.');
+  if (who.kind === 'guardian') throw forbidden(action === 'student.read' || action === 'student.edit' ? 'You can only see the records of the children linked to your account.' : 'Only staff may do that.');
   throw forbidden(REFUSALS[action]);
 }
 

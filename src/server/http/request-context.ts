@@ -11,6 +11,12 @@ export interface Actor {
 /** The audit actor of a request: the signed-in user, or 'visitor'. */
 export function actorOf(request: FastifyRequest): Actor {
   const user = request.user;
-  const label = !user ? 'visitor' : user.role === 'admin' ? `admin:${user.username ?? user.id}` : `student:${user.studentId}`;
+  const label = !user
+    ? 'visitor'
+    : user.role === 'admin'
+      ? `admin:${user.username ?? user.id}`
+      : user.role === 'guardian'
+        ? `guardian:${user.email ?? user.id}`
+        : `student:${user.studentId}`;
   return { actor_user_id: user?.id ?? null, actor_label: label, ip: request.ip, request_id: String(request.id) };
 }

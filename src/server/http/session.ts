@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import * as repo from '../auth/session.repository.js';
 import type { Db } from '../db/database.js';
+import type { UserRole } from '../db/schema.js';
 import type { StaffRole } from '../../shared/staff.js';
 
 /**
@@ -21,13 +22,17 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionUser {
   id: number;
-  role: 'student' | 'admin';
+  role: UserRole;
   /** The job of a staff account; null for a student (D49). */
   staffRole: StaffRole | null;
   /** A form teacher's classes; empty for everyone else. */
   classIds: string[];
+  /** A family account's linked children (their student IDs); empty for everyone else. */
+  childIds: string[];
   studentId: string | null;
   username: string | null;
+  /** A family account's sign-in address; null for everyone else. */
+  email: string | null;
   name: string;
   firstLogin: boolean;
   passwordReset: boolean;
@@ -85,14 +90,18 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
   const name =
     row.role === 'admin'
       ? (row.display_name ?? row.username ?? 'Admin')
-      : [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.student_id ?? '');
+      : row.role === 'guardian'
+        ? (row.display_name ?? row.email ?? '')
+        : [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.student_id ?? '');
   const user: SessionUser = {
     id: row.user_id,
     role: row.role,
     staffRole: row.role === 'admin' ? (row.staff_role ?? 'administrator') : null,
     classIds: row.staff_role === 'form_teacher' ? await repo.staffClassIds(db, row.user_id) : [],
+    childIds: row.role === 'guardian' ? await repo.guardianChildIds(db, row.user_id) : [],
     studentId: row.student_id,
     username: row.username,
+    email: row.role === 'guardian' ? row.email : null,
     name,
     firstLogin: row.first_login === 1,
     passwordReset: row.password_reset === 1,

@@ -13,6 +13,8 @@ import {
 } from '../../shared/registration.schemas.js';
 import type { Db } from '../db/database.js';
 import { requireUser } from '../http/access.js';
+import { badRequest } from '../http/errors.js';
+import { authorizeStudent, requesterOf } from '../http/policy.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from './registration.service.js';
@@ -77,6 +79,11 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       const user = requireUser(request);
       void reply.header('cache-control', 'no-store');
       const studentId = user.role === 'student' ? user.studentId : (request.query.student_id ?? null);
+      // A family account asks for one linked child's window; the policy refuses any other child.
+      if (user.role === 'guardian') {
+        if (!studentId) throw badRequest('Name the child: ?student_id=…', { student_id: ['Choose one of your children.'] });
+        await authorizeStudent(db, requesterOf(user), 'student.read', studentId);
+      }
       return registration.getRegistrationStatus(db, studentId);
     },
   );

@@ -23,12 +23,14 @@ import { inGroupedTransaction, nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError } from '../db/unique-violation.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import { isFamilyRole } from '../http/policy.js';
+import type { UserRole } from '../db/schema.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
 import * as repo from './registration.repository.js';
 
 /** The caller of a registration call, as the access layer knows it. */
 export interface Caller extends Actor {
-  role: 'student' | 'admin';
+  role: UserRole;
   studentId: string | null;
 }
 
@@ -130,8 +132,8 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
   const firstDayError = Object.values(dayErrors)[0]?.[0];
   if (firstDayError !== undefined) throw badRequest(firstDayError, dayErrors);
 
-  if (caller.role === 'student') {
-    if (caller.studentId !== id) throw forbidden('You can only change your own record.');
+  if (isFamilyRole(caller.role)) {
+    if (caller.role === 'student' && caller.studentId !== id) throw forbidden('You can only change your own record.');
     const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
     if (readOnly.length > 0) {
       throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
@@ -155,7 +157,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     const found = await repo.findStudentForSave(trx, id, { lock: true });
     if (!found) throw notFound('No student has this ID.');
     const { row, documentTypes, window } = found;
-    if (caller.role === 'student') {
+    if (isFamilyRole(caller.role)) {
       // Refused before anything is written (the work's savepoint is rolled back, empty).
       const status = statusOfWindow(window, today);
       if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);

@@ -1,5 +1,6 @@
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
+import type { UserRole } from '../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
@@ -61,7 +62,7 @@ export async function findClassInTerm(db: Db, studentId: string, year: number, t
  */
 export async function loadReportCard(
   db: Db,
-  viewer: { role: 'student' | 'admin' },
+  viewer: { role: UserRole },
   studentId: string,
   year: number,
   term: TermNumber,

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { RegistrationStatus, StudentRecord } from '../../shared/registration.schemas.js';
+import type { SessionUser } from '../../shared/auth.schemas.js';
 
 /**
  * What every registration step reads from the registration frame: whose record, the record itself
@@ -12,7 +13,7 @@ export interface RegistrationContextValue {
   status: RegistrationStatus | undefined;
   /** Students: the window's verdict (SPEC §4); staff whose role may edit records always (issue 16). */
   editable: boolean;
-  role: 'student' | 'admin';
+  role: SessionUser['role'];
   /** Asks for the record again: an upload or a removal changes its progress flags. */
   refreshRecord: () => void;
 }

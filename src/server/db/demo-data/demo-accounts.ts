@@ -34,6 +34,17 @@ export function publishedDemoPassword(username: string | null): string | null {
   return null;
 }
 
+/**
+ * The demo family (issue 17): one parent's account linked to three children in different forms
+ * (5A, 1A and Form 3), signed in with this e-mail and password on the demo school only.
+ */
+export const DEMO_FAMILY = {
+  email: 'family@example.com',
+  password: 'family-demo-2026',
+  name: 'Sandra Mohammed',
+  childIds: ['20220001', '20260001', '20240001'],
+} as const;
+
 export const DEMO_STUDENTS = {
   /** Every step complete, documents uploaded, terms agreed; has reports and attendance. */
   registered: { student_id: '20220001', password: DEMO_PASSWORD, first_name: 'Aaliyah', last_name: 'Mohammed' },

@@ -14,7 +14,7 @@ import {
 import { nowIso } from '../database.js';
 import { TOBAGO_HOUSE_OF_ASSEMBLY, TOWNS, seedReferenceData } from '../reference-data.js';
 import type { Database } from '../schema.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS, demoTeacherUsername } from './demo-accounts.js';
+import { DEMO_ADMIN, DEMO_FAMILY, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS, demoTeacherUsername } from './demo-accounts.js';
 import { markDemoSchool } from './demo-mark.js';
 import {
   DEMO_ACADEMIC_TERMS,
@@ -216,11 +216,12 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
   }
 
   // argon2 is deliberately slow: hash each distinct password once, outside the transaction.
-  const [demoHash, adminHash, resetHash, staffHash] = await Promise.all([
+  const [demoHash, adminHash, resetHash, staffHash, familyHash] = await Promise.all([
     options.hashPassword(DEMO_PASSWORD),
     options.hashPassword(DEMO_ADMIN.password),
     options.hashPassword(toCompactDate(DEMO_STUDENTS.passwordReset.date_of_birth)),
     options.hashPassword(DEMO_STAFF_PASSWORD),
+    options.hashPassword(DEMO_FAMILY.password),
   ]);
 
   return db.transaction().execute(async (trx) => {
@@ -264,6 +265,7 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
 
     await seedUsers(trx, students, { demo: demoHash, admin: adminHash, reset: resetHash }, stamps);
     await seedStaff(trx, staffHash, stamps);
+    await seedFamily(trx, familyHash, stamps);
 
     await seedDocuments(trx, students);
 
@@ -385,6 +387,30 @@ async function seedStaff(trx: Kysely<Database>, passwordHash: string, stamps: { 
     return classId ? [{ user_id: row.id, class_id: classId }] : [];
   });
   if (assignments.length > 0) await trx.insertInto('staff_classes').values(assignments).execute();
+}
+
+/** The demo family's account, verified, linked to its three children (when they were generated). */
+async function seedFamily(trx: Kysely<Database>, passwordHash: string, stamps: { created_at: string; updated_at: string }): Promise<void> {
+  const children = await trx.selectFrom('students').select('id').where('id', 'in', [...DEMO_FAMILY.childIds]).execute();
+  const { id } = await trx
+    .insertInto('users')
+    .values({
+      role: 'guardian',
+      email: DEMO_FAMILY.email,
+      email_verified_at: stamps.created_at,
+      display_name: DEMO_FAMILY.name,
+      password_hash: passwordHash,
+      password_changed_at: stamps.created_at,
+      ...stamps,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (children.length > 0) {
+    await trx
+      .insertInto('guardian_students')
+      .values(children.map((child) => ({ user_id: id, student_id: child.id, linked_via: 'demo' as const, ...stamps })))
+      .execute();
+  }
 }
 
 /**
