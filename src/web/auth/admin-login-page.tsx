@@ -13,10 +13,10 @@ import { needsPasswordChange, sessionQueryKey, useSession } from '../lib/session
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { useAdminLogin } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
-import { ErrorAlert } from './error-alert.js';
-import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
 import { SecondFactorForm } from './second-factor-form.js';
-import { SignInFrame } from './sign-in-frame.js';
+import { SignInFrame } from '../components/sign-in-frame.js';
 
 // Only a new or reset staff account needs it: loaded when shown.
 const StaffNewPasswordForm = lazy(async () => ({ default: (await import('./staff-new-password-form.js')).StaffNewPasswordForm }));

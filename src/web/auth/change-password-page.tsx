@@ -14,7 +14,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { useSession } from '../lib/session.js';
 import { useChangePasswordStudent } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
-import { ErrorAlert } from './error-alert.js';
+import { ErrorAlert } from '../components/error-alert.js';
 import { checkNewPassword, NewPasswordFields } from './new-password-form.js';
 
 const AFTER_CHANGE_PATH = '/registration/student-data';

@@ -14,7 +14,7 @@ import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFindStudentId } from './auth.api.js';
 import { BirthDateField } from './birth-date-field.js';
-import { ErrorAlert } from './error-alert.js';
+import { ErrorAlert } from '../components/error-alert.js';
 
 interface FindStudentIdDialogProps {
   open: boolean;

@@ -7,8 +7,8 @@ import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFirstLogin } from './auth.api.js';
 import { BirthDateField } from './birth-date-field.js';
-import { ErrorAlert } from './error-alert.js';
-import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
 
 /** First-login mode: birth certificate pin or SEA number plus date of birth (SPEC §2, DESIGN §6). */
 export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswer) => void }) {

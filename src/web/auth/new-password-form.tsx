@@ -8,7 +8,7 @@ import { errorMessage } from '../lib/api-client.js';
 import type { FieldErrors } from '../lib/form-errors.js';
 import { useChangePasswordStudent } from './auth.api.js';
 import { PASSWORDS_DO_NOT_MATCH } from './auth.messages.js';
-import { ErrorAlert } from './error-alert.js';
+import { ErrorAlert } from '../components/error-alert.js';
 
 /** New and confirm fields checked with the shared rule; a mismatch sends nothing (SPEC §4–5). */
 export function checkNewPassword(password: string, confirmation: string): FieldErrors {

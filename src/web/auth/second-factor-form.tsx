@@ -7,7 +7,7 @@ import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
 import { ApiError, errorMessage } from '../lib/api-client.js';
 import { firstIssueMessage } from '../lib/form-errors.js';
 import { useAdminLoginSecondFactor } from './auth.api.js';
-import { ErrorAlert } from './error-alert.js';
+import { ErrorAlert } from '../components/error-alert.js';
 
 /**
  * The second step of a staff sign-in (issue 16): the 6-digit code from the authenticator app, or

@@ -9,7 +9,7 @@ import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useChangePasswordStaff } from './auth.api.js';
 import { PASSWORDS_DO_NOT_MATCH } from './auth.messages.js';
-import { ErrorAlert } from './error-alert.js';
+import { ErrorAlert } from '../components/error-alert.js';
 import { NewPasswordFields } from './new-password-form.js';
 
 /**

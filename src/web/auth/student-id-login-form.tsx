@@ -8,8 +8,8 @@ import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
 import { useLoginStudent, useUserStatus } from './auth.api.js';
-import { ErrorAlert } from './error-alert.js';
-import { RememberDeviceCheckbox } from './remember-device-checkbox.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
 
 const STATUS_LOOKUP_DELAY_MS = 300;
 

@@ -6,7 +6,7 @@ import type { LoginAnswer } from '../../shared/auth.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { needsPasswordChange, useSession } from '../lib/session.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
-import { SignInFrame } from './sign-in-frame.js';
+import { SignInFrame } from '../components/sign-in-frame.js';
 import { StudentIdLoginForm } from './student-id-login-form.js';
 
 // Most visitors only sign in with their Student ID: the other modes and the dialogs (with MUI's
