@@ -1,7 +1,7 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { homePathFor, needsPasswordChange, passwordChangePathFor, TWO_FACTOR_PATH, useSession } from '../lib/session.js';
+import { homePathFor, needsPasswordChange, passwordChangePathFor, safeNextPath, TWO_FACTOR_PATH, useSession } from '../lib/session.js';
 
 /**
  * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
@@ -32,12 +32,15 @@ export function RequireAuth({ role, allowPasswordChange = false, allowSecondFact
 }
 
 /**
- * Visitor-only routes (/ and /admin): signed-in users go on to their dashboard; someone who must
- * change the password stays where the New-password form is (/ for a student, /admin for staff).
+ * Visitor-only routes (/, /admin, the family sign-in pages): signed-in users go on to their
+ * dashboard, or to the page a `?next=` of this portal names (an invitation opened before signing
+ * in); someone who must change the password stays where the New-password form is (/ for a
+ * student, /admin for staff).
  */
 export function RequireVisitor() {
   const session = useSession();
   const { pathname } = useLocation();
+  const [params] = useSearchParams();
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
   if (user === null) return <Outlet />;
@@ -45,5 +48,5 @@ export function RequireVisitor() {
     const changeAt = passwordChangePathFor(user);
     return pathname === changeAt ? <Outlet /> : <Navigate to={changeAt} replace />;
   }
-  return <Navigate to={homePathFor(user)} replace />;
+  return <Navigate to={safeNextPath(params.get('next')) ?? homePathFor(user)} replace />;
 }

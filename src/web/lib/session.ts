@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { SessionAnswerSchema, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
 import { apiRequest } from './api-client.js';
+import { childShownTo, readChosenChild } from './family-child.js';
 import { BACKGROUND_QUERY } from './query-meta.js';
 
 /**
@@ -53,11 +54,27 @@ export function passwordChangePathFor(user: SessionUser): string {
 
 /**
  * Whose data a student screen (term reports, attendance) shows: a student's own; staff of every
- * role name the student with `?student=ID` (null until named: the screen asks). The server answers
- * only for a student the role reaches (a form teacher: their classes) and refuses the rest.
+ * role name the student with `?student=ID` (null until named: the screen asks); a family account
+ * the child the address names or the one chosen in the header (lib/family-child.ts; null with no
+ * child linked). The server answers only for a student the person reaches (a form teacher: their
+ * classes; a parent: their linked children) and refuses the rest.
  */
 export function studentShownTo(user: SessionUser | null, search: URLSearchParams): string | null {
-  return user?.role === 'admin' ? search.get('student') : (user?.student_id ?? null);
+  if (user?.role === 'admin') return search.get('student');
+  if (user?.role === 'guardian') return childShownTo(user.child_ids ?? [], search.get('student'), readChosenChild());
+  return user?.student_id ?? null;
+}
+
+/**
+ * Where to go after signing in when the page was opened with `?next=` (an invitation opened before
+ * signing in): a path of this portal only, never another site (`//evil.example`, `https:`).
+ */
+export function safeNextPath(next: string | null): string | null {
+  if (!next?.startsWith('/')) return null;
+  // Read as the browser would (it drops tabs and newlines and takes `/\\` for `//`): same origin only.
+  const base = 'http://portal.invalid';
+  const url = URL.canParse(next, base) ? new URL(next, base) : null;
+  return url?.origin === base ? `${url.pathname}${url.search}${url.hash}` : null;
 }
 
 /**
