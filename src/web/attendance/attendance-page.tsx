@@ -12,6 +12,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { BackToStudents } from '../components/back-to-students.js';
 import { ChooseStudent } from '../components/choose-student.js';
+import { NoChildLinked } from '../components/no-child-linked.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { studentShownTo, useSession } from '../lib/session.js';
@@ -46,6 +47,7 @@ export function AttendancePage() {
   if (isAdmin && !studentId) {
     return <ChooseStudent title={TITLE} purpose="Whose attendance to show" submitLabel="Show attendance" onChoose={(id) => setParams({ student: id })} />;
   }
+  if (user?.role === 'guardian' && !studentId) return <NoChildLinked title={TITLE} />;
   if (attendance.isPending) return <PageSpinner label="Loading attendance" />;
   if (attendance.isError) {
     return (

@@ -9,7 +9,7 @@ import {
 } from '../../shared/documents.schemas.js';
 import { ApiError, apiRequest, errorFromBody, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
-import { sessionQuery } from '../lib/session.js';
+import { sessionQuery, studentShownTo } from '../lib/session.js';
 
 /** The file calls of SPEC §7: one fetcher and one hook per call. */
 
@@ -29,10 +29,14 @@ export function useFiles(studentId: string) {
   return useQuery(filesQuery(studentId));
 }
 
-/** The Documents step's loader (app/router.tsx): the signed-in student's files; a failure is the screen's to show. */
-export async function loadDocuments(queryClient: QueryClient): Promise<null> {
+/**
+ * The Documents step's loader (app/router.tsx): the files of the record shown (the signed-in
+ * student's, or a family account's chosen child's); a failure is the screen's to show.
+ */
+export async function loadDocuments(queryClient: QueryClient, url: URL): Promise<null> {
   const { user } = await queryClient.ensureQueryData(sessionQuery);
-  if (user?.student_id) await queryClient.ensureQueryData(filesQuery(user.student_id)).catch(() => undefined);
+  const studentId = user?.role === 'admin' ? null : studentShownTo(user, url.searchParams);
+  if (studentId) await queryClient.ensureQueryData(filesQuery(studentId)).catch(() => undefined);
   return null;
 }
 

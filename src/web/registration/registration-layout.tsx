@@ -22,7 +22,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { Link as RouterLink, Outlet, useLocation, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
@@ -31,7 +31,7 @@ import { canTake } from '../lib/staff-access.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
 import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
-import { studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
+import { registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
 
@@ -67,15 +67,24 @@ export function RegistrationLayout() {
   const location = useLocation();
   const activePath = location.pathname.split('/')[2] ?? '';
   const user = useSession().data?.user ?? null;
-  const studentId = user?.student_id ?? null;
+  const [params] = useSearchParams();
+  // A student's own record; a family account's chosen child's (issue 17).
+  const studentId = registrationStudentOf(user, params);
   const record = useStudentRecord(studentId);
-  const status = useRegistrationStatus();
+  const status = useRegistrationStatus(user, studentId);
   const queryClient = useQueryClient();
   const fieldProblems = useFieldProblemsStore();
 
   if (!user) return null;
   if (studentId === null) {
-    return <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>;
+    return user.role === 'guardian' ? (
+      <Alert severity="info">
+        No child is linked to your account yet.{' '}
+        <RouterLink to="/family/children">Add a child</RouterLink> with the code from the school's letter.
+      </Alert>
+    ) : (
+      <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>
+    );
   }
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
   // Only when the loader's call failed and the record is being asked for again.
@@ -83,7 +92,7 @@ export function RegistrationLayout() {
 
   const role = user.role;
   // Staff: whether their role may edit records (the policy's student.edit; the principal and a
-  // form teacher only read); a student: the registration window's verdict.
+  // form teacher only read); a student or a family account: the registration window's verdict.
   const editable = role === 'admin' ? canTake(user, 'student.edit') : status.data?.editable === true;
   const progress = shownProgress(record.data.progress, fieldProblems.problems, recordValues(record.data));
 
@@ -125,14 +134,16 @@ export function RegistrationLayout() {
                     </ListItem>
                   );
                 })}
-                <ListItem disablePadding>
-                  <ListItemButton component={RouterLink} to="/registration/change-password">
-                    <ListItemIcon sx={{ minWidth: 36 }}>
-                      <KeyIcon />
-                    </ListItemIcon>
-                    <ListItemText primary="Change password" />
-                  </ListItemButton>
-                </ListItem>
+                {role === 'student' && (
+                  <ListItem disablePadding>
+                    <ListItemButton component={RouterLink} to="/registration/change-password">
+                      <ListItemIcon sx={{ minWidth: 36 }}>
+                        <KeyIcon />
+                      </ListItemIcon>
+                      <ListItemText primary="Change password" />
+                    </ListItemButton>
+                  </ListItem>
+                )}
               </List>
             </Paper>
           )}
@@ -144,7 +155,7 @@ export function RegistrationLayout() {
               </Alert>
             )}
             <Outlet />
-            {narrow && (
+            {narrow && role === 'student' && (
               <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
                 Change password
               </Button>

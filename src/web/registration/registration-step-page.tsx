@@ -95,7 +95,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
                   field={field}
                   value={values[field.name] ?? null}
                   studentId={studentId}
-                  readOnly={!editable || (role === 'student' && field.readOnlyForStudents === true)}
+                  readOnly={!editable || (role !== 'admin' && field.readOnlyForStudents === true)}
                 />
               </Box>
             ))}

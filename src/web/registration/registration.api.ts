@@ -13,7 +13,8 @@ import {
 } from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
-import { sessionQuery } from '../lib/session.js';
+import type { SessionUser } from '../../shared/auth.schemas.js';
+import { sessionQuery, studentShownTo } from '../lib/session.js';
 
 /**
  * The registration calls of SPEC §7: one fetcher and one hook per call, and the loaders of the
@@ -44,15 +45,38 @@ export function useStudentRecord(id: string | null) {
 
 export const registrationStatusKey = ['registration-status'] as const;
 
-const registrationStatusQuery = queryOptions({
-  queryKey: registrationStatusKey,
-  queryFn: ({ signal }) => apiRequest('/api/registration-status', { schema: RegistrationStatusSchema, signal }),
-  staleTime: 60_000,
-});
+/**
+ * The window of the record's form level: a student's own (the server knows whose), a family
+ * account's chosen child named with ?student_id= (issue 17).
+ */
+function registrationStatusQuery(studentId: string | null) {
+  const query = studentId ? `?${new URLSearchParams({ student_id: studentId }).toString()}` : '';
+  return queryOptions({
+    queryKey: [...registrationStatusKey, studentId],
+    queryFn: ({ signal }) => apiRequest(`/api/registration-status${query}`, { schema: RegistrationStatusSchema, signal }),
+    staleTime: 60_000,
+  });
+}
 
-export function useRegistrationStatus() {
+/** Only a family account names the child; a student's call stays the spec's bare one. */
+const statusStudentOf = (user: SessionUser, studentId: string) => (user.role === 'guardian' ? studentId : null);
+
+export function useRegistrationStatus(user: SessionUser | null, studentId: string | null) {
   // The window can close while the page is open: ask again now and then.
-  return useQuery({ ...registrationStatusQuery, refetchInterval: 5 * 60_000 });
+  return useQuery({
+    ...registrationStatusQuery(user && studentId ? statusStudentOf(user, studentId) : null),
+    enabled: studentId !== null,
+    refetchInterval: 5 * 60_000,
+  });
+}
+
+/**
+ * Whose record the registration screens show (from the session and the address): a student's
+ * own, a family account's chosen child (issue 17); none for staff, who open a student's record
+ * from the admin area.
+ */
+export function registrationStudentOf(user: SessionUser | null, search: URLSearchParams): string | null {
+  return user?.role === 'admin' ? null : studentShownTo(user, search);
 }
 
 // ---- Lookups -----------------------------------------------------------------------------------
@@ -81,25 +105,27 @@ export function useLookupOptions(name: LookupName | undefined) {
 // ---- The routes' loaders -----------------------------------------------------------------------
 
 /**
- * The registration frame's data: the signed-in student's record and the window's status. A
- * failure is left to the screen, which asks again and says what went wrong (and a call refused
- * because the session ended sends the student to sign in). An administrator has no record here.
+ * The registration frame's data: the record (the signed-in student's, or a family account's
+ * chosen child's) and the window's status. A failure is left to the screen, which asks again and
+ * says what went wrong (and a call refused because the session ended sends the student to sign
+ * in). An administrator has no record here.
  */
-export async function loadRegistration(queryClient: QueryClient): Promise<null> {
+export async function loadRegistration(queryClient: QueryClient, url: URL): Promise<null> {
   const { user } = await queryClient.ensureQueryData(sessionQuery);
-  if (user?.student_id) {
+  const studentId = registrationStudentOf(user, url.searchParams);
+  if (user && studentId) {
     await Promise.all([
-      queryClient.ensureQueryData(studentRecordQuery(user.student_id)),
-      queryClient.ensureQueryData(registrationStatusQuery),
+      queryClient.ensureQueryData(studentRecordQuery(studentId)),
+      queryClient.ensureQueryData(registrationStatusQuery(statusStudentOf(user, studentId))),
     ]).catch(() => undefined);
   }
   return null;
 }
 
 /** A data step's own data: the lookups its selects and suggestions show. */
-export async function loadRegistrationStep(queryClient: QueryClient, step: DataStep): Promise<null> {
+export async function loadRegistrationStep(queryClient: QueryClient, step: DataStep, url: URL): Promise<null> {
   const { user } = await queryClient.ensureQueryData(sessionQuery);
-  if (!user?.student_id) return null;
+  if (!registrationStudentOf(user, url.searchParams)) return null;
   const lookups = new Set(fieldsOfStep(step).flatMap((field) => (field.lookup ? [field.lookup] : [])));
   await Promise.all([...lookups].map((name) => queryClient.ensureQueryData(lookupQuery(name)))).catch(() => undefined);
   return null;

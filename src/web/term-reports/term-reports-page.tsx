@@ -11,6 +11,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { postedText, termTitle, type ReportCardTerm } from '../../shared/term-reports.schemas.js';
 import { BackToStudents } from '../components/back-to-students.js';
 import { ChooseStudent } from '../components/choose-student.js';
+import { NoChildLinked } from '../components/no-child-linked.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { studentShownTo, useSession } from '../lib/session.js';
@@ -35,13 +36,14 @@ export function TermReportsPage() {
   const [open, setOpen] = useState<OpenReportCard | null>(null);
 
   if (isAdmin && !studentId) return <ChooseStudent title={TITLE} purpose="Whose term reports to show" submitLabel="Show term reports" onChoose={(id) => setParams({ student: id })} />;
+  if (user?.role === 'guardian' && !studentId) return <NoChildLinked title={TITLE} />;
   if (terms.isPending) return <PageSpinner label="Loading term reports" />;
 
   return (
     <>
       {isAdmin && <BackToStudents />}
       <Typography variant="h1">{TITLE}</Typography>
-      {isAdmin && (
+      {user?.role !== 'student' && (
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
           Student {studentId}
         </Typography>
