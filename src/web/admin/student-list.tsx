@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
+import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
@@ -70,13 +71,25 @@ function readKeptFilters(): KeptFilters | null {
   }
 }
 
-type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents'; student: AdminStudent } | { kind: 'add' } | null;
+type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents' | 'family'; student: AdminStudent } | { kind: 'add' } | null;
 
 /**
  * A student's uploaded documents over the list. The documents feature draws it; src/web/app hands
  * it in, since one feature does not import another (STYLE.md).
  */
 export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name: string } | null; onClose: () => void }>;
+
+/** Who is linked to a student's record (the family feature's dialog, issue 17), handed in the same way. */
+export type StudentFamilyDialog = StudentDocumentsDialog;
+
+/** What the list offers for the class chosen in its filter (the family feature's code letters), handed in the same way. */
+export type ClassTools = ComponentType<{ classId: string }>;
+
+interface StudentListProps {
+  documentsDialog: StudentDocumentsDialog;
+  familyDialog?: StudentFamilyDialog;
+  classTools?: ClassTools;
+}
 
 /** One row action button's width in the grid (an icon button and its gap). */
 const ACTION_WIDTH_PX = 34;
@@ -89,21 +102,25 @@ const ACTION_WIDTH_PX = 34;
  * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
  * as quick as 20. Actions: the registration form, edit, reset password, the student's documents
  * (a dialog with previews), term reports and attendance (the student's own screens, which an
- * administrator opens with ?student=ID). Each action has a tooltip and a name that says whose
- * row it is (D46). Add student opens the Add Student form.
+ * administrator opens with ?student=ID), and for the office the student's Family (who is linked,
+ * codes, invitations: issue 17). Each action has a tooltip and a name that says whose row it is
+ * (D46). Add student opens the Add Student form; with one class chosen, those who may print family
+ * codes get that class's letters.
  *
  * Each staff role sees what its permissions allow (issue 16): Add student, Export call list, Edit
  * and Reset password only when the session says so; someone who sees only their classes (a form
  * teacher) gets the list the server narrowed to them and a class choice of theirs only (opened on
  * the first when they have several).
  */
-export default function StudentList({ documentsDialog: DocumentsDialog }: { documentsDialog: StudentDocumentsDialog }) {
+export default function StudentList({ documentsDialog: DocumentsDialog, familyDialog: FamilyDialog, classTools: ClassToolsOf }: StudentListProps) {
   const user = useSession().data?.user ?? null;
   const everyClass = reachesEveryClass(user);
   const mayAdd = canTake(user, 'students.add');
   const mayExport = canTake(user, 'students.export');
   const mayEdit = canTake(user, 'student.edit');
   const mayReset = canTake(user, 'student.reset-password');
+  const mayFamily = canTake(user, 'student.family') && FamilyDialog !== undefined;
+  const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
   const students = useStudents();
   const navigate = useNavigate();
   const navigationType = useNavigationType();
@@ -154,7 +171,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
   const columns = useMemo<GridColDef<AdminStudent>[]>(() => {
     const actionsOf = (row: AdminStudent): StudentRowAction[] => {
       const name = listName(row) || row.id;
-      const open = (kind: 'form' | 'edit' | 'reset' | 'documents') => () => setDialog({ kind, student: row });
+      const open = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family') => () => setDialog({ kind, student: row });
       const show = (path: string) => () => {
         window.sessionStorage.setItem(KEPT_FILTERS_KEY, JSON.stringify(filters.current));
         void navigate(`${path}?student=${encodeURIComponent(row.id)}`, { state: FROM_STUDENT_LIST });
@@ -166,10 +183,11 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
         { key: 'documents', label: 'Documents', name: `Documents of ${name}`, icon: <FolderOpenIcon />, onClick: open('documents') },
         { key: 'terms', label: 'Term reports', name: `Term reports of ${name}`, icon: <SummarizeIcon />, onClick: show('/term-reports') },
         { key: 'attendance', label: 'Attendance', name: `Attendance of ${name}`, icon: <EventAvailableIcon />, onClick: show('/attendance') },
+        mayFamily && { key: 'family', label: 'Family', name: `Family of ${name}`, icon: <FamilyRestroomIcon />, onClick: open('family') },
       ];
       return all.filter((action) => action !== false);
     };
-    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0);
+    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0);
     return [
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
       { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
@@ -190,13 +208,14 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
         renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
     ];
-  }, [narrow, navigate, mayEdit, mayReset]);
+  }, [narrow, navigate, mayEdit, mayReset, mayFamily]);
 
   const total = students.data?.length ?? 0;
   const close = () => setDialog(null);
-  const of = (kind: 'form' | 'edit' | 'reset' | 'documents') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
+  const of = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
   const documentsStudent = of('documents');
+  const familyStudent = of('family');
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
@@ -249,6 +268,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
               Export call list
             </Button>
           )}
+          {mayLetters && classId !== '' && ClassToolsOf && <ClassToolsOf classId={classId} />}
           {mayAdd && (
             <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
               Add student
@@ -284,6 +304,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog }: { docu
       {mayEdit && <EditStudentDialog student={of('edit')} onClose={close} />}
       {mayReset && <ResetPasswordDialog student={of('reset')} onClose={close} />}
       <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />
+      {mayFamily && FamilyDialog && <FamilyDialog student={familyStudent ? { id: familyStudent.id, name: listName(familyStudent) || familyStudent.id } : null} onClose={close} />}
       {mayAdd && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
     </Paper>
   );

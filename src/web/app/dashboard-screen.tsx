@@ -1,10 +1,32 @@
+import { lazy, Suspense, type ComponentProps } from 'react';
 import StudentsScreen from '../admin/students-screen.js';
 import { StudentDocumentsDialog } from '../documents/student-documents-dialog.js';
 
+// Only the office and administrators see these: loaded beside the list, never holding it up.
+const LazyFamilyDialog = lazy(async () => ({ default: (await import('../family/student-family-dialog.js')).StudentFamilyDialog }));
+const LazyFamilyLetters = lazy(async () => ({ default: (await import('../family/family-letters-button.js')).FamilyLettersButton }));
+
+function FamilyDialog(props: ComponentProps<typeof LazyFamilyDialog>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyFamilyDialog {...props} />
+    </Suspense>
+  );
+}
+
+function FamilyLetters(props: ComponentProps<typeof LazyFamilyLetters>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyFamilyLetters {...props} />
+    </Suspense>
+  );
+}
+
 /**
  * The admin Dashboard: the student list, whose Documents action opens the documents feature's
- * dialog (features meet only here, in app/).
+ * dialog, whose Family action the family feature's, and whose chosen class offers the family
+ * feature's code letters (features meet only here, in app/).
  */
 export default function DashboardScreen() {
-  return <StudentsScreen documentsDialog={StudentDocumentsDialog} />;
+  return <StudentsScreen documentsDialog={StudentDocumentsDialog} familyDialog={FamilyDialog} classTools={FamilyLetters} />;
 }

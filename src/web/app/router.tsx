@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import type { DataStep } from '../../shared/registration.progress.js';
@@ -17,21 +18,28 @@ import { RootLayout } from './root-layout.js';
  * is in the first load.
  *
  * Access is decided by the layout route a page sits under (RequireVisitor, RequireAuth,
- * RequireAuth role="admin"); the server checks every call itself.
+ * RequireAuth role="admin" or "guardian"); the family's mailed links (verify, reset, accept) sit
+ * under none and decide on the page. The server checks every call itself.
  */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
   /** A registration data step: the frame's loader brings the record, the step's loader its lookups. */
   const dataStep = (path: string, step: DataStep, title: string): RouteObject => ({
     path,
-    loader: async () => (await import('../registration/registration.api.js')).loadRegistrationStep(queryClient, step),
+    loader: async ({ request }) => (await import('../registration/registration.api.js')).loadRegistrationStep(queryClient, step, new URL(request.url)),
     lazy: async () => {
       const { RegistrationStepPage } = await import('../registration/registration-step-page.js');
       return { element: <RegistrationStepPage step={step} title={title} /> };
     },
   });
 
-  /** The frame of the signed-in screens: top bar and sign-out. */
-  const appShell = async () => ({ Component: (await import('../components/app-shell.js')).AppShell });
+  /** The frame of the signed-in screens: top bar and sign-out (and a family account's child switcher). */
+  const appShell = async () => ({ Component: (await import('./signed-in-shell.js')).SignedInShell });
+
+  /** A family page (issue 17), loaded on first visit. */
+  const familyPage = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
+    path,
+    lazy: async () => ({ Component: (await load()).default }),
+  });
 
   return [
     {
@@ -51,8 +59,15 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [
             { index: true, Component: StudentLoginPage },
             { path: 'admin', lazy: async () => ({ Component: (await import('../auth/admin-login-page.js')).AdminLoginPage }) },
+            familyPage('family/sign-in', async () => ({ default: (await import('../family/family-sign-in-page.js')).FamilySignInPage })),
+            familyPage('family/register', async () => ({ default: (await import('../family/family-register-page.js')).FamilyRegisterPage })),
+            familyPage('family/forgot-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyForgotPasswordPage })),
           ],
         },
+        // The family's mailed links work whoever is signed in on this device: each page decides.
+        familyPage('family/verify', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyVerifyPage })),
+        familyPage('family/reset-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage })),
+        familyPage('family/accept', async () => ({ default: (await import('../family/family-accept-page.js')).FamilyAcceptPage })),
         {
           // Signed in, even with a password change pending: the way out must always work.
           element: <RequireAuth allowPasswordChange allowSecondFactorSetup />,
@@ -71,14 +86,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               lazy: appShell,
               children: [
-                { path: 'dashboard', lazy: async () => ({ Component: (await import('../dashboard/dashboard-page.js')).DashboardPage }) },
+                { path: 'dashboard', lazy: async () => ({ Component: (await import('./dashboard-route.js')).DashboardRoute }) },
                 {
                   path: 'registration/change-password',
                   lazy: async () => ({ Component: (await import('../auth/change-password-page.js')).ChangePasswordPage }),
                 },
                 {
                   path: 'registration',
-                  loader: async () => (await import('../registration/registration.api.js')).loadRegistration(queryClient),
+                  loader: async ({ request }) => (await import('../registration/registration.api.js')).loadRegistration(queryClient, new URL(request.url)),
                   lazy: async () => ({ Component: (await import('../registration/registration-layout.js')).RegistrationLayout }),
                   children: [
                     dataStep('student-data', 'student', 'Student Data'),
@@ -87,7 +102,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     dataStep('other-data', 'other', 'Other Data'),
                     {
                       path: 'documents',
-                      loader: async () => (await import('../documents/documents.api.js')).loadDocuments(queryClient),
+                      loader: async ({ request }) => (await import('../documents/documents.api.js')).loadDocuments(queryClient, new URL(request.url)),
                       lazy: async () => ({ Component: (await import('../documents/documents-step-page.js')).DocumentsStepPage }),
                     },
                     {
@@ -111,6 +126,16 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({ Component: (await import('../attendance/attendance-page.js')).AttendancePage }),
                 },
               ],
+            },
+          ],
+        },
+        {
+          // A family account's own pages (issue 17).
+          element: <RequireAuth role="guardian" />,
+          children: [
+            {
+              lazy: appShell,
+              children: [familyPage('family/children', async () => ({ default: (await import('../family/my-children-page.js')).MyChildrenPage }))],
             },
           ],
         },

@@ -19,7 +19,8 @@ const NoteStudentIdDialog = lazy(async () => ({ default: (await import('./note-s
 /**
  * The student login screen (/) and its three modes (SPEC §2): normal, first login, and new
  * password. New-password mode follows the session, so a reload keeps a student in it until the
- * password is changed.
+ * password is changed. Parents with a family account sign in on their own page (issue 17), the
+ * first link under the form.
  */
 export function StudentLoginPage() {
   const user = useSession().data?.user ?? null;
@@ -70,6 +71,9 @@ export function StudentLoginPage() {
         </Suspense>
       )}
       <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
+        <Link component={RouterLink} to="/family/sign-in" sx={{ fontWeight: 600 }}>
+          Parent or guardian? Sign in with your e-mail
+        </Link>
         {mode === 'normal' ? (
           <Link component="button" type="button" onClick={() => setMode('first-login')} sx={{ textAlign: 'left' }}>
             First time here? Sign in with your birth certificate pin or SEA number

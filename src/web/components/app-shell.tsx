@@ -7,12 +7,17 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { SCHOOL_NAME } from '../lib/school-name.js';
 import { homePathFor, useSession } from '../lib/session.js';
 
-/** The frame of every signed-in screen: top bar with the school, the signed-in name and Sign out. */
-export function AppShell() {
+/**
+ * The frame of every signed-in screen: top bar with the school, the signed-in name and Sign out;
+ * `subheader` is a strip under it that stays on the screen with it (a family account's child
+ * switcher, composed in app/).
+ */
+export function AppShell({ subheader }: { subheader?: ReactNode }) {
   const user = useSession().data?.user ?? null;
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -51,6 +56,7 @@ export function AppShell() {
             Sign out
           </Button>
         </Toolbar>
+        {subheader}
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, sm: 4 }, flexGrow: 1 }}>
         <Outlet />

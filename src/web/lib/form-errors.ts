@@ -22,3 +22,10 @@ export function fieldErrorsOf(error: Pick<$ZodError, 'issues'>): FieldErrors {
 export function firstIssueMessage(error: Pick<$ZodError, 'issues'>): string {
   return error.issues[0]?.message ?? 'Check the form and try again.';
 }
+
+/** The first of the server's messages for each field of an error body's `errors`, for the helper texts. */
+export function firstFieldMessages(errors: Record<string, string[]> | undefined): FieldErrors {
+  const result: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors ?? {})) if (messages[0] !== undefined) result[field] = messages[0];
+  return result;
+}

@@ -1,0 +1,90 @@
+import { useEffect } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { rememberChild } from '../lib/family-child.js';
+import { studentShownTo, useSession } from '../lib/session.js';
+import { childLabel } from './family-children.js';
+import { FAMILY_CHILDREN_PATH } from './family-paths.js';
+import { useFamilyChildren } from './family.api.js';
+
+/**
+ * The family account's strip under the app bar (issue 17): whose record is open, as a choice of
+ * the linked children ("Jaden Ramdass · Form 1 1A"), and My children. Choosing a child opens the
+ * same screen for that child (`?student=ID`, as staff name a student) and remembers the choice for
+ * the tab, so the dashboard's cards and the registration steps keep it. With no child linked it
+ * says so and offers to add one.
+ */
+export function ChildSwitcher() {
+  const user = useSession().data?.user ?? null;
+  const children = useFamilyChildren(user?.role === 'guardian');
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const childIds = user?.child_ids ?? [];
+  const shownId = studentShownTo(user, params);
+  const named = params.get('student');
+  const namedIsLinked = named !== null && childIds.includes(named);
+
+  // An address that names a linked child (a link from My children, a reload) makes it the tab's choice.
+  useEffect(() => {
+    if (named !== null && namedIsLinked) rememberChild(named);
+  }, [named, namedIsLinked]);
+
+  if (user?.role !== 'guardian') return null;
+
+  const choose = (studentId: string) => {
+    rememberChild(studentId);
+    const search = new URLSearchParams(params);
+    search.set('student', studentId);
+    void navigate({ pathname: location.pathname, search: `?${search.toString()}` });
+  };
+
+  // The names come with the children's list; until then (or for a child just linked) the IDs stand in.
+  const options = childIds.map((id) => {
+    const child = children.data?.find((candidate) => candidate.student_id === id);
+    return { id, label: child ? childLabel(child) : `Student ${id}` };
+  });
+  if (shownId !== null && !childIds.includes(shownId)) options.push({ id: shownId, label: `Student ${shownId} (not linked to you)` });
+
+  return (
+    <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', borderBottom: 1, borderColor: 'divider' }} data-testid="family-bar">
+      <Container maxWidth="lg" sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
+        {shownId === null ? (
+          <>
+            <Typography sx={{ flexGrow: 1, minWidth: 0 }}>No child is linked to your account yet.</Typography>
+            <Button component={RouterLink} to={FAMILY_CHILDREN_PATH} variant="outlined" size="small" sx={{ flexShrink: 0 }}>
+              Add a child
+            </Button>
+          </>
+        ) : (
+          <>
+            <TextField
+              select
+              size="small"
+              margin="none"
+              label="Whose record"
+              name="child"
+              value={shownId}
+              onChange={(event) => choose(event.target.value)}
+              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420 }}
+            >
+              {options.map((option) => (
+                <MenuItem key={option.id} value={option.id}>
+                  {option.label}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Button component={RouterLink} to={FAMILY_CHILDREN_PATH} size="small" sx={{ flexShrink: 0, ml: 'auto' }}>
+              My children
+            </Button>
+          </>
+        )}
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,184 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { FamilyForgotPasswordSchema, FamilyResetPasswordSchema, FamilyTokenSchema } from '../../shared/family.schemas.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { OutlinedField } from '../components/outlined-field.js';
+import { SignInFrame } from '../components/sign-in-frame.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
+import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
+import { FAMILY_PASSWORDS_DO_NOT_MATCH, FamilyPasswordFields } from './family-password-fields.js';
+import { FAMILY_REGISTER_PATH, FAMILY_SIGN_IN_PATH } from './family-paths.js';
+import { useFamilyForgotPassword, useFamilyResetPassword, useFamilyVerify } from './family.api.js';
+
+/**
+ * The pages the family's mailed links open (issue 17): the address check after registering
+ * (/family/verify?token=…), and the password reset (/family/forgot-password asks for the link,
+ * /family/reset-password?token=… takes the new password). A link that expired, was used or is cut
+ * short says so and offers the way forward.
+ */
+
+/** The link's token when it is well formed, else null (the page then says the link is incomplete). */
+function tokenOf(params: URLSearchParams): string | null {
+  const parsed = FamilyTokenSchema.safeParse({ token: params.get('token') ?? '' });
+  return parsed.success ? parsed.data.token : null;
+}
+
+const INCOMPLETE_LINK = 'This link is incomplete. Open it again from the message, or copy the whole address into the browser.';
+
+/** /family/verify?token=…: confirms the address, which creates the account and signs in; then the family's home. */
+export function FamilyVerifyPage() {
+  const [params] = useSearchParams();
+  const token = tokenOf(params);
+  const navigate = useNavigate();
+  const showSnackbar = useSnackbar();
+  const { mutate: verify, error, isError } = useFamilyVerify();
+  const sent = useRef(false);
+
+  useEffect(() => {
+    // A link works once: the call goes out once, even when React runs the effect twice.
+    if (token === null || sent.current) return;
+    sent.current = true;
+    verify(token, {
+      onSuccess: (answer) => {
+        showSnackbar(`Welcome, ${answer.name}. Your family account is ready.`);
+        void navigate('/dashboard', { replace: true });
+      },
+    });
+  }, [token, verify, navigate, showSnackbar]);
+
+  if (token !== null && !isError) {
+    return (
+      <SignInFrame title="Confirming your e-mail">
+        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
+          <CircularProgress size={24} aria-hidden />
+          <Typography>Confirming your e-mail address…</Typography>
+        </Box>
+      </SignInFrame>
+    );
+  }
+  return (
+    <SignInFrame title="This link does not work">
+      <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+        {token === null ? INCOMPLETE_LINK : errorMessage(error)}
+      </Alert>
+      <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
+        <Link component={RouterLink} to={FAMILY_SIGN_IN_PATH}>
+          Sign in with your e-mail and password
+        </Link>
+        <Link component={RouterLink} to={FAMILY_REGISTER_PATH}>
+          Register again to get a new link
+        </Link>
+      </Stack>
+    </SignInFrame>
+  );
+}
+
+/** /family/forgot-password: the address; the answer is the same whether it has an account or not. */
+export function FamilyForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const request = useFamilyForgotPassword();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = FamilyForgotPasswordSchema.safeParse({ email });
+    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
+    if (parsed.success) request.mutate(parsed.data);
+  };
+
+  return (
+    <SignInFrame title="Forgot your password?">
+      {request.isSuccess ? (
+        <Alert severity="success" role="status" sx={{ mt: 1 }}>
+          {request.data.message}
+        </Alert>
+      ) : (
+        <Box component="form" noValidate onSubmit={submit} aria-label="Ask for a password reset link">
+          <Typography color="text.secondary">Enter your family account's e-mail address. We will send you a link to choose a new password.</Typography>
+          <ErrorAlert message={request.isError ? errorMessage(request.error) : null} />
+          <OutlinedField
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={Boolean(fieldErrors['email'])}
+            helperText={fieldErrors['email']}
+            required
+          />
+          <Button type="submit" variant="contained" size="large" fullWidth disabled={request.isPending} sx={{ mt: 2 }}>
+            Send the link
+          </Button>
+        </Box>
+      )}
+      <Link component={RouterLink} to={FAMILY_SIGN_IN_PATH} sx={{ display: 'inline-block', mt: 3 }}>
+        Back to the parent sign-in
+      </Link>
+    </SignInFrame>
+  );
+}
+
+/** /family/reset-password?token=…: the new password; the account is then signed in (and its other sign-ins end). */
+export function FamilyResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = tokenOf(params);
+  const navigate = useNavigate();
+  const showSnackbar = useSnackbar();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const reset = useFamilyResetPassword();
+  const serverFieldErrors = isApiError(reset.error) && reset.error.errors !== undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = FamilyResetPasswordSchema.safeParse({ token: token ?? '', password });
+    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    if (confirmation !== password) errors['confirmation'] = FAMILY_PASSWORDS_DO_NOT_MATCH;
+    setFieldErrors(errors);
+    if (!parsed.success || Object.keys(errors).length > 0) return;
+    reset.mutate(parsed.data, {
+      onSuccess: () => {
+        showSnackbar('Your new password is saved.');
+        void navigate('/dashboard', { replace: true });
+      },
+      onError: (cause) => {
+        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
+      },
+    });
+  };
+
+  if (token === null || isApiError(reset.error, 'link_invalid')) {
+    return (
+      <SignInFrame title="This link does not work">
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {token === null ? INCOMPLETE_LINK : errorMessage(reset.error)}
+        </Alert>
+        <Link component={RouterLink} to="/family/forgot-password" sx={{ display: 'inline-block', mt: 3 }}>
+          Ask for a new link
+        </Link>
+      </SignInFrame>
+    );
+  }
+
+  return (
+    <SignInFrame title="Choose a new password">
+      <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+        <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
+        <FamilyPasswordFields password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>
+          Save new password
+        </Button>
+      </Box>
+    </SignInFrame>
+  );
+}
