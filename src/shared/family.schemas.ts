@@ -3,7 +3,7 @@ import { RememberSchema, StudentIdSchema } from './auth.schemas.js';
 import { StaffPasswordSchema } from './staff.schemas.js';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D53): a parent or guardian signs in with an e-mail
+ * Family accounts (issue 17, docs/decisions.md D54): a parent or guardian signs in with an e-mail
  * address and reaches each child linked to the account. The calls' bodies and answers, used by the
  * server's routes and by the family screens, so each rule is written once.
  */

@@ -7,6 +7,7 @@ import {
   agentFor,
   CALLER_KINDS,
   errorShapeProblem,
+  namesOtherStudent,
   OTHER_STUDENT,
   OWN_STUDENT,
   routeRows,
@@ -49,7 +50,7 @@ const cell = async (key: string, caller: CallerKind) => {
   const sample = sampleFor(row.method, row.url)!;
   const expected = expectedFor(row, sample, caller);
   const agent = await agentFor(t.app, t.database.db, caller);
-  const request = await sample.request({ db: t.database.db, caller, student: caller === 'other' ? OTHER_STUDENT : OWN_STUDENT });
+  const request = await sample.request({ db: t.database.db, caller, student: namesOtherStudent(caller) ? OTHER_STUDENT : OWN_STUDENT });
   const response = await agent.request(row.method, request);
   return { row, expected, response };
 };

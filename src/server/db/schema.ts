@@ -58,7 +58,7 @@ export type UserRole = 'student' | 'admin' | 'guardian';
 
 export interface UserTable extends Timestamps {
   id: Generated<number>;
-  /** `guardian`: a family account, signed in by e-mail (0010, D53). */
+  /** `guardian`: a family account, signed in by e-mail (0010, D54). */
   role: UserRole;
   username: string | null;
   student_id: string | null;

@@ -64,7 +64,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
   app.get(
     '/api/family/children',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'family' },
       schema: { tags, summary: "The signed-in parent's children, each with everyone linked to it", response: { 200: FamilyChildListSchema, ...errorResponses } },
     },
     async (request, reply) => reply.headers(noStore).send(await family.listChildren(db, requireGuardian(request).userId)),
@@ -73,7 +73,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
   app.post(
     '/api/family/link',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'family' },
       schema: { tags, summary: "Links a child by the school's family code and the child's date of birth", body: FamilyLinkSchema, response: { 200: FamilyLinkAnswerSchema, ...errorResponses } },
     },
     async (request) => {
@@ -85,7 +85,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
   app.post(
     '/api/family/accept',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'family' },
       schema: { tags, summary: 'Accepts an invitation: the child it names is linked to the signed-in parent', body: FamilyTokenSchema, response: { 200: FamilyLinkAnswerSchema, ...errorResponses } },
     },
     async (request) => {
@@ -97,7 +97,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
   app.delete(
     '/api/family/children/:student_id',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'family' },
       schema: { tags, summary: 'Removes a child from the signed-in parent’s account', params: StudentIdParamsSchema, response: { 204: z.null(), ...errorResponses } },
     },
     async (request, reply) => {

@@ -24,7 +24,7 @@ import { STAFF_PASSWORD_TOO_COMMON } from '../../shared/staff.schemas.js';
 import * as repo from './family.repository.js';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D53). A parent registers with an e-mail address and
+ * Family accounts (issue 17, docs/decisions.md D54). A parent registers with an e-mail address and
  * a password; the account exists once the link mailed to that address is opened, so an address
  * nobody controls never becomes an account. A child is linked by the office's printed code with
  * the child's date of birth, by an invitation mailed to the parent, or by the office; every link

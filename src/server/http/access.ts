@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerA
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.js';
 import type { SchoolAction, StudentAction } from '../../shared/staff.js';
-import { AppError, unauthenticated } from './errors.js';
+import { AppError, forbidden, unauthenticated } from './errors.js';
 import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js';
 
 /**
@@ -12,6 +12,8 @@ import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js'
  * - `public`: anyone (CSRF cookie, health, static files, docs)
  * - `visitor`: sign-in calls; reachable without a session
  * - `signed-in`: any signed-in person, acting on their own account only
+ * - `family`: a signed-in family account (a parent or guardian), acting on its own account and
+ *   linked children (issue 17)
  * - `device`: a gate scanner with its own key; the route checks the key itself
  * - `{ can: school action }`: staff whose role allows it; with `class`, only on a class they may see
  * - `{ can: student action, student }`: the student named (by a path parameter, a query
@@ -24,6 +26,7 @@ export type Access =
   | 'public'
   | 'visitor'
   | 'signed-in'
+  | 'family'
   | 'device'
   | { can: SchoolAction; class?: ClassRef }
   | { can: StudentAction; student: StudentRef };
@@ -84,6 +87,10 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
     throw new AppError(403, 'second_factor_setup_required', 'Set up your authenticator app first: this portal asks staff for a code at sign-in.');
   }
   if (access === 'signed-in') return;
+  if (access === 'family') {
+    if (user.role !== 'guardian') throw forbidden('Only a family account (a parent or guardian signed in with e-mail) may do that.');
+    return;
+  }
   const who = requesterOf(user);
   if (!mayEver(who, access.can)) requireCan(who, access.can);
   if ('student' in access) {

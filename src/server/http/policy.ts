@@ -119,7 +119,7 @@ export function requesterOf(user: SessionUser): Requester {
   return { kind: 'staff', userId: user.id, role: user.staffRole ?? 'administrator', classIds: user.classIds };
 }
 
-/** The signed-in family account (its own calls: children, codes, invitations), or 401/403. */
+/** The signed-in family account (its own calls, declared `family` in http/access.ts), or 401/403. */
 export function requireGuardian(request: FastifyRequest): { userId: number; email: string | null } {
   const user = request.user;
   if (!user) throw unauthenticated();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApiErrorSchema } from '../../../src/shared/api-error.js';
 import type { Db } from '../../../src/server/db/database.js';
 import { isPostgres } from '../../../src/server/db/database.js';
-import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS, demoTeacherUsername } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS, demoTeacherUsername } from '../../../src/server/db/demo-data/demo-accounts.js';
 import type { Access } from '../../../src/server/http/access.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
@@ -17,12 +17,17 @@ import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
 
 /**
  * Who calls: a visitor; a student on their own id and on another's; each staff role (D49), the
- * form teacher both of the named students' class (5A) and of another class (1A).
+ * form teacher both of the named students' class (5A) and of another class (1A); the demo
+ * family's parent on their child's id and on another child's (issue 17).
  */
-export type CallerKind = 'visitor' | 'own' | 'other' | 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other';
-export const CALLER_KINDS: readonly CallerKind[] = ['visitor', 'own', 'other', 'admin', 'office', 'principal', 'teacher', 'teacher-other'];
+export type CallerKind = 'visitor' | 'own' | 'other' | 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other' | 'parent' | 'parent-other';
+export const CALLER_KINDS: readonly CallerKind[] = ['visitor', 'own', 'other', 'admin', 'office', 'principal', 'teacher', 'teacher-other', 'parent', 'parent-other'];
 export type StaffCaller = Extract<CallerKind, 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other'>;
-export const isStaffCaller = (caller: CallerKind): caller is StaffCaller => caller !== 'visitor' && caller !== 'own' && caller !== 'other';
+export type ParentCaller = Extract<CallerKind, 'parent' | 'parent-other'>;
+export const isParentCaller = (caller: CallerKind): caller is ParentCaller => caller === 'parent' || caller === 'parent-other';
+export const isStaffCaller = (caller: CallerKind): caller is StaffCaller => caller !== 'visitor' && caller !== 'own' && caller !== 'other' && !isParentCaller(caller);
+/** Callers that name another student than OWN_STUDENT (a student's or a parent's other child). */
+export const namesOtherStudent = (caller: CallerKind): boolean => caller === 'other' || caller === 'parent-other';
 
 /** The demo account each staff caller signs in as. */
 export const STAFF_CALLER_USERNAMES: Record<StaffCaller, string> = {
@@ -102,6 +107,12 @@ export async function userIdOfStudent(db: Db, studentId: string): Promise<number
   return row.id;
 }
 
+/** The demo family's account: linked to OWN_STUDENT (and two children in other forms), not to OTHER_STUDENT. */
+export async function userIdOfGuardian(db: Db, email: string = DEMO_FAMILY.email): Promise<number> {
+  const row = await db.selectFrom('users').select('id').where('role', '=', 'guardian').where('email', '=', email).executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export async function userIdOfAdmin(db: Db, username: string = DEMO_ADMIN.username): Promise<number> {
   const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
   return row.id;
@@ -178,6 +189,7 @@ export class Agent {
 export async function agentFor(app: FastifyInstance, db: Db, kind: CallerKind): Promise<Agent> {
   if (kind === 'visitor') return new Agent(app, null);
   if (isStaffCaller(kind)) return new Agent(app, await createSession(db, await userIdOfAdmin(db, STAFF_CALLER_USERNAMES[kind])));
+  if (isParentCaller(kind)) return new Agent(app, await createSession(db, await userIdOfGuardian(db)));
   return new Agent(app, await createSession(db, await userIdOfStudent(db, OWN_STUDENT)));
 }
 

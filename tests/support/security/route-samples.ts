@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import type { Db } from '../../../src/server/db/database.js';
 import { nowIso } from '../../../src/server/db/database.js';
 import { hashPassword } from '../../../src/server/auth/password.js';
-import { DEMO_ADMIN, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_FAMILY, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../../../src/server/db/demo-data/demo-accounts.js';
 import { generate, generateSecret } from 'otplib';
+import { FAMILY_CODE_ALPHABET } from '../../../src/shared/family.schemas.js';
 import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
-import { isStaffCaller, STAFF_CALLER_USERNAMES, type AgentRequest, type CallerKind } from './harness.js';
+import { isParentCaller, isStaffCaller, STAFF_CALLER_USERNAMES, userIdOfGuardian, type AgentRequest, type CallerKind } from './harness.js';
 import { serverSecret } from '../../../src/server/http/server-secret.repository.js';
 import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/totp-secret.js';
 import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
@@ -28,9 +29,11 @@ export interface SampleContext {
 export interface RouteSample {
   request(ctx: SampleContext): AgentRequest | Promise<AgentRequest>;
   /** The status of an allowed call: one number, or per caller group. */
-  ok: number | { visitor?: number; student?: number; admin?: number };
+  ok: number | { visitor?: number; student?: number; admin?: number; guardian?: number };
   /** Where a `signed-in` route reads the student it acts on. */
   names?: 'body' | 'query' | 'document' | 'none';
+  /** Where it reads it for a parent, when not where it does for a student. */
+  guardianNames?: 'body' | 'query' | 'document' | 'none';
   /**
    * The call renders a PDF or a spreadsheet, or spends an argon2 hash: the hostile-input suite
    * gives it a quarter share of the generated cases so the run stays inside CI's time.
@@ -203,7 +206,8 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
       url: '/api/change-password-student',
       body: { student_id: student, password: DEMO_PASSWORD, current_password: DEMO_PASSWORD },
     }),
-    ok: { student: 200, admin: 403 },
+    // A parent has no student password of their own here.
+    ok: { student: 200, admin: 403, guardian: 403 },
   },
   'POST /api/reset-password-student': { costly: true,
     request: () => ({ url: '/api/reset-password-student', body: { student_id: BYSTANDER_STUDENT } }),
@@ -217,7 +221,13 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: ({ student }) => ({ url: '/api/student', body: { id: student, middle_name: 'Security' } }),
     ok: 200,
   },
-  'GET /api/registration-status': { names: 'none', request: get('/api/registration-status'), ok: 200 },
+  'GET /api/registration-status': {
+    // A student's own window; a parent names the child (a child not theirs is refused).
+    names: 'none',
+    guardianNames: 'query',
+    request: ({ caller, student }) => ({ url: isParentCaller(caller) ? `/api/registration-status?student_id=${student}` : '/api/registration-status' }),
+    ok: 200,
+  },
   'GET /api/registration-periods': { request: get('/api/registration-periods'), ok: 200 },
   'PUT /api/registration-periods': {
     request: () => ({ url: '/api/registration-periods', body: { form_level: 6, open: 1, deadline: '2027-12-18' } }),
@@ -391,6 +401,81 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: { student: 403, admin: 200 },
   },
 
+  // ---- family accounts (issue 17) ----
+  'POST /api/family/register': { costly: true,
+    // A new address each call: a registration of an address with an account mails its owner instead.
+    request: () => ({ url: '/api/family/register', body: { name: 'Sample Parent', email: `sample.${crypto.randomBytes(4).toString('hex')}@example.com`, password: 'a sample family passphrase' } }),
+    ok: 202,
+  },
+  'POST /api/family/verify': {
+    request: async ({ db }) => {
+      const email = `verify.${crypto.randomBytes(4).toString('hex')}@example.com`;
+      return { url: '/api/family/verify', body: { token: await familyToken(db, { purpose: 'verify-email', email, name: 'Verified Parent', password_hash: await demoHash(DEMO_FAMILY.password) }) } };
+    },
+    ok: 200,
+  },
+  'POST /api/family/login': { costly: true, request: () => ({ url: '/api/family/login', body: { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password } }), ok: 200 },
+  'POST /api/family/forgot-password': { request: () => ({ url: '/api/family/forgot-password', body: { email: BYSTANDER_FAMILY } }), ok: 202 },
+  'POST /api/family/reset-password': { costly: true,
+    request: async ({ db }) => ({
+      url: '/api/family/reset-password',
+      body: { token: await familyToken(db, { purpose: 'reset-password', user_id: await bystanderGuardian(db) }), password: 'a bystander family passphrase' },
+    }),
+    ok: 200,
+  },
+  'GET /api/family/children': { request: get('/api/family/children'), ok: 200 },
+  'POST /api/family/link': {
+    // A fresh code for a child the demo family is not linked to, with that child's date of birth.
+    request: async ({ db }) => {
+      const code = Array.from({ length: 8 }, () => FAMILY_CODE_ALPHABET[crypto.randomInt(FAMILY_CODE_ALPHABET.length)]).join('');
+      const iso = nowIso();
+      await db
+        .insertInto('family_codes')
+        .values({ student_id: BYSTANDER_STUDENT, code_hash: sha256(code), expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: iso, updated_at: iso })
+        .execute();
+      return { url: '/api/family/link', body: { code, date_of_birth: (await studentRow(db, BYSTANDER_STUDENT)).date_of_birth } };
+    },
+    ok: 200,
+  },
+  'POST /api/family/accept': {
+    request: async ({ db }) => ({ url: '/api/family/accept', body: { token: await familyToken(db, { purpose: 'invitation', student_id: BYSTANDER_STUDENT, email: DEMO_FAMILY.email }) } }),
+    ok: 200,
+  },
+  'DELETE /api/family/children/:student_id': {
+    // The demo family's own link to a bystander child, made for the call (its links to its children stay).
+    request: async ({ db }) => {
+      await linkFamily(db, await userIdOfGuardian(db), BYSTANDER_STUDENT);
+      return { url: `/api/family/children/${BYSTANDER_STUDENT}` };
+    },
+    ok: 204,
+  },
+  'GET /api/students/:student_id/family': { request: ({ student }) => ({ url: `/api/students/${student}/family` }), ok: 200 },
+  'POST /api/students/:student_id/family': {
+    request: async ({ db, student }) => {
+      await db.deleteFrom('guardian_students').where('user_id', '=', await bystanderGuardian(db)).where('student_id', '=', student).execute();
+      return { url: `/api/students/${student}/family`, body: { email: BYSTANDER_FAMILY } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/students/:student_id/family/:user_id': {
+    request: async ({ db, student }) => {
+      const userId = await bystanderGuardian(db);
+      await linkFamily(db, userId, student);
+      return { url: `/api/students/${student}/family/${userId}` };
+    },
+    ok: 200,
+  },
+  'POST /api/students/:student_id/family-code': { request: ({ student }) => ({ url: `/api/students/${student}/family-code` }), ok: 200 },
+  'POST /api/students/:student_id/family-invitations': {
+    // Invitations are capped per student a day: earlier calls' are cleared first.
+    request: async ({ db, student }) => {
+      await db.deleteFrom('family_tokens').where('purpose', '=', 'invitation').where('student_id', '=', student).execute();
+      return { url: `/api/students/${student}/family-invitations`, body: { email: 'invited.parent@example.com' } };
+    },
+    ok: 202,
+  },
+  'POST /api/family-letters/:class_id': { costly: true, request: () => ({ url: '/api/family-letters/5A' }), ok: 200 },
+
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
   'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
@@ -403,6 +488,47 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 };
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+/** A family account no suite signs in as: the office links it, resets its password, removes it. */
+export const BYSTANDER_FAMILY = 'bystander.family@example.com';
+
+async function bystanderGuardian(db: Db): Promise<number> {
+  const found = await db.selectFrom('users').select('id').where('role', '=', 'guardian').where('email', '=', BYSTANDER_FAMILY).executeTakeFirst();
+  if (found) return found.id;
+  const iso = nowIso();
+  const row = await db
+    .insertInto('users')
+    .values({ role: 'guardian', email: BYSTANDER_FAMILY, email_verified_at: iso, display_name: 'Bystander Parent', password_hash: await demoHash(DEMO_FAMILY.password), created_at: iso, updated_at: iso })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? bystanderGuardian(db);
+}
+
+async function linkFamily(db: Db, userId: number, studentId: string): Promise<void> {
+  const iso = nowIso();
+  await db
+    .insertInto('guardian_students')
+    .values({ user_id: userId, student_id: studentId, linked_via: 'office', created_at: iso, updated_at: iso })
+    .onConflict((oc) => oc.columns(['user_id', 'student_id']).doNothing())
+    .execute();
+}
+
+/** A mailed link's token, stored as the server stores it (hashed), valid for a day. */
+async function familyToken(
+  db: Db,
+  token: { purpose: 'verify-email' | 'reset-password' | 'invitation'; email?: string; name?: string; password_hash?: string; user_id?: number; student_id?: string },
+): Promise<string> {
+  const plain = crypto.randomBytes(32).toString('base64url');
+  const iso = nowIso();
+  await db
+    .insertInto('family_tokens')
+    .values({ ...token, token_hash: sha256(plain), expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: iso, updated_at: iso })
+    .execute();
+  return plain;
+}
 
 /** A student made for one call that deletes a student (the demo ones stay). */
 async function throwawayStudent(db: Db): Promise<string> {
@@ -425,15 +551,19 @@ async function throwawayStaff(db: Db): Promise<number> {
 }
 
 const demoHashes = new Map<string, Promise<string>>();
+/** The argon2id hash of a demo password, made once per run. */
+function demoHash(password: string): Promise<string> {
+  let hash = demoHashes.get(password);
+  if (!hash) demoHashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
 /**
  * Puts the demo password back on a staff caller's account before its own password change: a
  * generated case that changed it to something else must not turn every later case into a wrong
  * current password.
  */
 async function restoreStaffPassword(db: Db, username: string, password: string): Promise<void> {
-  let hash = demoHashes.get(password);
-  if (!hash) demoHashes.set(password, (hash = hashPassword(password)));
-  await db.updateTable('users').set({ password_hash: await hash }).where('username', '=', username).execute();
+  await db.updateTable('users').set({ password_hash: await demoHash(password) }).where('username', '=', username).execute();
 }
 
 /** The sample of a route row: HEAD rows use their GET's. */

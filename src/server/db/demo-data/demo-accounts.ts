@@ -36,7 +36,7 @@ export function publishedDemoPassword(username: string | null): string | null {
 
 /**
  * The demo family (issue 17): one parent's account linked to three children in different forms
- * (5A, 1A and Form 3), signed in with this e-mail and password on the demo school only.
+ * (5A, 1A and 3A), signed in with this e-mail and password on the demo school only.
  */
 export const DEMO_FAMILY = {
   email: 'family@example.com',
