@@ -151,6 +151,7 @@ describe('row actions', () => {
     ['Documents', `Documents of ${listName}`],
     ['Term reports', `Term reports of ${listName}`],
     ['Attendance', `Attendance of ${listName}`],
+    ['Family', `Family of ${listName}`],
   ] as const;
 
   it('each has a tooltip on hover and a name that names the student (1280px)', async () => {

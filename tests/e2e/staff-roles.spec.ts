@@ -89,7 +89,7 @@ describe('the menu of each role', () => {
     await page.getByRole('heading', { level: 1, name: 'Students' }).waitFor();
     await button('Add student').waitFor();
     await button('Export call list').waitFor();
-    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'Reset password', 'Documents', 'Term reports', 'Attendance']);
+    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'Reset password', 'Documents', 'Term reports', 'Attendance', 'Family']);
     expect(refused).toEqual([]);
   });
 

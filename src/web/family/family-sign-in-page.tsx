@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { FamilyLoginSchema } from '../../shared/family.schemas.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { PasswordField } from '../components/password-field.js';
@@ -24,7 +24,6 @@ import { useFamilyLogin } from './family.api.js';
  * before signing in), it goes back there once signed in.
  */
 export function FamilySignInPage() {
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
   const [email, setEmail] = useState('');
@@ -38,7 +37,8 @@ export function FamilySignInPage() {
     const parsed = FamilyLoginSchema.safeParse({ email, password, remember });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
-    login.mutate(parsed.data, { onSuccess: () => void navigate(next ?? '/dashboard', { replace: true }) });
+    // Signed in, the page's guard (RequireVisitor) goes on to `next` or the family's home.
+    login.mutate(parsed.data);
   };
 
   return (

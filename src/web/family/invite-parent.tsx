@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -39,6 +39,7 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
   // The first address on the record is chosen until the person picks another (or there is none).
   const chosen = choice ?? (offered[0]?.email ?? TYPED);
   const serverFieldErrors = isApiError(invite.error) && invite.error.errors !== undefined;
+  const legendId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,8 +67,10 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
       <ErrorAlert message={invite.isError && !serverFieldErrors ? errorMessage(invite.error) : null} />
       {emails.isError && <Typography color="text.secondary">The record's e-mails could not be read; type the address instead.</Typography>}
       <FormControl component="fieldset" sx={{ mt: 1, width: '100%' }}>
-        <FormLabel component="legend">Send the invitation to</FormLabel>
-        <RadioGroup name="invite_to" value={chosen} onChange={(event) => setChoice(event.target.value)}>
+        <FormLabel component="legend" id={legendId}>
+          Send the invitation to
+        </FormLabel>
+        <RadioGroup name="invite_to" aria-labelledby={legendId} value={chosen} onChange={(event) => setChoice(event.target.value)}>
           {offered.map((parent) => (
             <FormControlLabel
               key={parent.email}
