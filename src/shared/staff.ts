@@ -44,6 +44,8 @@ export const SCHOOL_ACTIONS = [
   /** The audit log, a student's history, privacy export and deletion. */
   'privacy.manage',
   'staff.manage',
+  /** The Outbox: every message the portal sends, resending one, a test message (issue 17). */
+  'outbox.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 
