@@ -55,7 +55,12 @@ const decodeEntities = (text: string) =>
 const addressesOf = (header: AddressObject | AddressObject[] | undefined) =>
   [header ?? []].flat().flatMap((object) => object.value.map((entry) => entry.address ?? ''));
 
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+export interface SmtpInboxOptions {
+  /** Wait this long before acknowledging each message: a slow server, so concurrent senders overlap. */
+  acceptDelayMs?: number;
+}
+
+export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<SmtpInbox> {
   const messages: DeliveredMail[] = [];
   const events = new EventEmitter();
   let arrivals = 0;
@@ -83,7 +88,8 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       return;
     }
     simpleParser(stream).then(
-      (parsed) => {
+      async (parsed) => {
+        if (options.acceptDelayMs) await new Promise((resolve) => setTimeout(resolve, options.acceptDelayMs));
         const html = typeof parsed.html === 'string' ? parsed.html : '';
         messages.push({
           messageId: parsed.messageId ?? '',

@@ -81,6 +81,7 @@ export class MailSender {
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private stopping = false;
+  private stopped: Promise<void> | undefined;
   /** A wake arrived while a drain ran: drain again right after it, not a poll later. */
   private wanted = false;
 
@@ -137,11 +138,14 @@ export class MailSender {
   }
 
   /** Stops looking, lets the message being sent finish, hands the rest of its batch back, closes the transport. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
-    this.transport?.close();
+    this.stopped ??= (async () => {
+      await this.running?.catch(() => undefined);
+      this.transport?.close();
+    })();
+    return this.stopped;
   }
 
   private schedule(delayMs: number): void {
