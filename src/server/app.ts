@@ -23,6 +23,8 @@ import { serverSecret } from './http/server-secret.repository.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { closeWorkerPool } from './workers/worker-pool.js';
+import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
+import { outboxRoutes } from './mail/outbox.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -55,6 +57,18 @@ export interface BuildOptions {
   webRoot?: string;
   /** The server's timeouts; the constants of server-timeouts.ts unless a test shortens them. */
   timeouts?: ServerTimeouts;
+  /**
+   * The mail sender's timing (mail-sender.ts defaults unless a test shortens them), and whether it
+   * starts with the app (it does, when SMTP_URL is set); `start: false` leaves it to `drain()`.
+   */
+  mailSender?: Partial<MailSenderSettings> & { start?: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's mail sender (issue 17): `wake()` after committing a message that should leave now. */
+    mailSender: MailSender;
+  }
 }
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -87,6 +101,13 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   });
   // PDFs and uploaded files are worked on by a pool of threads that starts with the first task.
   app.addHook('onClose', closeWorkerPool);
+  // The mail sender starts once the app is ready (main.ts migrates before that) and stops on close,
+  // before the database it reads is closed.
+  const { start: startMailSender = true, ...mailTiming } = options.mailSender ?? {};
+  const mailSender = new MailSender(deps.db, config, app.log, mailTiming);
+  app.decorate('mailSender', mailSender);
+  if (startMailSender) app.addHook('onReady', async () => mailSender.start());
+  app.addHook('onClose', () => mailSender.stop());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -131,6 +152,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(adminRoutes, appDeps);
   await app.register(privacyRoutes, appDeps);
   await app.register(staffRoutes, appDeps);
+  await app.register(outboxRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;

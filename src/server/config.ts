@@ -1,5 +1,6 @@
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import { DEMO_ADMIN } from './db/demo-data/demo-accounts.js';
 
@@ -49,6 +50,65 @@ const TrustProxySchema = z.string().transform((value, ctx): false | string[] => 
 export const STAFF_2FA_RULES = ['required', 'optional', 'off'] as const;
 export type Staff2faRule = (typeof STAFF_2FA_RULES)[number];
 
+const SMTP_URL_EXAMPLE = 'e.g. smtp://user:password@mail.school.tt:587 or smtps://user:password@mail.school.tt:465';
+
+/**
+ * SMTP_URL, the mail server messages leave through (issue 17): smtp:// (STARTTLS when the server
+ * offers it) or smtps:// (TLS from the start), with the account's name and password percent-encoded
+ * in it. The reasons never repeat the value: it holds a password.
+ */
+const SmtpUrlSchema = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a URL (${SMTP_URL_EXAMPLE})` });
+    return;
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    ctx.addIssue({ code: 'custom', message: `must start with smtp:// or smtps:// (${SMTP_URL_EXAMPLE})` });
+  } else if (url.hostname === '') {
+    ctx.addIssue({ code: 'custom', message: `must name the mail server's host (${SMTP_URL_EXAMPLE})` });
+  } else if (url.password !== '' && url.username === '') {
+    ctx.addIssue({ code: 'custom', message: `has a password but no user name (${SMTP_URL_EXAMPLE})` });
+  }
+});
+
+/** A sender as the mail server sees it: the display name (the school's when left out) and the address. */
+export interface MailSender {
+  readonly name: string;
+  readonly address: string;
+}
+
+const MAIL_FROM_EXAMPLE = 'e.g. "St. Andrew’s Secondary School <office@school.tt>" or office@school.tt';
+
+/** MAIL_FROM: one mailbox, `Name <address>` or a bare address (read by nodemailer's own parser). */
+const MailFromSchema = z.string().transform((value, ctx): { name: string; address: string } => {
+  const parsed = addressparser(value, { flatten: true });
+  const mailbox = parsed.length === 1 ? parsed[0] : undefined;
+  if (!mailbox?.address || !z.email().safeParse(mailbox.address).success) {
+    ctx.addIssue({ code: 'custom', message: `must be one e-mail address, with a name or without (${MAIL_FROM_EXAMPLE})` });
+    return z.NEVER;
+  }
+  return { name: mailbox.name, address: mailbox.address };
+});
+
+/** PUBLIC_URL: the portal's address as people open it, the base of every link in a message. */
+const PublicUrlSchema = z.string().transform((value, ctx): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a URL (e.g. https://portal.school.tt)' });
+    return z.NEVER;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// address without query or credentials (e.g. https://portal.school.tt)' });
+    return z.NEVER;
+  }
+  return url.toString().replace(/\/+$/, '');
+});
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -74,6 +134,9 @@ const EnvSchema = z
     SCHOOL_NAME: z.string().min(1).max(100).default('St. Andrew’s Secondary School'),
     API_DOCS: booleanFromEnv.optional(),
     STAFF_2FA: z.enum(STAFF_2FA_RULES, { message: 'must be required, optional or off' }).optional(),
+    SMTP_URL: SmtpUrlSchema.optional(),
+    MAIL_FROM: MailFromSchema.optional(),
+    PUBLIC_URL: PublicUrlSchema.optional(),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
   })
@@ -85,6 +148,12 @@ const EnvSchema = z
   .refine((env) => env.ADMIN_PASSWORD !== DEMO_ADMIN.password, {
     message: 'must not be the demo password published in the README',
     path: ['ADMIN_PASSWORD'],
+  })
+  // A mail server takes only senders of its own domains: a guessed address would fail every
+  // message later, where only the Outbox shows it (docs/decisions.md D53).
+  .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
+    message: `must be set with SMTP_URL: the address your mail server sends from (${MAIL_FROM_EXAMPLE})`,
+    path: ['MAIL_FROM'],
   });
 
 export interface Config {
@@ -109,6 +178,12 @@ export interface Config {
    * demo school's database, optional otherwise (staff-2fa.service.ts `secondFactorRule`).
    */
   readonly staff2fa: Staff2faRule | undefined;
+  /** SMTP_URL; undefined = no mail server: messages wait in the outbox (the Outbox screen shows them). */
+  readonly smtpUrl: string | undefined;
+  /** MAIL_FROM; without one, the school's name at no-reply@localhost (used only with no SMTP_URL). */
+  readonly mailFrom: MailSender;
+  /** PUBLIC_URL without a trailing slash: the base of the links in messages. */
+  readonly publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -137,5 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schoolName: e.SCHOOL_NAME,
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     staff2fa: e.STAFF_2FA,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: Object.freeze({ name: e.MAIL_FROM?.name || e.SCHOOL_NAME, address: e.MAIL_FROM?.address ?? 'no-reply@localhost' }),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
   });
 }

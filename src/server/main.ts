@@ -21,6 +21,11 @@ function printBanner(config: Config, address: string, prepared: PreparedDatabase
     `  School Portal is listening on ${address}`,
     `  Database: ${config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'portal.sqlite')}`,
   ];
+  lines.push(
+    config.smtpUrl
+      ? `  Mail: through ${new URL(config.smtpUrl).host}, from ${config.mailFrom.address}; links to ${config.publicUrl}`
+      : '  Mail: no SMTP_URL, so messages wait in the Outbox (admin area) and are not sent',
+  );
   if (!prepared.hasAdministrator) lines.push(...NO_ADMINISTRATOR);
   if (prepared.demoSchool) {
     lines.push(

@@ -44,6 +44,8 @@ export const SCHOOL_ACTIONS = [
   /** The audit log, a student's history, privacy export and deletion. */
   'privacy.manage',
   'staff.manage',
+  /** The Outbox: every message the portal sends, resending one, a test message (issue 17). */
+  'outbox.manage',
   /** Family codes for a whole class (the letters to print) (issue 17). */
   'families.manage',
 ] as const;

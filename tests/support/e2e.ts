@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { prepareDatabase } from '../../src/server/boot.js';
 import { createDatabase } from '../../src/server/db/database.js';
 import { createTestDatabase, dropWhenClosed, pgUrlFor, runPgAdmin, type TestDatabase } from './test-database.js';
@@ -22,10 +22,13 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
-/** The real server on a random port over a fresh copy of the demo school, serving the web bundle the e2e setup built. */
-export async function startPortal(overrides: Partial<Config> = {}): Promise<Portal> {
+/**
+ * The real server on a random port over a fresh copy of the demo school, serving the web bundle the
+ * e2e setup built. With `smtpUrl` among the overrides its mail sender runs (at `options.mailSender`'s pace).
+ */
+export async function startPortal(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailSender'> = {}): Promise<Portal> {
   const database = await createTestDatabase();
-  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot') });
+  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot'), ...options });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     baseUrl: address,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import type { Config } from '../../src/server/config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { testConfig } from './test-config.js';
@@ -12,9 +12,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * The mail sender is built but not started unless `options.mailSender.start` asks for it: a suite
+ * that sends mail starts a real SMTP server (smtp-inbox.ts), passes its `smtpUrl`, and either lets
+ * the sender run or calls `app.mailSender.drain()`.
+ */
+export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailSender'> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: '/nonexistent' });
+  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: '/nonexistent', mailSender: { start: false, ...options.mailSender } });
   await app.ready();
   return {
     app,

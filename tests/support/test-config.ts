@@ -4,8 +4,13 @@ import { loadConfig, type Config } from '../../src/server/config.js';
  * The configuration tests build the app with: quiet, embedded defaults, overridable. The staff
  * second factor is optional, so suites that sign staff in with a password alone keep doing so;
  * the second factor's own tests ask for `staff2fa: 'required'` (or leave it to the default).
+ * Mail: no SMTP_URL (messages stay queued) unless a suite starts its own SMTP server
+ * (smtp-inbox.ts) and passes `smtpUrl`; links in messages start with PUBLIC_URL below.
  */
+export const TEST_PUBLIC_URL = 'http://portal.school.test';
+export const TEST_MAIL_FROM = 'St. Andrew’s Secondary School <office@school.test>';
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests', STAFF_2FA: 'optional' });
+  const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests', STAFF_2FA: 'optional', PUBLIC_URL: TEST_PUBLIC_URL, MAIL_FROM: TEST_MAIL_FROM });
   return Object.freeze({ ...base, ...overrides });
 }

@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
@@ -89,6 +90,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
@@ -120,6 +122,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
@@ -132,6 +135,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await migrateOneDown(db)).toBe('0006-session-remember');
@@ -153,6 +157,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     const iso = new Date().toISOString();
@@ -166,10 +171,25 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
     expect(await tableNames(db)).not.toContain('staff_classes');
     expect(await columnsOf('users')).not.toContain('staff_role');
+  });
+
+  it('0009 keeps the outbox with its due index and its states; its down drops it', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    expect(await indexNames(db, 'outbox')).toEqual(expect.arrayContaining(['outbox_due_idx']));
+    const iso = new Date().toISOString();
+    const message = { to_address: 'parent@example.com', template: 'test-message', data: '{}', next_attempt_at: iso, created_at: iso, updated_at: iso };
+    await db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute();
+    expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
+    await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
+    await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0009-outbox');
+    expect(await tableNames(db)).not.toContain('outbox');
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -9,6 +9,7 @@ import * as signInDelays from './migrations/0005-sign-in-delays.js';
 import * as sessionRemember from './migrations/0006-session-remember.js';
 import * as staffRoles from './migrations/0007-staff-roles.js';
 import * as totp from './migrations/0008-totp.js';
+import * as outbox from './migrations/0009-outbox.js';
 import * as familyAccounts from './migrations/0010-family-accounts.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-session-remember': sessionRemember,
   '0007-staff-roles': staffRoles,
   '0008-totp': totp,
+  '0009-outbox': outbox,
   '0010-family-accounts': familyAccounts,
 };
 

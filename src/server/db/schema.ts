@@ -294,6 +294,29 @@ export interface AuditLogTable extends Timestamps {
   request_id: string | null;
 }
 
+/** Where a message is: waiting (or waiting to be tried again), held by a sender, delivered, given up. */
+export type OutboxState = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** One message to send (migration 0009, docs/decisions.md D53). */
+export interface OutboxTable extends Timestamps {
+  id: Generated<number>;
+  to_address: string;
+  /** A name of MAIL_TEMPLATES (server/mail/templates); rendered with `data` when sent. */
+  template: string;
+  /** The template's data as JSON. */
+  data: string;
+  /** The left part of the Message-ID, the same on every try. */
+  message_key: string;
+  state: Generated<OutboxState>;
+  tries: Generated<number>;
+  /** Queued: when the next try is due. Sending: when the sender's lease ends. */
+  next_attempt_at: string;
+  /** The claim of the sender holding the row; only that claim may finish it. */
+  claim_token: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+}
+
 export interface Database {
   houses: HouseTable;
   towns: TownTable;
@@ -327,6 +350,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   settings: SettingTable;
   audit_log: AuditLogTable;
+  outbox: OutboxTable;
 }
 
 export type StudentRow = Selectable<StudentTable>;

@@ -148,6 +148,7 @@ const REFUSALS: Record<Action, string> = {
   'scanners.manage': 'Only administrators may manage scanner devices.',
   'privacy.manage': 'Only administrators may use the privacy tools.',
   'staff.manage': 'Only administrators may manage staff accounts.',
+  'outbox.manage': "Only administrators may see and resend the portal's e-mail.",
   'families.manage': 'Only the office and administrators may print family codes.',
   'student.read': 'You can only see the students you are responsible for.',
   'student.edit': 'Your role does not allow changing this record.',
