@@ -209,6 +209,7 @@ describe('a parent on a phone (390 px)', () => {
       await expectNoSidewaysScroll();
       await page.goto(url('/dashboard'));
     }
+    await expect.poll(() => switcher().textContent()).toBe(`${fullName(byInvitation)} · Form 3 3A`);
     await page.screenshot({ path: screenshotPath('family-dashboard-390.png'), fullPage: true });
 
     // A third child, by every route that serves a student, from the page's own session: refused.

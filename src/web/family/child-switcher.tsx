@@ -71,7 +71,8 @@ export function ChildSwitcher() {
               name="child"
               value={shownId}
               onChange={(event) => choose(event.target.value)}
-              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420 }}
+              // A long name and class wrap rather than hide behind an ellipsis: whose record is open is always readable.
+              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420, '& .MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
             >
               {options.map((option) => (
                 <MenuItem key={option.id} value={option.id}>
