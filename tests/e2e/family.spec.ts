@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { FamilyCodeAnswerSchema, StudentFamilySchema } from '../../src/shared/family.schemas.js';
 import { StudentRecordListSchema } from '../../src/shared/registration.schemas.js';
-import { browserSpec, screenshotPath, signInAsAdmin, startPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent, startPortal } from '../support/e2e.js';
 import { HttpClient } from '../support/security/portal-process.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
@@ -16,7 +16,8 @@ import { TEST_PUBLIC_URL } from '../support/test-config.js';
  * office issued and another with an invitation mailed to the parent (opened signed out: it comes
  * back after the sign-in), switches between them, saves a field for each, and reaches no third
  * child by any route. At desktop width the office's Family dialog shows a link and asks before
- * removing it, and a class's code letters download as one PDF. The office's side of the linking
+ * removing it, and a class's code letters download as one PDF. A student invites a parent from the
+ * dashboard, and the invitation opened in the student's own session says to sign out first. The office's side of the linking
  * goes through the API: its screens are tested on their own below.
  */
 
@@ -210,6 +211,8 @@ describe('a parent on a phone (390 px)', () => {
       await page.goto(url('/dashboard'));
     }
     await expect.poll(() => switcher().textContent()).toBe(`${fullName(byInvitation)} · Form 3 3A`);
+    // Whose record is open is readable in full on a phone, not cut off by an ellipsis.
+    expect(await switcher().evaluate((box) => box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight)).toBe(true);
     await page.screenshot({ path: screenshotPath('family-dashboard-390.png'), fullPage: true });
 
     // A third child, by every route that serves a student, from the page's own session: refused.
@@ -300,5 +303,39 @@ describe("the office's Family dialog (1280 px)", () => {
     await ask.getByRole('button', { name: 'Make the letters' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('Family Codes 5A.pdf');
+  });
+});
+
+describe("a student's own invitation (390 px)", () => {
+  const student = DEMO_STUDENTS.inProgress;
+
+  it("mails a parent of the record from the dashboard; the link opened as the student says to sign out first", async () => {
+    page = await spec.open({ width: 390, height: 844 });
+    await signInAsStudent(page, spec.portal.baseUrl, student);
+    const record = await spec.portal.database.db.selectFrom('students').select(['email_mother', 'email_father', 'email_guardian']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
+    const offered = [record.email_mother, record.email_father, record.email_guardian].filter((email): email is string => Boolean(email?.trim()));
+    await page.getByRole('button', { name: 'Invite a parent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite a parent' });
+    const choices = dialog.getByRole('radiogroup', { name: 'Send the invitation to' });
+    await choices.getByRole('radio', { name: 'Another address' }).waitFor();
+    // The record's parent e-mails are the choices, the first chosen; then "Another address".
+    expect((await choices.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value))).slice(0, -1)).toEqual(offered.map((email) => email.toLowerCase()));
+    const to = 'grandparent.e2e@example.com';
+    await choices.getByRole('radio', { name: 'Another address' }).check();
+    await dialog.locator('input[name="invite_email"]').fill(to);
+    await dialog.getByRole('button', { name: 'Send invitation' }).click();
+    await dialog.getByRole('status').getByText(`Invitation sent to ${to}.`, { exact: false }).waitFor();
+    await expectNoSevereAxeViolation();
+
+    await page.goto(await linkFrom(to, '/family/accept'));
+    await page.getByText(/You are signed in as .*sign out first/).waitFor();
+    // Nothing was accepted: the invitation still waits for a family account.
+    const invitation = await spec.portal.database.db
+      .selectFrom('family_tokens')
+      .select(['student_id', 'used_at'])
+      .where('purpose', '=', 'invitation')
+      .where('email', '=', to)
+      .executeTakeFirstOrThrow();
+    expect(invitation).toEqual({ student_id: student.student_id, used_at: null });
   });
 });

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rememberChild } from '../lib/family-child.js';
 import { studentShownTo, useSession } from '../lib/session.js';
-import { childLabel } from './family-children.js';
+import { childName } from './family-children.js';
 import { FAMILY_CHILDREN_PATH } from './family-paths.js';
 import { useFamilyChildren } from './family.api.js';
 
@@ -45,11 +45,11 @@ export function ChildSwitcher() {
   };
 
   // The names come with the children's list; until then (or for a child just linked) the IDs stand in.
-  const options = childIds.map((id) => {
+  const options: { id: string; name: string; className: string | null }[] = childIds.map((id) => {
     const child = children.data?.find((candidate) => candidate.student_id === id);
-    return { id, label: child ? childLabel(child) : `Student ${id}` };
+    return { id, name: child ? childName(child) : `Student ${id}`, className: child?.class_name ?? null };
   });
-  if (shownId !== null && !childIds.includes(shownId)) options.push({ id: shownId, label: `Student ${shownId} (not linked to you)` });
+  if (shownId !== null && !childIds.includes(shownId)) options.push({ id: shownId, name: `Student ${shownId} (not linked to you)`, className: null });
 
   return (
     <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', borderBottom: 1, borderColor: 'divider' }} data-testid="family-bar">
@@ -71,12 +71,22 @@ export function ChildSwitcher() {
               name="child"
               value={shownId}
               onChange={(event) => choose(event.target.value)}
-              // A long name and class wrap rather than hide behind an ellipsis: whose record is open is always readable.
-              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420, '& .MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
+              // A long name and class wrap rather than hide behind an ellipsis: whose record is open is
+              // always readable (the class twice outweighs the Select's own nowrap rule).
+              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420, '& .MuiSelect-select.MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
             >
               {options.map((option) => (
                 <MenuItem key={option.id} value={option.id}>
-                  {option.label}
+                  {/* "Jaden Ramdass · Form 1 1A", as childLabel writes it; on a narrow screen the class wraps as a whole. */}
+                  {option.name}
+                  {option.className && (
+                    <>
+                      {' '}
+                      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                        · {option.className}
+                      </Box>
+                    </>
+                  )}
                 </MenuItem>
               ))}
             </TextField>
