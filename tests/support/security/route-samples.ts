@@ -478,6 +478,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'POST /api/family-letters/:class_id': { costly: true, request: () => ({ url: '/api/family-letters/5A' }), ok: 200 },
 
+  // ---- the Outbox (issue 17): administrators only ----
+  'GET /api/outbox': { request: get('/api/outbox'), ok: 200 },
+  'POST /api/outbox/test': { request: () => ({ url: '/api/outbox/test', body: { to: 'smtp-check@example.com' } }), ok: 201 },
+  'POST /api/outbox/:id/resend': {
+    request: async ({ db }) => ({ url: `/api/outbox/${await failedMessage(db)}/resend` }),
+    ok: 200,
+  },
+
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
   'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
@@ -539,6 +547,28 @@ async function throwawayStudent(db: Db): Promise<string> {
   await db.insertInto('students').values({ id, class_id: '1A', first_name: 'Throwaway', last_name: 'Student', created_at: iso, updated_at: iso }).execute();
   await db.insertInto('users').values({ role: 'student', student_id: id, created_at: iso, updated_at: iso }).execute();
   return id;
+}
+
+/** A failed message made for one call that resends it (a resent one is queued, and may be resent again). */
+async function failedMessage(db: Db): Promise<number> {
+  const iso = nowIso();
+  const row = await db
+    .insertInto('outbox')
+    .values({
+      to_address: 'parent@example.com',
+      template: 'test-message',
+      data: JSON.stringify({ requestedBy: 'Security suite' }),
+      message_key: crypto.randomUUID(),
+      state: 'failed',
+      tries: 8,
+      next_attempt_at: iso,
+      last_error: '550 No such user here',
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A staff account made for one call that changes one (the demo ones stay as they are). */
