@@ -22,3 +22,48 @@ describe('STAFF_2FA', () => {
     expect(() => loadConfig({ STAFF_2FA: 'Required' })).toThrow(/STAFF_2FA must be required, optional or off/);
   });
 });
+
+describe('mail: SMTP_URL, MAIL_FROM, PUBLIC_URL (issue 17)', () => {
+  it('leaves mail off by default: no SMTP_URL, the school as the sender for the record, links to this port', () => {
+    const config = loadConfig({ PORT: '8080' });
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.mailFrom).toEqual({ name: 'St. Andrew’s Secondary School', address: 'no-reply@localhost' });
+    expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('takes smtp:// and smtps:// with credentials, a sender with or without a name, and a public address without its trailing slash', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://office%40school.tt:p%40ss@mail.school.tt:465',
+      MAIL_FROM: 'office@school.tt',
+      PUBLIC_URL: 'https://portal.school.tt/',
+      SCHOOL_NAME: 'Hillview College',
+    });
+    expect(config.smtpUrl).toBe('smtps://office%40school.tt:p%40ss@mail.school.tt:465');
+    expect(config.mailFrom).toEqual({ name: 'Hillview College', address: 'office@school.tt' });
+    expect(config.publicUrl).toBe('https://portal.school.tt');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.school.tt:587', MAIL_FROM: '"Office, St. A" <office@school.tt>' }).mailFrom).toEqual({ name: 'Office, St. A', address: 'office@school.tt' });
+  });
+
+  it('stops the start with a one-line reason that never repeats the password', () => {
+    const reasonOf = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return 'accepted';
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+    };
+    expect(reasonOf({ SMTP_URL: 'http://user:hunter2@mail.school.tt', MAIL_FROM: 'office@school.tt' })).toMatch(/^Invalid configuration: SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
+    expect(reasonOf({ SMTP_URL: 'not a url hunter2', MAIL_FROM: 'office@school.tt' })).toMatch(/SMTP_URL is not a URL/);
+    expect(reasonOf({ SMTP_URL: 'smtp://:hunter2@mail.school.tt', MAIL_FROM: 'office@school.tt' })).toMatch(/SMTP_URL has a password but no user name/);
+    expect(reasonOf({ SMTP_URL: 'smtp://user:hunter2@mail.school.tt' })).toMatch(/MAIL_FROM must be set with SMTP_URL/);
+    for (const env of [{ SMTP_URL: 'http://user:hunter2@x' }, { SMTP_URL: 'smtp://:hunter2@x' }, { SMTP_URL: 'hunter2' }]) expect(reasonOf(env)).not.toContain('hunter2');
+    expect(reasonOf({ MAIL_FROM: 'office@school.tt, head@school.tt' })).toMatch(/MAIL_FROM must be one e-mail address/);
+    expect(reasonOf({ MAIL_FROM: 'the office' })).toMatch(/MAIL_FROM must be one e-mail address/);
+    expect(reasonOf({ PUBLIC_URL: 'portal.school.tt' })).toMatch(/PUBLIC_URL is not a URL/);
+    expect(reasonOf({ PUBLIC_URL: 'javascript:alert(1)' })).toMatch(/PUBLIC_URL must be an http:\/\/ or https:\/\/ address/);
+    expect(reasonOf({ PUBLIC_URL: 'https://portal.school.tt/?x=1' })).toMatch(/PUBLIC_URL must be an http:\/\/ or https:\/\/ address/);
+    for (const reason of [reasonOf({ SMTP_URL: 'x' }), reasonOf({ PUBLIC_URL: 'x' })]) expect(reason).not.toContain('\n');
+  });
+});

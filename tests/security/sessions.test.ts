@@ -6,7 +6,7 @@ import { testConfig } from '../support/test-config.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../src/server/http/session.js';
-import { accessLabel, createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfStudent } from '../support/security/harness.js';
+import { accessLabel, createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfGuardian, userIdOfStudent } from '../support/security/harness.js';
 import { sampleFor } from '../support/security/route-samples.js';
 
 /**
@@ -173,11 +173,12 @@ describe('CSRF on every state-changing route (from the route table)', () => {
 
   describe.each(stateChanging.filter((row) => row.csrf).map((row) => [row.key, row] as const))('%s', (_key, row) => {
     it.each(['no header', 'wrong header', 'header without cookie', 'empty cookie and header'] as const)(
-      'refuses with 403 csrf_failed (%s), as an administrator, changing nothing',
+      'refuses with 403 csrf_failed (%s), as a caller the route admits (the administrator, or a parent on the family routes), changing nothing',
       async (variant) => {
         const sample = sampleFor(row.method, row.url)!;
-        const request = await sample.request({ db, caller: 'admin', student: OWN_STUDENT });
-        const token = await createSession(db, await userIdOfAdmin(db));
+        const family = row.access === 'family';
+        const request = await sample.request({ db, caller: family ? 'parent' : 'admin', student: OWN_STUDENT });
+        const token = await createSession(db, family ? await userIdOfGuardian(db) : await userIdOfAdmin(db));
         const csrf = 'c'.repeat(43);
         const cookies = [`${SESSION_COOKIE}=${token}`];
         if (variant !== 'header without cookie') cookies.push(`${CSRF_COOKIE}=${variant === 'empty cookie and header' ? '' : csrf}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
-import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
@@ -132,11 +132,11 @@ describe('the session answer tells the admin area what the role may do (issue 16
     expect(await sessionOf(DEMO_ADMIN.username, DEMO_ADMIN.password)).toMatchObject({
       staff_role: 'administrator',
       class_ids: [],
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family'],
     });
     expect(await sessionOf(office.username, office.password)).toMatchObject({
       staff_role: 'office',
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family'],
     });
     const principalSession = await sessionOf(principal.username, principal.password);
     expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read'] });
@@ -149,7 +149,15 @@ describe('the session answer tells the admin area what the role may do (issue 16
   it('a student may read and edit their own record', async () => {
     const c = await client().signInStudent(registered.student_id, registered.password);
     const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
-    expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit'] });
+    expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit', 'student.invite-family'] });
+  });
+
+  it("a parent may read and edit their linked children's records, and names them (issue 17)", async () => {
+    const c = client();
+    expect((await c.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
+    const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
+    expect(user).toMatchObject({ role: 'guardian', name: DEMO_FAMILY.name, email: DEMO_FAMILY.email, student_id: null, permissions: [], student_permissions: ['student.read', 'student.edit'] });
+    expect([...(user?.child_ids ?? [])].sort()).toEqual([...DEMO_FAMILY.childIds].sort());
   });
 });
 

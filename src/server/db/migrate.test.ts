@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -90,6 +91,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -122,6 +124,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -135,6 +138,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -157,6 +161,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -171,6 +176,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
     expect(await migrateOneDown(db)).toBe('0007-staff-roles');
@@ -188,8 +194,41 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await tableNames(db)).not.toContain('outbox');
+  });
+
+  it('0010 admits family accounts, unique by e-mail among them, keeping every account and its sessions; its down removes them', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
+    const student = await db.insertInto('users').values({ role: 'student', student_id: 'X1', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const staff = await db.insertInto('users').values({ role: 'admin', staff_role: 'office', username: 'clerk', email: 'same@example.com', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const session = { expires_at: iso, last_seen_at: iso, created_at: iso, updated_at: iso, ip: null, user_agent: null };
+    await db.insertInto('sessions').values({ ...session, id_hash: 'h1', user_id: student.id }).execute();
+    await expect(db.insertInto('users').values({ role: 'guardian' as never, email: 'p@example.com', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/check/i);
+
+    await migrateToLatest(db);
+    const guardian = { role: 'guardian' as const, email: 'same@example.com', created_at: iso, updated_at: iso };
+    // A staff member may be a parent with the same address; two family accounts may not share one.
+    await db.insertInto('users').values(guardian).execute();
+    await expect(db.insertInto('users').values(guardian).execute()).rejects.toThrow(/unique|duplicate/i);
+    expect(await db.selectFrom('users').select(['id', 'role']).where('id', 'in', [student.id, staff.id]).orderBy('id').execute()).toEqual([
+      { id: student.id, role: 'student' },
+      { id: staff.id, role: 'admin' },
+    ]);
+    expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([{ user_id: student.id }]);
+    // The rebuilt users table still cascades: a deleted account takes its sessions with it.
+    await db.deleteFrom('users').where('id', '=', student.id).execute();
+    expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
+
+    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
+    expect(await db.selectFrom('users').select('role').execute()).toEqual([{ role: 'admin' }]);
+    expect(await tableNames(db)).not.toContain('guardian_students');
+    await expect(db.insertInto('users').values(guardian).execute()).rejects.toThrow(/check/i);
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { isPostgres, type Db } from '../db/database.js';
+import { inGroupedTransaction, isPostgres, type Db } from '../db/database.js';
 import type { OutboxState, OutboxTable } from '../db/schema.js';
 
 /**
@@ -81,7 +81,7 @@ export interface Claim {
  * lease and one more try, counted now, so a message that kills its sender still reaches its last try.
  */
 export async function claimDueMessages(db: Db, claim: Claim): Promise<OutboxRow[]> {
-  const rows = await db.transaction().execute(async (trx) => {
+  const rows = await inGroupedTransaction(db, async (trx) => {
     let due = trx
       .selectFrom('outbox')
       .select('id')
@@ -94,8 +94,9 @@ export async function claimDueMessages(db: Db, claim: Claim): Promise<OutboxRow[
     // (DESIGN §1): FOR UPDATE locks the rows this sender takes until its claim commits, and SKIP
     // LOCKED lets another sender pass over them to the next due rows instead of waiting and then
     // taking the same ones; a row claimed and committed meanwhile is checked again and is no longer
-    // due. SQLite has one process on its file and runs one transaction at a time: the plain
-    // transaction is the claim.
+    // due. SQLite runs one writing transaction at a time, and inGroupedTransaction begins it
+    // IMMEDIATE (the write lock first), so the read and the update are one claim even with a
+    // second process on the file: the plain transaction is enough.
     if (isPostgres(trx)) due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => row.id);
     if (ids.length === 0) return [];

@@ -38,6 +38,7 @@ export const WATCHED_TABLES = [
   'form_classes',
   'primary_schools',
   'audit_log',
+  'outbox',
 ] as const;
 
 const CREDENTIAL_COLUMNS = 'password_hash, first_login, password_reset, role, username, student_id';

@@ -192,9 +192,10 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: { student: 403, admin: 204 },
   },
   'POST /api/find-student-id': {
-    // Look-ups are throttled per student (a handful an hour): the staff callers look up another student.
+    // Look-ups are throttled per student (a handful an hour): staff and parents look up other students.
     request: async ({ db, caller }) => {
-      const row = await studentRow(db, ['visitor', 'own', 'other', 'admin'].includes(caller) ? registered.student_id : '20220002');
+      const lookedUp = ['visitor', 'own', 'other', 'admin'].includes(caller) ? registered.student_id : isParentCaller(caller) ? '20220004' : '20220002';
+      const row = await studentRow(db, lookedUp);
       return { url: '/api/find-student-id', body: { first_name: row.first_name, last_name: row.last_name, date_of_birth: row.date_of_birth } };
     },
     ok: 200,
@@ -415,7 +416,8 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'POST /api/family/login': { costly: true, request: () => ({ url: '/api/family/login', body: { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password } }), ok: 200 },
-  'POST /api/family/forgot-password': { request: () => ({ url: '/api/family/forgot-password', body: { email: BYSTANDER_FAMILY } }), ok: 202 },
+  // An address of its own each call (a mailbox gets a few a day); the answer does not tell whether it has an account.
+  'POST /api/family/forgot-password': { request: () => ({ url: '/api/family/forgot-password', body: { email: `forgot.${crypto.randomBytes(4).toString('hex')}@example.com` } }), ok: 202 },
   'POST /api/family/reset-password': { costly: true,
     request: async ({ db }) => ({
       url: '/api/family/reset-password',
@@ -475,6 +477,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 202,
   },
   'POST /api/family-letters/:class_id': { costly: true, request: () => ({ url: '/api/family-letters/5A' }), ok: 200 },
+
+  // ---- the Outbox (issue 17): administrators only ----
+  'GET /api/outbox': { request: get('/api/outbox'), ok: 200 },
+  'POST /api/outbox/test': { request: () => ({ url: '/api/outbox/test', body: { to: 'smtp-check@example.com' } }), ok: 201 },
+  'POST /api/outbox/:id/resend': {
+    request: async ({ db }) => ({ url: `/api/outbox/${await failedMessage(db)}/resend` }),
+    ok: 200,
+  },
 
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
@@ -537,6 +547,28 @@ async function throwawayStudent(db: Db): Promise<string> {
   await db.insertInto('students').values({ id, class_id: '1A', first_name: 'Throwaway', last_name: 'Student', created_at: iso, updated_at: iso }).execute();
   await db.insertInto('users').values({ role: 'student', student_id: id, created_at: iso, updated_at: iso }).execute();
   return id;
+}
+
+/** A failed message made for one call that resends it (a resent one is queued, and may be resent again). */
+async function failedMessage(db: Db): Promise<number> {
+  const iso = nowIso();
+  const row = await db
+    .insertInto('outbox')
+    .values({
+      to_address: 'parent@example.com',
+      template: 'test-message',
+      data: JSON.stringify({ requestedBy: 'Security suite' }),
+      message_key: crypto.randomUUID(),
+      state: 'failed',
+      tries: 8,
+      next_attempt_at: iso,
+      last_error: '550 No such user here',
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A staff account made for one call that changes one (the demo ones stay as they are). */
