@@ -15,7 +15,8 @@ import { useSession } from '../lib/session.js';
 import { useChangePasswordStudent } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { checkNewPassword, NewPasswordFields } from './new-password-form.js';
+import { checkNewPassword } from './new-password-form.js';
+import { NewPasswordFields } from '../components/new-password-fields.js';
 
 const AFTER_CHANGE_PATH = '/registration/student-data';
 

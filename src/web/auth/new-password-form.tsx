@@ -3,11 +3,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { ChangePasswordSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH, type SessionUser } from '../../shared/auth.schemas.js';
-import { PasswordField } from '../components/password-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import type { FieldErrors } from '../lib/form-errors.js';
 import { useChangePasswordStudent } from './auth.api.js';
-import { PASSWORDS_DO_NOT_MATCH } from './auth.messages.js';
+import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 /** New and confirm fields checked with the shared rule; a mismatch sends nothing (SPEC §4–5). */
@@ -17,43 +16,6 @@ export function checkNewPassword(password: string, confirmation: string): FieldE
   if (!rule.success) errors['password'] = rule.error.issues[0]?.message ?? 'Choose another password.';
   if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
   return errors;
-}
-
-interface NewPasswordFieldsProps {
-  password: string;
-  confirmation: string;
-  onPassword: (value: string) => void;
-  onConfirmation: (value: string) => void;
-  /** Messages under 'password' and 'confirmation' (checkNewPassword). */
-  errors: FieldErrors;
-}
-
-/** The new password and its confirmation, as the forced and the voluntary change both ask them. */
-export function NewPasswordFields({ password, confirmation, onPassword, onConfirmation, errors }: NewPasswordFieldsProps) {
-  return (
-    <>
-      <PasswordField
-        label="New password"
-        name="new_password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(event) => onPassword(event.target.value)}
-        error={Boolean(errors['password'])}
-        helperText={errors['password']}
-        required
-      />
-      <PasswordField
-        label="Confirm password"
-        name="confirm_password"
-        autoComplete="new-password"
-        value={confirmation}
-        onChange={(event) => onConfirmation(event.target.value)}
-        error={Boolean(errors['confirmation'])}
-        helperText={errors['confirmation']}
-        required
-      />
-    </>
-  );
 }
 
 /** New-password mode: the forced change after a first login or an office reset (SPEC §4). */

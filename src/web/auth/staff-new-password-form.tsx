@@ -10,7 +10,7 @@ import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useChangePasswordStaff } from './auth.api.js';
 import { PASSWORDS_DO_NOT_MATCH } from './auth.messages.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { NewPasswordFields } from './new-password-form.js';
+import { NewPasswordFields } from '../components/new-password-fields.js';
 
 /**
  * A staff member's forced change (D50): after a new account or a reset, the one-time password

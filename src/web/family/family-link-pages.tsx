@@ -14,7 +14,8 @@ import { SignInFrame } from '../components/sign-in-frame.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
-import { FAMILY_PASSWORDS_DO_NOT_MATCH, FamilyPasswordFields } from './family-password-fields.js';
+import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
+import { FAMILY_PASSWORD_HINT } from './family-password-fields.js';
 import { FAMILY_REGISTER_PATH, FAMILY_SIGN_IN_PATH } from './family-paths.js';
 import { useFamilyForgotPassword, useFamilyResetPassword, useFamilyVerify } from './family.api.js';
 
@@ -143,7 +144,7 @@ export function FamilyResetPasswordPage() {
     event.preventDefault();
     const parsed = FamilyResetPasswordSchema.safeParse({ token: token ?? '', password });
     const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = FAMILY_PASSWORDS_DO_NOT_MATCH;
+    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
     setFieldErrors(errors);
     if (!parsed.success || Object.keys(errors).length > 0) return;
     reset.mutate(parsed.data, {
@@ -174,7 +175,7 @@ export function FamilyResetPasswordPage() {
     <SignInFrame title="Choose a new password">
       <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
         <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
-        <FamilyPasswordFields password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>
           Save new password
         </Button>

@@ -13,7 +13,8 @@ import { SignInFrame } from '../components/sign-in-frame.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { safeNextPath } from '../lib/session.js';
-import { FAMILY_PASSWORDS_DO_NOT_MATCH, FamilyPasswordFields } from './family-password-fields.js';
+import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
+import { FAMILY_PASSWORD_HINT } from './family-password-fields.js';
 import { FAMILY_SIGN_IN_PATH, withNext } from './family-paths.js';
 import { useFamilyRegister } from './family.api.js';
 
@@ -37,7 +38,7 @@ export function FamilyRegisterPage() {
     event.preventDefault();
     const parsed = FamilyRegisterSchema.safeParse({ name, email, password });
     const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = FAMILY_PASSWORDS_DO_NOT_MATCH;
+    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
     setFieldErrors(errors);
     if (!parsed.success || Object.keys(errors).length > 0) return;
     register.mutate(parsed.data, {
@@ -94,7 +95,7 @@ export function FamilyRegisterPage() {
           helperText={fieldErrors['email']}
           required
         />
-        <FamilyPasswordFields password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={register.isPending} sx={{ mt: 2 }}>
           Create account
         </Button>
