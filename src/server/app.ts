@@ -25,12 +25,14 @@ import { inputGuardPlugin } from './http/input-guard.js';
 import { closeWorkerPool } from './workers/worker-pool.js';
 import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
+import { DigestTimer } from './notices/digest-timer.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { documentRoutes } from './documents/documents.routes.js';
 import { familyRoutes } from './family/family.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
+import { noticeRoutes } from './notices/notices.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
@@ -62,6 +64,11 @@ export interface BuildOptions {
    * starts with the app (it does, when SMTP_URL is set); `start: false` leaves it to `drain()`.
    */
   mailSender?: Partial<MailSenderSettings> & { start?: boolean };
+  /**
+   * Whether the attendance digest's timer runs (issue 18): main.ts starts it; test apps do not
+   * unless asked, and call `runAttendanceDigest` instead.
+   */
+  attendanceDigest?: { start?: boolean; intervalMs?: number };
 }
 
 declare module 'fastify' {
@@ -108,6 +115,9 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   app.decorate('mailSender', mailSender);
   if (startMailSender) app.addHook('onReady', async () => mailSender.start());
   app.addHook('onClose', () => mailSender.stop());
+  const digestTimer = new DigestTimer(deps.db, app.log, () => mailSender.wake(), options.attendanceDigest?.intervalMs);
+  if (options.attendanceDigest?.start === true) app.addHook('onReady', async () => digestTimer.start());
+  app.addHook('onClose', () => digestTimer.stop());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -153,6 +163,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(privacyRoutes, appDeps);
   await app.register(staffRoutes, appDeps);
   await app.register(outboxRoutes, appDeps);
+  await app.register(noticeRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;

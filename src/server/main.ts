@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const db = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
-  const app = await buildApp(config, { db });
+  const app = await buildApp(config, { db }, { attendanceDigest: { start: true } });
   const prepared = await prepareDatabase(db, config, app.log);
   if (!prepared.hasAdministrator) app.log.warn('no administrator can sign in: start once with ADMIN_USERNAME and ADMIN_PASSWORD');
   const address = await app.listen({ port: config.port, host: config.host });

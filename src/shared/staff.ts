@@ -48,6 +48,8 @@ export const SCHOOL_ACTIONS = [
   'outbox.manage',
   /** Family codes for a whole class (the letters to print) (issue 17). */
   'families.manage',
+  /** Messages to families: the digest's time and switch, deadline reminders (preview and send) (issue 18). */
+  'notices.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

@@ -317,6 +317,40 @@ export interface OutboxTable extends Timestamps {
   sent_at: string | null;
 }
 
+/** A message sent to a family, as its notices list shows it (migration 0012, docs/decisions.md D57). */
+export interface NoticeTable extends Timestamps {
+  id: Generated<number>;
+  /** `user:<id>` for a family account, `email:<address>` for a verified parent e-mail. */
+  recipient_key: string;
+  user_id: number | null;
+  email: string;
+  /** A NoticeKind (src/shared/notices.schemas.ts). */
+  kind: string;
+  /** The template's data as JSON. */
+  data: string;
+  /** Unique when set: one digest a day, one reminder a week per recipient. */
+  notice_key: string | null;
+  outbox_id: number | null;
+  read_at: string | null;
+}
+export interface NoticeStudentTable {
+  notice_id: number;
+  student_id: string;
+}
+export interface NoticePreferenceTable extends Timestamps {
+  recipient_key: string;
+  kind: 'attendance-digest' | 'deadline-reminder';
+  enabled: number;
+}
+export type ParentEmailField = 'mother' | 'father' | 'guardian';
+export interface ParentEmailVerificationTable extends Timestamps {
+  student_id: string;
+  parent: ParentEmailField;
+  /** The address the mark was given for (lower-case); the mark counts only while the record still holds it. */
+  email: string;
+  verified_by_user_id: number | null;
+}
+
 export interface Database {
   houses: HouseTable;
   towns: TownTable;
@@ -351,6 +385,10 @@ export interface Database {
   settings: SettingTable;
   audit_log: AuditLogTable;
   outbox: OutboxTable;
+  notices: NoticeTable;
+  notice_students: NoticeStudentTable;
+  notice_preferences: NoticePreferenceTable;
+  parent_email_verifications: ParentEmailVerificationTable;
 }
 
 export type StudentRow = Selectable<StudentTable>;

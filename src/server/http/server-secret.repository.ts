@@ -32,3 +32,9 @@ export function serverSecret(db: Db): () => Promise<Buffer> {
     return loaded;
   };
 }
+
+/**
+ * The secret read inside a caller's transaction (the notices' unsubscribe tokens are signed as the
+ * notice is written, by code that has a transaction and no app).
+ */
+export const readServerSecret = loadServerSecret;

@@ -121,7 +121,11 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
         response: { 200: PostedTermReportSchema, ...errorResponses },
       },
     },
-    async (request) => service.postTermReports(db, request.body, actorOf(request)),
+    async (request) => {
+      const posted = await service.postTermReports(db, request.body, actorOf(request));
+      app.mailSender.wake();
+      return posted;
+    },
   );
 
   app.post(
@@ -248,6 +252,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       .postDueTermReports(db)
       .then((posted) => {
         for (const p of posted) app.log.info({ year: p.year, term: p.term }, 'scheduled term reports posted');
+        if (posted.length > 0) app.mailSender.wake();
       })
       .catch((error: unknown) => app.log.error({ err: error }, 'scheduled term report posting failed'))
       .finally(() => {

@@ -18,6 +18,7 @@ import {
 } from '../../shared/term-reports.schemas.js';
 import type { ReportCardData } from './report-card.pdf.js';
 import { readSpreadsheet } from '../spreadsheets/spreadsheet-upload.js';
+import { notifyTermReportsPosted } from '../notices/notices.service.js';
 import * as repo from './term-reports.repository.js';
 import { averagesByStudent, checkRecords, mapColumns, readRecords, TERM_RESULTS_SHEET } from './term-results.import.js';
 
@@ -177,6 +178,8 @@ export async function postTermReports(db: Db, input: PostTermReportsData, actor:
       row = await repo.findTermReport(trx, year, term);
       if (row && row.posted !== 1) {
         await repo.setPosted(trx, year, term, 1, input.date_posted!);
+        // Each family of a student with a report is told once, in the posting's transaction (issue 18).
+        await notifyTermReportsPosted(trx, year, term);
         await writeAudit(trx, {
           ...actor,
           action: 'term-reports-posted',
@@ -272,7 +275,12 @@ export async function postDueTermReports(db: Db, now: Date = new Date()): Promis
         new_value: '1',
       });
     }
-    if (done) posted.push({ year: row.year, term: row.term });
+    if (done) {
+      // After the posting's own statement: a failure here leaves the term posted and is logged
+      // by the scheduler; the families' notices are written together, or not at all.
+      await db.transaction().execute((trx) => notifyTermReportsPosted(trx, row.year, row.term));
+      posted.push({ year: row.year, term: row.term });
+    }
   }
   return posted;
 }

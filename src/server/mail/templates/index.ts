@@ -4,8 +4,15 @@ import { familyInvitation } from './family-invitation.js';
 import { familyPasswordReset } from './family-password-reset.js';
 import { familyVerify } from './family-verify.js';
 import { testMessage } from './test-message.js';
+import { attendanceDigest, attendanceDigestContent } from './notice-attendance-digest.js';
+import { deadlineReminder, deadlineReminderContent } from './notice-deadline-reminder.js';
+import { documentReturned, documentReturnedContent } from './notice-document-returned.js';
+import { registrationReturned, registrationReturnedContent } from './notice-registration-returned.js';
+import { registrationVerified, registrationVerifiedContent } from './notice-registration-verified.js';
+import { termReportsPosted, termReportsPostedContent } from './notice-term-reports-posted.js';
+import type { MailContent } from './layout.js';
 
-export type { MailContext, MailTemplate, RenderedMail } from './layout.js';
+export type { MailBlock, MailContent, MailContext, MailTemplate, RenderedMail } from './layout.js';
 
 /**
  * Every message the portal can send (issue 17, docs/decisions.md D53): one file per template in
@@ -19,7 +26,25 @@ export const MAIL_TEMPLATES = {
   'family-already-registered': familyAlreadyRegistered,
   'family-password-reset': familyPasswordReset,
   'family-invitation': familyInvitation,
+  // Messages to families (issue 18, D57): the template's name is the notice's kind.
+  'document-returned': documentReturned,
+  'registration-returned': registrationReturned,
+  'registration-verified': registrationVerified,
+  'deadline-reminder': deadlineReminder,
+  'term-reports-posted': termReportsPosted,
+  'attendance-digest': attendanceDigest,
 } satisfies Record<string, MailTemplate<never>>;
+
+/** The words of each notice kind, for the portal's notices list (the same as its mail's). */
+export const NOTICE_CONTENT = {
+  'document-returned': documentReturnedContent,
+  'registration-returned': registrationReturnedContent,
+  'registration-verified': registrationVerifiedContent,
+  'deadline-reminder': deadlineReminderContent,
+  'term-reports-posted': termReportsPostedContent,
+  'attendance-digest': attendanceDigestContent,
+} satisfies Record<string, (data: never, context: MailContext) => MailContent>;
+export type NoticeTemplateName = keyof typeof NOTICE_CONTENT;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;
 export type MailTemplateData<T extends MailTemplateName> = Parameters<(typeof MAIL_TEMPLATES)[T]>[0];

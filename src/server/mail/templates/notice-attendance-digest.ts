@@ -1,0 +1,42 @@
+import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
+import { unsubscribeBlocks, type NoticeData } from './notice-parts.js';
+
+/** One line of the day's digest: a child absent, or late with the time in. */
+export interface DigestLine {
+  studentName: string;
+  /** absent: no gate scan; absent-am / absent-pm: a session missed; late: arrived after the bell. */
+  status: 'absent' | 'absent-am' | 'absent-pm' | 'late';
+  timeIn: string | null;
+}
+
+/** The day's absences and lates of a family's children (issue 18). */
+export interface AttendanceDigestData extends NoticeData {
+  /** yyyy-MM-dd */
+  date: string;
+  lines: DigestLine[];
+}
+
+function describe(line: DigestLine): string {
+  if (line.status === 'late') return `${line.studentName}: late, arrived at ${line.timeIn ?? 'an unrecorded time'}.`;
+  if (line.status === 'absent-am') return `${line.studentName}: absent for the morning session${line.timeIn ? ` (arrived at ${line.timeIn})` : ''}.`;
+  if (line.status === 'absent-pm') return `${line.studentName}: absent for the afternoon session.`;
+  return `${line.studentName}: absent (no arrival recorded at the gate).`;
+}
+
+export function attendanceDigestContent(data: AttendanceDigestData, context: MailContext): MailContent {
+  return {
+    subject: `Attendance on ${data.date}: ${data.lines.length === 1 ? '1 record' : `${data.lines.length} records`} for your family`,
+    heading: `Absences and lates on ${data.date}`,
+    blocks: [
+      { text: `${context.schoolName} recorded the following for your children today:` },
+      ...data.lines.map((line) => ({ text: describe(line) })),
+      { text: 'If a record is wrong, please contact the school office.' },
+      { link: { label: 'See attendance in the portal', href: portalLink(context, '/attendance') } },
+      ...unsubscribeBlocks(data, context, 'daily attendance messages'),
+    ],
+  };
+}
+
+export function attendanceDigest(data: AttendanceDigestData, context: MailContext): RenderedMail {
+  return composeMail(attendanceDigestContent(data, context), context);
+}

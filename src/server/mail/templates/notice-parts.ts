@@ -1,0 +1,29 @@
+import { portalLink, type MailBlock, type MailContext } from './layout.js';
+
+/**
+ * Parts shared by the messages to families (issue 18, docs/decisions.md D57). Each notice
+ * template describes its message as content (subject, heading, blocks) so that the portal's
+ * notices list shows the same words as the mail; the optional kinds end with their unsubscribe link.
+ */
+
+/** Every notice names the children it is about; the optional kinds carry their signed unsubscribe token. */
+export interface NoticeData {
+  studentNames: string[];
+  /** Set for the optional kinds (digest, reminders): the link turns that kind off for this recipient. */
+  unsubscribeToken?: string;
+}
+
+/** "Ann", "Ann and Ben", "Ann, Ben and Cal". */
+export function namesList(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? 'your child';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** The closing link of an optional kind; nothing for the others. */
+export function unsubscribeBlocks(data: NoticeData, context: MailContext, what: string): MailBlock[] {
+  if (!data.unsubscribeToken) return [];
+  return [
+    { text: `You receive ${what} because your e-mail is on a child's record at ${context.schoolName}. You can turn these off, and only these:` },
+    { link: { label: `Stop ${what}`, href: portalLink(context, `/notices/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`) } },
+  ];
+}

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
+import {
+  NoticeIdParamsSchema,
+  NoticeListSchema,
+  NoticePreferencesSchema,
+  NoticeSettingsSchema,
+  ParentEmailListSchema,
+  ParentEmailParamsSchema,
+  ReminderPreviewSchema,
+  ReminderSendAnswerSchema,
+  UnsubscribeAnswerSchema,
+  UnsubscribeSchema,
+  VerifyParentEmailSchema,
+} from '../../shared/notices.schemas.js';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import type { AppDeps } from '../app.js';
+import { errorResponses } from '../http/openapi.js';
+import { requireGuardian, requireRequester } from '../http/policy.js';
+import { actorOf } from '../http/request-context.js';
+import * as service from './notices.service.js';
+
+/**
+ * Messages to families (issue 18, docs/decisions.md D57): the notices list (a family account's own,
+ * a student's about them), a family's preferences, the unsubscribe link, the office's settings,
+ * deadline reminders and the verified parent e-mails.
+ */
+export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['notices'];
+  const context = { schoolName: config.schoolName, publicUrl: config.publicUrl };
+
+  app.get(
+    '/api/notices',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags, summary: "The signed-in family's (or student's own) notices, newest first, with the unread count; staff have none", response: { 200: NoticeListSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const who = requireRequester(request);
+      if (who.kind === 'staff') return { notices: [], unread: 0 };
+      return service.listNotices(db, who, context);
+    },
+  );
+
+  app.post(
+    '/api/notices/:id/read',
+    {
+      config: { access: 'family' },
+      schema: { tags, summary: "Marks one of the family's notices read", params: NoticeIdParamsSchema, response: { 204: z.null(), ...errorResponses } },
+    },
+    async (request, reply) => {
+      await service.markNoticeRead(db, requireGuardian(request).userId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/notice-preferences',
+    {
+      config: { access: 'family' },
+      schema: { tags, summary: 'Which optional messages the family receives', response: { 200: NoticePreferencesSchema, ...errorResponses } },
+    },
+    async (request) => service.getPreferences(db, requireGuardian(request).userId),
+  );
+
+  app.put(
+    '/api/notice-preferences',
+    {
+      config: { access: 'family' },
+      schema: { tags, summary: 'Turns the optional messages on or off for the family account', body: NoticePreferencesSchema, response: { 200: NoticePreferencesSchema, ...errorResponses } },
+    },
+    async (request) => service.updatePreferences(db, requireGuardian(request).userId, request.body, actorOf(request)),
+  );
+
+  app.post(
+    '/api/notices/unsubscribe',
+    {
+      // The mailed link works without a sign-in, and only to turn off the one kind for the one recipient its token names.
+      config: { access: 'public' },
+      schema: { tags, summary: "An unsubscribe link's token: turns that kind off for that recipient", body: UnsubscribeSchema, response: { 200: UnsubscribeAnswerSchema, ...errorResponses } },
+    },
+    async (request) => service.unsubscribe(db, request.body.token, actorOf(request)),
+  );
+
+  // ---- the office ----
+
+  app.get(
+    '/api/notice-settings',
+    {
+      config: { access: { can: 'notices.manage' } },
+      schema: { tags, summary: "The attendance digest's switch and time, and the reminders' days before the deadline", response: { 200: NoticeSettingsSchema, ...errorResponses } },
+    },
+    async () => service.getNoticeSettings(db),
+  );
+
+  app.put(
+    '/api/notice-settings',
+    {
+      config: { access: { can: 'notices.manage' } },
+      schema: { tags, summary: 'Changes the settings of messages to families', body: NoticeSettingsSchema, response: { 200: NoticeSettingsSchema, ...errorResponses } },
+    },
+    async (request) => service.updateNoticeSettings(db, request.body, actorOf(request)),
+  );
+
+  app.get(
+    '/api/deadline-reminders/preview',
+    {
+      config: { access: { can: 'notices.manage' } },
+      schema: { tags, summary: 'Who a reminder sent now would reach, and about which children', response: { 200: ReminderPreviewSchema, ...errorResponses } },
+    },
+    async () => service.previewReminders(db),
+  );
+
+  app.post(
+    '/api/deadline-reminders',
+    {
+      config: { access: { can: 'notices.manage' } },
+      schema: { tags, summary: 'Sends the reminders the preview lists (at most one a week per family)', response: { 200: ReminderSendAnswerSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const answer = await service.sendReminders(db, actorOf(request));
+      app.mailSender.wake();
+      return answer;
+    },
+  );
+
+  app.get(
+    '/api/students/:student_id/parent-emails',
+    {
+      config: { access: { can: 'student.family', student: { param: 'student_id' } } },
+      schema: { tags, summary: "The record's parent e-mails and whether the office verified each", params: z.object({ student_id: StudentIdSchema }), response: { 200: ParentEmailListSchema, ...errorResponses } },
+    },
+    async (request) => service.listParentEmails(db, request.params.student_id),
+  );
+
+  app.put(
+    '/api/students/:student_id/parent-emails/:parent',
+    {
+      config: { access: { can: 'student.family', student: { param: 'student_id' } } },
+      schema: {
+        tags,
+        summary: "Marks (or unmarks) a record's parent e-mail as verified by the office: a child with no family account is written to there",
+        params: ParentEmailParamsSchema,
+        body: VerifyParentEmailSchema,
+        response: { 200: ParentEmailListSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.setParentEmailVerified(db, request.params.student_id, request.params.parent, request.body, actorOf(request)),
+  );
+};
