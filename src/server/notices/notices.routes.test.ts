@@ -169,7 +169,8 @@ describe('the attendance digest', () => {
     await db.deleteFrom('school_holidays').where('date', '=', weekBefore).execute();
     await db.deleteFrom('attendance_records').where('date_scanned', '=', weekBefore).execute();
     await db.deleteFrom('attendance_scans').where('scanned_date', '=', weekBefore).execute();
-    await ingestScans(db, [{ studentId: other!.id, date: weekBefore, time: '07:00', index: 0 }], 'gate test');
+    const onTime = [...DEMO_FAMILY.childIds, present!.id, other!.id].map((studentId, index) => ({ studentId, date: weekBefore, time: '07:00', index }));
+    await ingestScans(db, onTime, 'gate test');
     expect(await runAttendanceDigest(db, { date: weekBefore })).toEqual({ sent: 1 });
     expect((await delivered()).slice(2).map((m) => m.recipients[0])).toEqual(['mother.d@example.com']);
   });
