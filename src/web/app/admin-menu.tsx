@@ -9,6 +9,7 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GradingIcon from '@mui/icons-material/Grading';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
+import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PostAddIcon from '@mui/icons-material/PostAdd';
 import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
@@ -40,6 +41,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
   { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
   { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, screen: screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
+  { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, screen: screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
   { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, screen: screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
   { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, screen: screen(() => import('../admin/privacy.js'), 'Privacy') },
 ];

@@ -68,6 +68,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         familyPage('family/verify', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyVerifyPage })),
         familyPage('family/reset-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage })),
         familyPage('family/accept', async () => ({ default: (await import('../family/family-accept-page.js')).FamilyAcceptPage })),
+        // An optional message's unsubscribe link works without a sign-in (issue 18).
+        { path: 'notices/unsubscribe', lazy: async () => ({ Component: (await import('../notices/unsubscribe-page.js')).UnsubscribePage }) },
         {
           // Signed in, even with a password change pending: the way out must always work.
           element: <RequireAuth allowPasswordChange allowSecondFactorSetup />,
@@ -119,6 +121,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     (await import('../term-reports/term-reports.api.js')).loadTermReports(queryClient, new URL(request.url)),
                   lazy: async () => ({ Component: (await import('../term-reports/term-reports-page.js')).TermReportsPage }),
                 },
+                { path: 'notices', lazy: async () => ({ Component: (await import('../notices/notices-page.js')).NoticesPage }) },
                 {
                   path: 'attendance',
                   loader: async ({ request }) =>

@@ -1,4 +1,5 @@
 import LogoutIcon from '@mui/icons-material/Logout';
+import NotificationsIcon from '@mui/icons-material/Notifications';
 import SchoolIcon from '@mui/icons-material/School';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
@@ -45,6 +46,18 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
                 {user.name}
               </Typography>
             </Box>
+          )}
+          {user && user.role !== 'admin' && (
+            // Families and students read every message the school sent them here (issue 18).
+            <Button
+              component={RouterLink}
+              to="/notices"
+              color="inherit"
+              startIcon={<NotificationsIcon aria-hidden />}
+              sx={{ flexShrink: 0, whiteSpace: 'nowrap', '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } } }}
+            >
+              Notices
+            </Button>
           )}
           <Button
             component={RouterLink}

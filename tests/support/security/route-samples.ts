@@ -10,6 +10,7 @@ import { isParentCaller, isStaffCaller, STAFF_CALLER_USERNAMES, userIdOfGuardian
 import { serverSecret } from '../../../src/server/http/server-secret.repository.js';
 import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/totp-secret.js';
 import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
+import { unsubscribeToken } from '../../../src/server/notices/notices.service.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route
@@ -486,6 +487,32 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
+  // ---- messages to families (issue 18) ----
+  'GET /api/notices': { request: get('/api/notices'), ok: 200, names: 'none' },
+  'POST /api/notices/:id/read': {
+    request: async ({ db }) => ({ url: `/api/notices/${await familyNotice(db)}/read` }),
+    ok: 204,
+  },
+  'GET /api/notice-preferences': { request: get('/api/notice-preferences'), ok: 200 },
+  'PUT /api/notice-preferences': { request: () => ({ url: '/api/notice-preferences', body: { 'attendance-digest': true, 'deadline-reminder': false } }), ok: 200 },
+  'POST /api/notices/unsubscribe': {
+    // The bystander family's digest: a signed link works for anyone who holds it, signed in or not.
+    request: async ({ db }) => ({ url: '/api/notices/unsubscribe', body: { token: await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'attendance-digest') } }),
+    ok: 200,
+  },
+  'GET /api/notice-settings': { request: get('/api/notice-settings'), ok: 200 },
+  'PUT /api/notice-settings': { request: () => ({ url: '/api/notice-settings', body: { digest_enabled: true, digest_time: '10:00', reminder_days: 7 } }), ok: 200 },
+  'GET /api/deadline-reminders/preview': { request: get('/api/deadline-reminders/preview'), ok: 200 },
+  'POST /api/deadline-reminders': { request: () => ({ url: '/api/deadline-reminders' }), ok: 200 },
+  'GET /api/students/:student_id/parent-emails': { request: ({ student }) => ({ url: `/api/students/${student}/parent-emails` }), ok: 200 },
+  'PUT /api/students/:student_id/parent-emails/:parent': {
+    request: async ({ db, student }) => {
+      await db.updateTable('students').set({ email_mother: 'sample.mother@example.com' }).where('id', '=', student).execute();
+      return { url: `/api/students/${student}/parent-emails/mother`, body: { email: 'sample.mother@example.com', verified: true } };
+    },
+    ok: 200,
+  },
+
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
   'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
@@ -566,6 +593,17 @@ async function failedMessage(db: Db): Promise<number> {
       created_at: iso,
       updated_at: iso,
     })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A notice of the demo family's, made for one call that marks it read. */
+async function familyNotice(db: Db): Promise<number> {
+  const iso = nowIso();
+  const row = await db
+    .insertInto('notices')
+    .values({ recipient_key: `user:${await userIdOfGuardian(db)}`, user_id: await userIdOfGuardian(db), email: DEMO_FAMILY.email, kind: 'registration-verified', data: JSON.stringify({ studentNames: ['Sample Child'] }), created_at: iso, updated_at: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
