@@ -15,6 +15,7 @@ import {
   type FamilyResetPasswordInput,
   type StudentFamily,
 } from '../../shared/family.schemas.js';
+import { ParentEmailListSchema, type ParentEmailFieldName } from '../../shared/notices.schemas.js';
 import { ApiError, apiRequest, fetchCsrfCookie, readCookie, send, toApiError } from '../lib/api-client.js';
 import { rememberChild } from '../lib/family-child.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
@@ -297,4 +298,24 @@ export async function downloadClassLetters(classId: string): Promise<void> {
 
 export function useDownloadClassLetters() {
   return useMutation({ mutationFn: downloadClassLetters, meta: BACKGROUND_QUERY });
+}
+
+// ---- The record's parent e-mails the office verified (issue 18: where notices go without an account) ----
+
+const verifiedEmailsKey = (studentId: string) => ['parent-emails-verified', studentId] as const;
+
+export function useVerifiedParentEmails(studentId: string) {
+  return useQuery({
+    queryKey: verifiedEmailsKey(studentId),
+    queryFn: ({ signal }) => apiRequest(`/api/students/${encodeURIComponent(studentId)}/parent-emails`, { schema: ParentEmailListSchema, signal }),
+  });
+}
+
+export function useVerifyParentEmail(studentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { parent: ParentEmailFieldName; email: string; verified: boolean }) =>
+      apiRequest(`/api/students/${encodeURIComponent(studentId)}/parent-emails/${input.parent}`, { method: 'PUT', body: { email: input.email, verified: input.verified }, schema: ParentEmailListSchema }),
+    onSuccess: (saved) => queryClient.setQueryData(verifiedEmailsKey(studentId), saved),
+  });
 }

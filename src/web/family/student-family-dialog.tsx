@@ -23,7 +23,7 @@ import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { InviteParentForm } from './invite-parent.js';
-import { useIssueFamilyCode, useOfficeLinkFamily, useOfficeUnlinkFamily, useStudentFamily } from './family.api.js';
+import { useIssueFamilyCode, useOfficeLinkFamily, useOfficeUnlinkFamily, useStudentFamily, useVerifiedParentEmails, useVerifyParentEmail } from './family.api.js';
 
 /** The student whose family is shown: the admin list's row. */
 export interface FamilyOf {
@@ -71,6 +71,68 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+const PARENT_LABELS = { mother: "Mother's e-mail", father: "Father's e-mail", guardian: "Guardian's e-mail" } as const;
+
+/**
+ * The record's parent e-mails and the office's mark on each (issue 18, D57): with no family
+ * account linked, the school's messages go to the verified ones. Marking says the office checked
+ * the address with the parent; a changed address loses the mark by itself.
+ */
+function ParentEmails({ studentId }: { studentId: string }) {
+  const emails = useVerifiedParentEmails(studentId);
+  const verify = useVerifyParentEmail(studentId);
+  const showSnackbar = useSnackbar();
+  if (emails.isPending) return <Typography color="text.secondary">Loading…</Typography>;
+  if (emails.isError) {
+    return (
+      <Alert severity="error" role="alert">
+        {errorMessage(emails.error)}
+      </Alert>
+    );
+  }
+  return (
+    <>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        Without a linked family account, the school's messages go to the addresses marked verified.
+      </Typography>
+      <List dense disablePadding aria-label="Parent e-mails on the record">
+        {emails.data.emails.map((entry) => (
+          <ListItem
+            key={entry.parent}
+            disableGutters
+            secondaryAction={
+              entry.email ? (
+                <Button
+                  size="small"
+                  disabled={verify.isPending}
+                  aria-label={`${entry.verified ? 'Remove the mark from' : 'Mark as verified'} ${PARENT_LABELS[entry.parent]}`}
+                  onClick={() =>
+                    verify.mutate(
+                      { parent: entry.parent, email: entry.email ?? '', verified: !entry.verified },
+                      {
+                        onSuccess: () => showSnackbar(entry.verified ? `${entry.email} is no longer marked verified` : `${entry.email} marked verified`),
+                        onError: (cause) => showSnackbar(errorMessage(cause), 'error'),
+                      },
+                    )
+                  }
+                >
+                  {entry.verified ? 'Unmark' : 'Mark verified'}
+                </Button>
+              ) : undefined
+            }
+          >
+            <ListItemText
+              primary={entry.email ?? 'Not given'}
+              secondary={`${PARENT_LABELS[entry.parent]}${entry.verified && entry.verified_at ? ` · verified ${dayOf(entry.verified_at)}` : entry.email ? ' · not verified' : ''}`}
+              slotProps={{ primary: { sx: { overflowWrap: 'anywhere', pr: 12 } } }}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </>
+  );
+}
+
 function FamilyPanel({ studentId }: { studentId: string }) {
   const family = useStudentFamily(studentId);
   if (family.isPending) return <PageSpinner label="Loading the family accounts" />;
@@ -85,6 +147,10 @@ function FamilyPanel({ studentId }: { studentId: string }) {
     <>
       <Section title="Linked family accounts">
         <LinkedAccounts studentId={studentId} guardians={family.data.guardians} />
+      </Section>
+      <Divider />
+      <Section title="Parent e-mails on the record">
+        <ParentEmails studentId={studentId} />
       </Section>
       <Divider />
       <Section title="Open invitations">

@@ -4,13 +4,11 @@ import {
   NoticeListSchema,
   NoticePreferencesSchema,
   NoticeSettingsSchema,
-  ParentEmailListSchema,
   ReminderPreviewSchema,
   ReminderSendAnswerSchema,
   UnsubscribeAnswerSchema,
   type NoticePreferences,
   type NoticeSettings,
-  type ParentEmailFieldName,
 } from '../../shared/notices.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 
@@ -74,23 +72,5 @@ export function useSendReminders() {
   return useMutation({
     mutationFn: () => apiRequest('/api/deadline-reminders', { method: 'POST', schema: ReminderSendAnswerSchema }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: previewKey }),
-  });
-}
-
-const parentEmailsKey = (studentId: string) => ['parent-emails', studentId] as const;
-
-export function useParentEmails(studentId: string) {
-  return useQuery({
-    queryKey: parentEmailsKey(studentId),
-    queryFn: ({ signal }) => apiRequest(`/api/students/${encodeURIComponent(studentId)}/parent-emails`, { schema: ParentEmailListSchema, signal }),
-  });
-}
-
-export function useVerifyParentEmail(studentId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { parent: ParentEmailFieldName; email: string; verified: boolean }) =>
-      apiRequest(`/api/students/${encodeURIComponent(studentId)}/parent-emails/${input.parent}`, { method: 'PUT', body: { email: input.email, verified: input.verified }, schema: ParentEmailListSchema }),
-    onSuccess: (saved) => queryClient.setQueryData(parentEmailsKey(studentId), saved),
   });
 }
