@@ -241,6 +241,25 @@ describe(`migrations on ${currentEngine()}`, () => {
     await expect(db.insertInto('users').values(guardian).execute()).rejects.toThrow(/check/i);
   });
 
+  it('0012 keeps one notice per notice key (many without one) and one mark per parent e-mail; its down drops the tables', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
+    const notice = { recipient_key: 'email:p@example.com', email: 'p@example.com', kind: 'attendance-digest', data: '{}', created_at: iso, updated_at: iso };
+    await db.insertInto('notices').values({ ...notice, notice_key: null }).execute();
+    await db.insertInto('notices').values({ ...notice, notice_key: null }).execute();
+    await db.insertInto('notices').values({ ...notice, notice_key: 'digest:email:p@example.com:2026-11-02' }).execute();
+    await expect(db.insertInto('notices').values({ ...notice, notice_key: 'digest:email:p@example.com:2026-11-02' }).execute()).rejects.toThrow(/unique|duplicate/i);
+    const mark = { student_id: 'X1', parent: 'mother' as const, email: 'p@example.com', verified_by_user_id: null, created_at: iso, updated_at: iso };
+    await db.insertInto('parent_email_verifications').values(mark).execute();
+    await expect(db.insertInto('parent_email_verifications').values(mark).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    await expect(db.insertInto('parent_email_verifications').values({ ...mark, parent: 'aunt' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await tableNames(db)).not.toContain('notices');
+    expect(await tableNames(db)).not.toContain('parent_email_verifications');
+  });
+
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
