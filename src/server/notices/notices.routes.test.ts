@@ -6,8 +6,8 @@ import { NoticeListSchema, NoticePreferencesSchema, ParentEmailListSchema, Remin
 import { addDays, isWeekday } from '../../shared/school-days.js';
 import { ingestScans } from '../attendance/scans.service.js';
 import { nowIso, type Db } from '../db/database.js';
-import { DEMO_FAMILY, DEMO_STAFF } from '../db/demo-data/demo-accounts.js';
-import { notifyFamily, runAttendanceDigest } from './notices.service.js';
+import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { notifyFamilies, notifyFamily, runAttendanceDigest } from './notices.service.js';
 
 /**
  * Messages to families (issue 18, docs/decisions.md D57) through the API and the real SMTP server
@@ -303,5 +303,23 @@ describe('verified parent e-mails and the kinds the review sends', () => {
     await addFamily('linked.parent@example.com', [student!.id]);
     expect(await db.transaction().execute((trx) => notifyFamily(trx, { studentId: student!.id, kind: 'registration-verified', data: {} }))).toBe(1);
     expect((await delivered()).at(-1)!.recipients).toEqual(['linked.parent@example.com']);
+  });
+});
+
+describe("a student's own notices", () => {
+  it('shows the notices about the student alone, once, and none naming a sibling; staff have none', async () => {
+    const child = DEMO_STUDENTS.inProgress.student_id;
+    await addFamily('second.parent@example.com', [child, DEMO_STUDENTS.registered.student_id]);
+    await db.transaction().execute(async (trx) => {
+      expect(await notifyFamily(trx, { studentId: child, kind: 'registration-verified', data: {} })).toBe(2);
+      expect(await notifyFamilies(trx, { studentIds: DEMO_FAMILY.childIds, kind: 'term-reports-posted', data: () => ({ termLabel: 'Term 1 Michaelmas 2026-2027' }) })).toBe(2);
+    });
+    const student = await client().signInStudent(child, DEMO_STUDENTS.inProgress.password);
+    const own = NoticeListSchema.parse((await student.get('/api/notices')).json());
+    expect(own.notices.map((n) => [n.kind, n.student_ids])).toEqual([['registration-verified', [child]]]);
+    const family = NoticeListSchema.parse((await (await signInFamily(DEMO_FAMILY.email)).get('/api/notices')).json());
+    expect(family.notices.map((n) => n.kind).sort()).toEqual(['registration-verified', 'term-reports-posted']);
+    expect(NoticeListSchema.parse((await (await office()).get('/api/notices')).json()).notices).toEqual([]);
+    expect((await client().get('/api/notices')).statusCode).toBe(401);
   });
 });
