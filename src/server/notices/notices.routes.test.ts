@@ -7,7 +7,7 @@ import { addDays, isWeekday } from '../../shared/school-days.js';
 import { ingestScans } from '../attendance/scans.service.js';
 import { nowIso, type Db } from '../db/database.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
-import { notifyFamilies, notifyFamily, runAttendanceDigest } from './notices.service.js';
+import { notifyFamilies, notifyFamily, runAttendanceDigest, runDueAttendanceDigest } from './notices.service.js';
 
 /**
  * Messages to families (issue 18, docs/decisions.md D57) through the API and the real SMTP server
@@ -173,6 +173,21 @@ describe('the attendance digest', () => {
     await ingestScans(db, onTime, 'gate test');
     expect(await runAttendanceDigest(db, { date: weekBefore })).toEqual({ sent: 1 });
     expect((await delivered()).slice(2).map((m) => m.recipients[0])).toEqual(['mother.d@example.com']);
+  });
+});
+
+describe("the digest's timer", () => {
+  it("runs once the school's time has come, once a day, and not while the school has it off", async () => {
+    const today = schoolToday();
+    // The school's time zone (America/Port_of_Spain) is UTC-4 all year.
+    const at = (time: string) => new Date(`${today}T${time}:00-04:00`);
+    expect(await runDueAttendanceDigest(db, at('09:59'))).toBeNull();
+    expect(await runDueAttendanceDigest(db, at('10:01'))).not.toBeNull();
+    expect(await runDueAttendanceDigest(db, at('10:02'))).toBeNull();
+    await db.deleteFrom('settings').where('key', '=', 'notices_digest_last_date').execute();
+    const clerk = await office();
+    await clerk.request('PUT', '/api/notice-settings', { body: { digest_enabled: false, digest_time: '10:00', reminder_days: 7 } });
+    expect(await runDueAttendanceDigest(db, at('10:03'))).toBeNull();
   });
 });
 
