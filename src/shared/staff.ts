@@ -48,6 +48,10 @@ export const SCHOOL_ACTIONS = [
   'outbox.manage',
   /** Family codes for a whole class (the letters to print) (issue 17). */
   'families.manage',
+  /** The document review queue: accept or return each uploaded document (issue 18). */
+  'documents.review',
+  /** Verify, return or reopen a registration record (issue 18). */
+  'registrations.review',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

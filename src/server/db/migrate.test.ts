@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -91,6 +92,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -124,6 +126,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -138,6 +141,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -161,6 +165,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -176,6 +181,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -194,6 +200,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await tableNames(db)).not.toContain('outbox');
@@ -202,6 +209,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0010 admits family accounts, unique by e-mail among them, keeping every account and its sessions; its down removes them', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
@@ -224,6 +232,8 @@ describe(`migrations on ${currentEngine()}`, () => {
     // The rebuilt users table still cascades: a deleted account takes its sessions with it.
     await db.deleteFrom('users').where('id', '=', student.id).execute();
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
+
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
 
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await db.selectFrom('users').select('role').execute()).toEqual([{ role: 'admin' }]);

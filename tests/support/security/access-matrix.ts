@@ -39,6 +39,8 @@ const ROLE_MAY: Record<Exclude<StaffCaller, 'admin' | 'teacher-other'>, readonly
     'student.family',
     'student.invite-family',
     'families.manage',
+    'documents.review',
+    'registrations.review',
   ],
   principal: [...OFFICE_READS, 'term-reports.post'],
   teacher: ['student.read', 'students.list', 'class.read', 'term-reports.read', 'settings.read'],
