@@ -34,6 +34,7 @@ import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type Fiel
 import { registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
+import { ReviewNotice } from './review-notice.js';
 
 const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
   'student-data': <AssignmentIndIcon />,
@@ -154,6 +155,7 @@ export function RegistrationLayout() {
                 {status.data.reason}
               </Alert>
             )}
+            <ReviewNotice studentId={studentId} />
             <Outlet />
             {narrow && role === 'student' && (
               <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>

@@ -2,6 +2,7 @@ import { queryOptions, skipToken, useMutation, useQuery, useQueryClient, type Qu
 import { LOOKUPS, toLookupOptions, type LookupName } from '../../shared/lookups.schemas.js';
 import { fieldsOfStep, type FieldValue } from '../../shared/registration.fields.js';
 import type { DataStep } from '../../shared/registration.progress.js';
+import { RegistrationReviewSchema } from '../../shared/review.schemas.js';
 import {
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
@@ -186,5 +187,19 @@ export function useRemoveRegistrationPeriod() {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
     },
+  });
+}
+
+// ---- GET /api/registration-review/{studentId} (issue 18) ----------------------------------------
+
+export const registrationReviewKey = (studentId: string) => ['review', 'registration', studentId] as const;
+
+/** Where the record stands with the office: submitted, returned (note and steps) or verified. */
+export function useRegistrationReview(studentId: string | null) {
+  return useQuery({
+    queryKey: registrationReviewKey(studentId ?? ''),
+    queryFn: ({ signal }) => apiRequest(`/api/registration-review/${encodeURIComponent(studentId ?? '')}`, { schema: RegistrationReviewSchema, signal }),
+    enabled: studentId !== null,
+    staleTime: 0,
   });
 }
