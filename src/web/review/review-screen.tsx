@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { listName } from '../../shared/admin.schemas.js';
 import { DOCUMENT_SLOTS, type DocumentType } from '../../shared/documents.slots.js';
-import { DOCUMENT_RETURN_REASONS, REVIEW_STEPS, type DocumentReturnReason, type ReviewStep } from '../../shared/review.schemas.js';
+import { DOCUMENT_RETURN_REASONS, REVIEW_STEPS, type DocumentReturnReason, type QueueItem, type ReviewStep } from '../../shared/review.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
@@ -35,6 +35,12 @@ export function ReviewScreen() {
   const queue = useDocumentQueue({ ...(classId ? { class_id: classId } : {}), ...(fileType ? { file_type: fileType } : {}) });
   const review = useReviewDocument();
   const item = queue.data?.items.find((entry) => !skipped.includes(entry.public_id));
+  // The student last shown stays at hand for the registration decision once their documents are done.
+  const [lastStudent, setLastStudent] = useState<QueueItem['student'] | null>(null);
+  const shownStudent = item?.student;
+  useEffect(() => {
+    if (shownStudent) setLastStudent(shownStudent);
+  }, [shownStudent]);
 
   const reset = () => {
     setReturning(false);
@@ -165,18 +171,19 @@ export function ReviewScreen() {
                 </Button>
               </Stack>
             )}
-            <RegistrationDecision studentId={item.student.id} />
+            <RegistrationDecision student={item.student} />
           </Stack>
         </Box>
       )}
+      {!item && lastStudent && <RegistrationDecision student={lastStudent} />}
     </Stack>
   );
 }
 
 /** Verify, return (with a note and steps) or reopen the student's registration record. */
-function RegistrationDecision({ studentId }: { studentId: string }) {
+function RegistrationDecision({ student }: { student: QueueItem['student'] }) {
   const show = useSnackbar();
-  const decide = useDecideRegistration(studentId);
+  const decide = useDecideRegistration(student.id);
   const [note, setNote] = useState('');
   const [steps, setSteps] = useState<ReviewStep[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -185,7 +192,7 @@ function RegistrationDecision({ studentId }: { studentId: string }) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
-        Registration
+        Registration of {listName(student)}
       </Typography>
       <Stack spacing={1.5}>
         <TextField label="Note to the family" value={note} onChange={(event) => setNote(event.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500 } }} />
