@@ -31,7 +31,7 @@ import { canTake } from '../lib/staff-access.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
 import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
-import { registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
+import { registrationReviewKey, registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
 import { ReviewNotice } from './review-notice.js';
@@ -105,7 +105,10 @@ export function RegistrationLayout() {
         status: status.data,
         editable,
         role,
-        refreshRecord: () => void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) }),
+        refreshRecord: () => {
+          void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+          void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+        },
       }}
     >
       <FieldProblemsContext.Provider value={fieldProblems}>

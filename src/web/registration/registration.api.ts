@@ -152,6 +152,8 @@ export function useSaveField(studentId: string) {
       queryClient.setQueryData<StudentRecord>(studentRecordKey(studentId), (old) =>
         old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old,
       );
+      // A returned record goes back to the office on the family's change (D56): the notice follows.
+      void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
     },
   });
 }
