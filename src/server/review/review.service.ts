@@ -72,7 +72,9 @@ export async function reviewDocument(db: Db, actor: Actor, publicId: string, inp
     if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
     const state = input.decision === 'accept' ? 'accepted' : 'returned';
     const reason = state === 'returned' ? returnReasonText(input.reason!, input.details) : null;
-    await repo.setDocumentReview(trx, publicId, { review_state: state, review_reason: reason, reviewed_by: actor.actor_user_id, reviewed_at: nowIso() });
+    const updated = await repo.setDocumentReview(trx, publicId, { review_state: state, review_reason: reason, reviewed_by: actor.actor_user_id, reviewed_at: nowIso() });
+    // A new upload between the read and the write has a new public id: that file is not the one decided on.
+    if (!updated) throw conflict('This slot now holds another file. Reload the queue.');
     await writeAudit(trx, {
       ...actor,
       action: state === 'accepted' ? 'accept' : 'return',
