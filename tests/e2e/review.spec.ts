@@ -84,7 +84,6 @@ describe('the office reviews, the family answers', () => {
     const slot = page.getByTestId('slot-birth_certificate');
     await slot.getByTestId('document-returned').getByText(REASON).waitFor();
     await slot.getByTestId('file-name').waitFor();
-    await page.getByTestId('registration-returned').or(page.getByRole('heading', { level: 1, name: 'Documents' })).first().waitFor();
     await noSidewaysScroll(page);
     await page.screenshot({ path: screenshotPath('review-returned-390.png'), fullPage: true });
     await page.locator('input[name="file-birth_certificate"]').setInputFiles({ name: 'birth certificate clear.pdf', mimeType: 'application/pdf', buffer: await tinyPdf('A clear scan') });
