@@ -9,12 +9,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { listName } from '../../shared/admin.schemas.js';
 import { DOCUMENT_SLOTS, type DocumentType } from '../../shared/documents.slots.js';
-import { DOCUMENT_RETURN_REASONS, REVIEW_STEPS, type DocumentReturnReason, type QueueItem, type ReviewStep } from '../../shared/review.schemas.js';
+import { DOCUMENT_RETURN_REASONS, type DocumentReturnReason, type QueueItem } from '../../shared/review.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useDecideRegistration, useDocumentQueue, useReviewDocument } from './review.api.js';
+import { RegistrationDecision } from './registration-decision.js';
+import { useDocumentQueue, useReviewDocument } from './review.api.js';
 
 /**
  * The office's document review (issue 18, D56): the queue oldest first, filtered by class and
@@ -171,57 +172,11 @@ export function ReviewScreen() {
                 </Button>
               </Stack>
             )}
-            <RegistrationDecision student={item.student} />
+            <RegistrationDecision studentId={item.student.id} name={listName(item.student)} />
           </Stack>
         </Box>
       )}
-      {!item && lastStudent && <RegistrationDecision student={lastStudent} />}
+      {!item && lastStudent && <RegistrationDecision studentId={lastStudent.id} name={listName(lastStudent)} />}
     </Stack>
-  );
-}
-
-/** Verify, return (with a note and steps) or reopen the student's registration record. */
-function RegistrationDecision({ student }: { student: QueueItem['student'] }) {
-  const show = useSnackbar();
-  const decide = useDecideRegistration(student.id);
-  const [note, setNote] = useState('');
-  const [steps, setSteps] = useState<ReviewStep[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const run = (decision: Parameters<typeof decide.mutate>[0]) =>
-    decide.mutate(decision, { onSuccess: (answer) => (setError(null), show(answer.message)), onError: (failure) => setError(errorMessage(failure)) });
-  return (
-    <Paper variant="outlined" sx={{ p: 2 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
-        Registration of {listName(student)}
-      </Typography>
-      <Stack spacing={1.5}>
-        <TextField label="Note to the family" value={note} onChange={(event) => setNote(event.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500 } }} />
-        <TextField
-          select
-          label="Steps to fix"
-          value={steps}
-          onChange={(event) => setSteps(event.target.value as unknown as ReviewStep[])}
-          slotProps={{ select: { multiple: true } }}
-        >
-          {REVIEW_STEPS.map((step) => (
-            <MenuItem key={step.key} value={step.key}>
-              {step.label}
-            </MenuItem>
-          ))}
-        </TextField>
-        {error && <Alert severity="error">{error}</Alert>}
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button variant="contained" onClick={() => run({ action: 'verify' })} disabled={decide.isPending}>
-            Verify registration
-          </Button>
-          <Button variant="outlined" color="warning" onClick={() => run({ action: 'return', input: { note, steps } })} disabled={decide.isPending}>
-            Return registration
-          </Button>
-          <Button onClick={() => run({ action: 'reopen' })} disabled={decide.isPending}>
-            Reopen
-          </Button>
-        </Stack>
-      </Stack>
-    </Paper>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DocumentQueueSchema,
   RegistrationReviewAnswerSchema,
+  RegistrationReviewSchema,
   ReviewDocumentAnswerSchema,
   type DocumentQueueQuery,
   type ReturnRegistrationInput,
@@ -37,6 +38,16 @@ export function useReviewDocument() {
       apiRequest(`/api/review/documents/${encodeURIComponent(publicId)}`, { method: 'POST', body: input, schema: ReviewDocumentAnswerSchema }),
     meta: BACKGROUND_QUERY,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['review'] }),
+  });
+}
+
+// ---- GET /api/registration-review/{studentId} (the office's view) -------------------------------
+
+export function useRegistrationState(studentId: string) {
+  return useQuery({
+    queryKey: ['review', 'registration', studentId],
+    queryFn: ({ signal }) => apiRequest(`/api/registration-review/${encodeURIComponent(studentId)}`, { schema: RegistrationReviewSchema, signal }),
+    staleTime: 0,
   });
 }
 
