@@ -35,6 +35,7 @@ import { lookupRoutes } from './lookups/lookups.routes.js';
 import { noticeRoutes } from './notices/notices.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
+import { reviewRoutes } from './review/review.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(registrationRoutes, appDeps);
   await app.register(documentRoutes, appDeps);
   await app.register(registrationFormRoutes, appDeps);
+  await app.register(reviewRoutes, appDeps);
   await app.register(termReportRoutes, appDeps);
   await app.register(adminRoutes, appDeps);
   await app.register(privacyRoutes, appDeps);

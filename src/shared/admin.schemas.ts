@@ -33,23 +33,32 @@ export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
 // ---- GET /api/students -------------------------------------------------------------------------
 
 /**
- * How far a student's registration has come, from the stored progress flags: no step done is
- * not started, all six (the five steps and the submission) complete, anything between in progress
- * (the registration report's "complete" too).
+ * Where a student's registration stands (issue 18, docs/decisions.md D56): from the progress
+ * flags no step done is not started, all six (the five steps and the submission) submitted,
+ * anything between in progress; the office's decision, when there is one, is returned or verified.
  */
-export const REGISTRATION_STATES = ['not_started', 'in_progress', 'complete'] as const;
+export const REGISTRATION_STATES = ['not_started', 'in_progress', 'submitted', 'returned', 'verified'] as const;
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 export const REGISTRATION_STATE_LABELS: Record<RegistrationState, string> = {
   not_started: 'Not started',
   in_progress: 'In progress',
-  complete: 'Complete',
+  submitted: 'Submitted',
+  returned: 'Returned',
+  verified: 'Verified',
 };
 
-/** The state of the six progress flags (null: no progress stored yet, so not started). */
-export function registrationStateOf(flags: Readonly<Record<Exclude<keyof ProgressFlags, 'termsAndConditions'>, number>> | null): RegistrationState {
+/** The office's decision on a record, when there is one (registration_reviews). */
+export type RegistrationDecision = 'returned' | 'verified';
+
+/** The state of the six progress flags (null: no progress stored yet, so not started), unless the office decided. */
+export function registrationStateOf(
+  flags: Readonly<Record<Exclude<keyof ProgressFlags, 'termsAndConditions'>, number>> | null,
+  decision: RegistrationDecision | null = null,
+): RegistrationState {
+  if (decision) return decision;
   if (!flags) return 'not_started';
   const done = [flags.studentData, flags.familyData, flags.healthData, flags.otherData, flags.documents, flags.submit].filter((flag) => flag === 1).length;
-  return done === 0 ? 'not_started' : done === 6 ? 'complete' : 'in_progress';
+  return done === 0 ? 'not_started' : done === 6 ? 'submitted' : 'in_progress';
 }
 
 /** SPEC §3 "Student (admin list and edit)": one row of the dashboard's student list. */
@@ -105,7 +114,7 @@ export const StudentListFilterSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
     .optional(),
-  registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress or complete.' }).optional(),
+  registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress, submitted, returned or verified.' }).optional(),
 });
 export type StudentListFilter = z.infer<typeof StudentListFilterSchema>;
 

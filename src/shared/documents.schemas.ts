@@ -89,6 +89,9 @@ export const UploadedFileSchema = z.object({
   mime: z.string(),
   size: z.number().int(),
   uploaded_at: z.string(),
+  /** The office's review (issue 18): submitted, accepted, or returned with the reason the family reads. */
+  review_state: z.enum(['submitted', 'accepted', 'returned']),
+  review_reason: z.string().nullable(),
 });
 export type UploadedFile = z.infer<typeof UploadedFileSchema>;
 export const UploadedFileListSchema = z.array(UploadedFileSchema);

@@ -50,6 +50,10 @@ export const SCHOOL_ACTIONS = [
   'families.manage',
   /** Messages to families: the digest's time and switch, deadline reminders (preview and send) (issue 18). */
   'notices.manage',
+  /** The document review queue: accept or return each uploaded document (issue 18). */
+  'documents.review',
+  /** Verify, return or reopen a registration record (issue 18). */
+  'registrations.review',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

@@ -152,6 +152,7 @@ describe('row actions', () => {
     ['Term reports', `Term reports of ${listName}`],
     ['Attendance', `Attendance of ${listName}`],
     ['Family', `Family of ${listName}`],
+    ['Review registration', `Review registration of ${listName}`],
   ] as const;
 
   it('each has a tooltip on hover and a name that names the student (1280px)', async () => {

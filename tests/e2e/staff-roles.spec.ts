@@ -52,7 +52,7 @@ const REFUSAL = 'You can only see the students you are responsible for.';
 
 const REPORTS = ['Registration Report', 'Parents Contact', 'Class Attendance'];
 const MENUS = {
-  office: ['Dashboard', 'Export Data', ...REPORTS, 'Import Students', 'Post Term Reports', 'Import Term Results', 'Import Attendance'],
+  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'Post Term Reports', 'Import Term Results', 'Import Attendance'],
   principal: ['Dashboard', 'Export Data', ...REPORTS, 'Post Term Reports'],
   formTeacher: ['Dashboard', ...REPORTS],
 };
@@ -89,7 +89,7 @@ describe('the menu of each role', () => {
     await page.getByRole('heading', { level: 1, name: 'Students' }).waitFor();
     await button('Add student').waitFor();
     await button('Export call list').waitFor();
-    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'Reset password', 'Documents', 'Term reports', 'Attendance', 'Family']);
+    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'Reset password', 'Documents', 'Term reports', 'Attendance', 'Family', 'Review registration']);
     expect(refused).toEqual([]);
   });
 

@@ -75,7 +75,12 @@ export async function listDocumentTypesOf(db: Db, studentIds: readonly string[])
 
 /** (student, document type) pairs of one class or the whole school, in one query. */
 export async function listDocumentTypesOfClass(db: Db, classId: string | null): Promise<Map<string, string[]>> {
-  let query = db.selectFrom('documents').innerJoin('students', 'students.id', 'documents.student_id').select(['documents.student_id', 'documents.file_type']);
+  // A returned document does not fill its slot (issue 18, D56), as on the registration screens.
+  let query = db
+    .selectFrom('documents')
+    .innerJoin('students', 'students.id', 'documents.student_id')
+    .select(['documents.student_id', 'documents.file_type'])
+    .where('documents.review_state', '<>', 'returned');
   if (classId !== null) query = query.where('students.class_id', '=', classId);
   const byStudent = new Map<string, string[]>();
   for (const row of await query.execute()) {
@@ -189,4 +194,11 @@ export async function updateStudent(db: Db, id: string, values: Record<string, s
     .set({ ...(values as Partial<StudentRow>), updated_at: at })
     .where('id', '=', id)
     .execute();
+}
+
+/** The office's decision on each record that has one (issue 18, D56): student id → returned or verified. */
+export async function listRegistrationDecisions(db: Db, classId: string | null = null): Promise<Map<string, 'returned' | 'verified'>> {
+  let query = db.selectFrom('registration_reviews').innerJoin('students', 'students.id', 'registration_reviews.student_id').select(['registration_reviews.student_id', 'registration_reviews.state']);
+  if (classId !== null) query = query.where('students.class_id', '=', classId);
+  return new Map((await query.execute()).map((row) => [row.student_id, row.state]));
 }

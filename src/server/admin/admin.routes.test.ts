@@ -110,7 +110,7 @@ describe('GET /api/students', () => {
       date_of_birth: stored.date_of_birth,
       birth_certificate_no: stored.birth_certificate_no,
       updatedAt: stored.updated_at,
-      registration: 'complete',
+      registration: 'submitted',
     });
     expect(listName(row)).toBe(`${registered.last_name}, ${registered.first_name}`);
   });

@@ -29,13 +29,17 @@ import type { RegistrationReportData, ReportClass, ReportStudent } from './regis
  */
 /** The student list: every student, or only those of `classIds` (the classes a form teacher may see). */
 export async function listStudents(db: Db, classIds: readonly string[] | null, now = new Date()): Promise<AdminStudent[]> {
-  const [students, documents] = await Promise.all([repo.listStudents(db, classIds), repo.listDocumentTypesOfClass(db, null)]);
+  const [students, documents, decisions] = await Promise.all([
+    repo.listStudents(db, classIds),
+    repo.listDocumentTypesOfClass(db, null),
+    repo.listRegistrationDecisions(db),
+  ]);
   const today = schoolToday(now);
   const states = new Map<string, RegistrationState>();
   for (let afterId: string | null = null; ; ) {
     const page = await repo.listStudentRecordsPage(db, null, afterId, RECORDS_PER_PAGE);
     for (const record of page) {
-      states.set(record.id, registrationStateOf(computeProgress(record, documents.get(record.id) ?? [], { today })));
+      states.set(record.id, registrationStateOf(computeProgress(record, documents.get(record.id) ?? [], { today }), decisions.get(record.id) ?? null));
     }
     if (page.length < RECORDS_PER_PAGE) break;
     afterId = page.at(-1)!.id;
@@ -103,7 +107,11 @@ const RECORDS_PER_PAGE = 250;
  */
 export async function gatherRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<RegistrationReportData> {
   const classId = formClass?.id ?? null;
-  const [classes, documents] = await Promise.all([repo.listFormClasses(db), repo.listDocumentTypesOfClass(db, classId)]);
+  const [classes, documents, decisions] = await Promise.all([
+    repo.listFormClasses(db),
+    repo.listDocumentTypesOfClass(db, classId),
+    repo.listRegistrationDecisions(db, classId),
+  ]);
   const records: repo.StudentRow[] = [];
   for (;;) {
     const page = await repo.listStudentRecordsPage(db, classId, records.at(-1)?.id ?? null, RECORDS_PER_PAGE);
@@ -120,6 +128,7 @@ export async function gatherRegistrationReport(db: Db, schoolName: string, formC
       id: record.id,
       name: listName(record),
       progress,
+      state: registrationStateOf(progress, decisions.get(record.id) ?? null),
       missingDocuments: DEFAULT_REQUIRED_DOCUMENT_TYPES.filter((type) => !uploaded.includes(type)).map(documentLabel),
       termsAgreed: record.agree_terms_conditions === 1,
       termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,

@@ -1,6 +1,7 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
+import type { RegistrationState } from '../../shared/admin.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 
@@ -16,6 +17,8 @@ export interface ReportStudent {
   /** 'Last, First' */
   name: string;
   progress: ProgressFlags;
+  /** Where the record stands (issue 18): the student list's state. */
+  state: RegistrationState;
   /** Labels of the required document slots without a file. */
   missingDocuments: string[];
   /** yyyy-MM-dd the terms were agreed, or null. */
@@ -57,6 +60,10 @@ export interface Totals {
   termsAgreed: number;
   /** Students with all six flags done. */
   complete: number;
+  /** Students in each review state (issue 18): waiting for the office, returned, verified. */
+  submitted: number;
+  returned: number;
+  verified: number;
 }
 
 /** Counts of one class or of several (the school's totals). */
@@ -64,12 +71,14 @@ export function totalsOf(students: readonly ReportStudent[]): Totals {
   const steps = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
   let termsAgreed = 0;
   let complete = 0;
+  const states = { submitted: 0, returned: 0, verified: 0 };
   for (const student of students) {
+    if (student.state === 'submitted' || student.state === 'returned' || student.state === 'verified') states[student.state]++;
     for (const key of Object.keys(steps) as (keyof ProgressFlags)[]) steps[key] += student.progress[key];
     if (student.termsAgreed) termsAgreed++;
     if (PROGRESS_STEPS.every(([key]) => student.progress[key] === 1)) complete++;
   }
-  return { students: students.length, steps, termsAgreed, complete };
+  return { students: students.length, steps, termsAgreed, complete, ...states };
 }
 
 export function classTitle(group: Pick<ReportClass, 'classId' | 'formLevel'>): string {
@@ -80,15 +89,15 @@ const flag = (done: 0 | 1): TableCell => (done === 1 ? { text: 'Yes' } : { text:
 const bold = (text: string | number): TableCell => ({ text: String(text), bold: true });
 
 function summaryTable(classes: readonly ReportClass[], school: Totals): Content {
-  const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete'];
+  const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete', 'Awaiting Review', 'Returned', 'Verified'];
   const row = (label: string, teacher: string | null, t: Totals, strong = false) =>
-    [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete].map((cell) =>
+    [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete, t.submitted, t.returned, t.verified].map((cell) =>
       strong ? bold(cell) : { text: String(cell) },
     );
   return dataTable(
     headers,
     [...classes.map((group) => row(classTitle(group), group.formTeacher, totalsOf(group.students))), row('School total', null, school, true)],
-    ['auto', '*', 'auto', ...PROGRESS_STEPS.map(() => 'auto'), 'auto', 'auto'],
+    ['auto', '*', 'auto', ...PROGRESS_STEPS.map(() => 'auto'), 'auto', 'auto', 'auto', 'auto', 'auto'],
   );
 }
 

@@ -59,6 +59,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -93,6 +94,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -127,6 +129,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -142,6 +145,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -166,6 +170,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -182,6 +187,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await migrateOneDown(db)).toBe('0008-totp');
@@ -201,6 +207,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await migrateOneDown(db)).toBe('0009-outbox');
     expect(await tableNames(db)).not.toContain('outbox');
@@ -210,6 +217,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
@@ -234,6 +242,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
 
     expect(await migrateOneDown(db)).toBe('0012-notices');
+    expect(await migrateOneDown(db)).toBe('0011-review-states');
 
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
     expect(await db.selectFrom('users').select('role').execute()).toEqual([{ role: 'admin' }]);

@@ -11,6 +11,7 @@ import * as staffRoles from './migrations/0007-staff-roles.js';
 import * as totp from './migrations/0008-totp.js';
 import * as outbox from './migrations/0009-outbox.js';
 import * as familyAccounts from './migrations/0010-family-accounts.js';
+import * as reviewStates from './migrations/0011-review-states.js';
 import * as notices from './migrations/0012-notices.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-totp': totp,
   '0009-outbox': outbox,
   '0010-family-accounts': familyAccounts,
+  '0011-review-states': reviewStates,
   '0012-notices': notices,
 };
 

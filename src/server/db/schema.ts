@@ -164,6 +164,25 @@ export interface DocumentTable extends Timestamps {
   size: number;
   sha256: string;
   bytes: Buffer;
+  /** The office's review (issue 18, D56): every upload starts submitted. */
+  review_state: Generated<DocumentReviewState>;
+  /** The reason the family reads when returned. */
+  review_reason: string | null;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+}
+
+export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';
+
+/** The office's decision on a registration record, when there is one (issue 18, D56). */
+export interface RegistrationReviewTable extends Timestamps {
+  student_id: string;
+  state: 'returned' | 'verified';
+  note: string | null;
+  /** JSON array of the steps to fix. */
+  steps: string;
+  reviewed_by: number | null;
+  reviewed_at: string;
 }
 
 export interface AcademicTermTable extends Timestamps {
@@ -369,6 +388,7 @@ export interface Database {
   registration_periods: RegistrationPeriodTable;
   registration_progress: RegistrationProgressTable;
   documents: DocumentTable;
+  registration_reviews: RegistrationReviewTable;
   academic_terms: AcademicTermTable;
   school_holidays: SchoolHolidayTable;
   term_reports: TermReportTable;

@@ -1,4 +1,4 @@
-import type { DocumentTable } from '../db/schema.js';
+import type { DocumentReviewState, DocumentTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 
 /** All SQL of the documents feature (STYLE "A server feature"). */
@@ -13,6 +13,9 @@ export interface DocumentMeta {
   size: number;
   sha256: string;
   updated_at: string;
+  /** The office's review (issue 18, D56). */
+  review_state: DocumentReviewState;
+  review_reason: string | null;
 }
 
 export interface DocumentWithBytes extends DocumentMeta {
@@ -24,7 +27,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-const META_COLUMNS = ['public_id', 'student_id', 'file_type', 'file_name', 'mime', 'size', 'sha256', 'updated_at'] as const;
+const META_COLUMNS = ['public_id', 'student_id', 'file_type', 'file_name', 'mime', 'size', 'sha256', 'updated_at', 'review_state', 'review_reason'] as const;
 
 /** Every document of a student, without bytes, in no particular order. */
 export async function listDocuments(db: Db, studentId: string): Promise<DocumentMeta[]> {
@@ -59,15 +62,15 @@ export async function findDocumentBytes(db: Db, studentId: string, fileType: str
 }
 
 /** A document row as the upload writes it (its id and times are the database's and the call's). */
-export type NewDocument = Omit<DocumentTable, 'id' | 'created_at' | 'updated_at'>;
+export type NewDocument = Omit<DocumentTable, 'id' | 'created_at' | 'updated_at' | 'review_state' | 'review_reason' | 'reviewed_by' | 'reviewed_at'>;
 
-/** Stores the file of a slot, replacing the one there (one row per student and type). */
+/** Stores the file of a slot, replacing the one there (one row per student and type); a new file is submitted for review again (D56). */
 export async function upsertDocument(db: Db, document: NewDocument, at: string): Promise<void> {
   const { public_id, file_name, mime, size, sha256, bytes } = document;
   await db
     .insertInto('documents')
     .values({ ...document, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.columns(['student_id', 'file_type']).doUpdateSet({ public_id, file_name, mime, size, sha256, bytes, updated_at: at }))
+    .onConflict((oc) => oc.columns(['student_id', 'file_type']).doUpdateSet({ public_id, file_name, mime, size, sha256, bytes, updated_at: at, review_state: 'submitted', review_reason: null, reviewed_by: null, reviewed_at: null }))
     .execute();
 }
 

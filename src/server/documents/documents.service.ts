@@ -15,6 +15,7 @@ import {
 } from '../../shared/documents.schemas.js';
 import { WINDOW_MESSAGES } from '../../shared/registration.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
+import type { DocumentReviewState } from '../db/schema.js';
 import { nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import { isFamilyRole } from '../http/policy.js';
@@ -37,6 +38,8 @@ function toUploadedFile(meta: repo.DocumentMeta): UploadedFile {
     mime: meta.mime,
     size: Number(meta.size),
     uploaded_at: meta.updated_at,
+    review_state: meta.review_state,
+    review_reason: meta.review_reason,
   };
 }
 
@@ -116,10 +119,11 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
       old_value: describe(before),
       new_value: describe(document),
     });
+    if (isFamilyRole(caller.role)) await registration.reopenReturned(trx, caller, input.studentId);
     const progress = await registration.refreshProgress(trx, input.studentId, now);
     return {
       message: DOCUMENT_MESSAGES.uploaded,
-      file: toUploadedFile({ ...document, updated_at: at }),
+      file: toUploadedFile({ ...document, updated_at: at, review_state: 'submitted', review_reason: null }),
       documents: progress.documents,
     };
   });
@@ -176,6 +180,7 @@ export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery,
       old_value: describe(before),
       new_value: null,
     });
+    if (isFamilyRole(caller.role)) await registration.reopenReturned(trx, caller, query.id);
     const progress = await registration.refreshProgress(trx, query.id, now);
     return { message: DOCUMENT_MESSAGES.deleted, documents: progress.documents };
   });
@@ -196,11 +201,12 @@ export async function openDocument(db: Db, publicId: string): Promise<repo.Docum
 export async function documentsForForm(
   db: Db,
   studentId: string,
-): Promise<{ uploaded: Set<string>; picture: { mime: string; bytes: Buffer } | null }> {
+): Promise<{ uploaded: Set<string>; states: Map<string, DocumentReviewState>; picture: { mime: string; bytes: Buffer } | null }> {
   const metas = await repo.listDocuments(db, studentId);
   const picture = metas.some((meta) => meta.file_type === 'picture') ? await repo.findDocumentBytes(db, studentId, 'picture') : undefined;
   return {
     uploaded: new Set(metas.map((meta) => meta.file_type)),
+    states: new Map(metas.map((meta) => [meta.file_type, meta.review_state])),
     picture: picture ? { mime: picture.mime, bytes: picture.bytes } : null,
   };
 }

@@ -101,7 +101,7 @@ describe('the student in progress', () => {
     let { pdf, bytes } = await fetchForm(c, id);
     expect(pdf.compact).toContain(inProgress.first_name);
     expect(pdf.compact).toContain(inProgress.last_name);
-    expect(pdf.compact).toContain('notreceived');
+    expect(pdf.compact).toContain('missing');
     expect(pdf.compact).toContain(squash('Not yet agreed online'));
     expect(bytes.toString('latin1')).not.toContain('/Subtype /Image');
 

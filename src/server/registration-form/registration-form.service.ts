@@ -34,6 +34,7 @@ export async function loadRegistrationForm(db: Db, studentId: string, schoolName
       house_code: labelMap(houses, 'id', 'name'),
     },
     uploaded: files.uploaded,
+    reviewStates: files.states,
     picture,
     agreedOn: Number(record.agree_terms_conditions) === 1 ? record.agree_terms_date : null,
     printedAt: schoolDateTime(now),

@@ -15,9 +15,22 @@ function documentTypesText(db: Db) {
   return isPostgres(db) ? sql<string | null>`string_agg(documents.file_type, ',')` : sql<string | null>`group_concat(documents.file_type, ',')`;
 }
 
-/** The `document_types` column of a student read: the text of `documentTypesText`. */
+/**
+ * The `document_types` column of a student read: the text of `documentTypesText`. A document the
+ * office returned does not fill its slot (issue 18, D56): the family must upload a new one.
+ */
 function documentTypesColumn(db: Db, eb: ExpressionBuilder<Database, 'students'>) {
-  return eb.selectFrom('documents').select(documentTypesText(db).as('types')).whereRef('documents.student_id', '=', 'students.id').as('document_types');
+  return eb
+    .selectFrom('documents')
+    .select(documentTypesText(db).as('types'))
+    .whereRef('documents.student_id', '=', 'students.id')
+    .where('documents.review_state', '<>', 'returned')
+    .as('document_types');
+}
+
+/** The `review_state` column of a student read: the office's decision on the record, if any (D56). */
+function reviewStateColumn(eb: ExpressionBuilder<Database, 'students'>) {
+  return eb.selectFrom('registration_reviews').select('registration_reviews.state').whereRef('registration_reviews.student_id', '=', 'students.id').as('review_state');
 }
 
 function splitDocumentTypes(text: string | null): string[] {
@@ -65,6 +78,7 @@ export async function findStudentForSave(
     .selectAll('students')
     .select((eb) => [
       documentTypesColumn(db, eb),
+      reviewStateColumn(eb),
       // The window's columns, named apart from the student's own.
       'form_classes.form_level as window_form_level',
       'own_period.open as window_own_open',
@@ -81,6 +95,7 @@ export async function findStudentForSave(
     own_deadline: found.window_own_deadline,
     default_open: found.window_default_open,
     default_deadline: found.window_default_deadline,
+    review_state: found.review_state,
   });
   // The row keeps the extra columns (copying a 98-column row costs more than the read).
   return { row: found, documentTypes: splitDocumentTypes(found.document_types), window };
@@ -90,6 +105,8 @@ export async function findStudentForSave(
 export interface StudentWindow {
   formLevel: number | null;
   period: Pick<RegistrationPeriod, 'open' | 'deadline'> | undefined;
+  /** The office's decision on the record: verified closes it to the family (issue 18, D56). */
+  review: 'returned' | 'verified' | null;
 }
 
 /** The window columns of a read: the class's form level, its own period and the default period. */
@@ -99,6 +116,7 @@ interface WindowRow {
   own_deadline: string | null;
   default_open: number | null;
   default_deadline: string | null;
+  review_state: 'returned' | 'verified' | null;
 }
 
 /** Its own period, else the default, else none. */
@@ -109,7 +127,7 @@ function windowOf(row: WindowRow): StudentWindow {
       : row.default_open !== null
         ? toWindow(row.default_open, row.default_deadline)
         : undefined;
-  return { formLevel: row.form_level, period };
+  return { formLevel: row.form_level, period, review: row.review_state };
 }
 
 /**
@@ -124,6 +142,7 @@ export async function findWindowOfStudent(db: Db, studentId: string): Promise<St
       'own_period.deadline as own_deadline',
       'default_period.open as default_open',
       'default_period.deadline as default_deadline',
+      reviewStateColumn,
     ])
     .where('students.id', '=', studentId)
     .executeTakeFirst();
@@ -234,5 +253,13 @@ export async function savePeriod(db: Db, period: { form_level: number | null; op
 /** Removes a form level's own row, so the default applies to it again. */
 export async function deletePeriod(db: Db, formLevel: number): Promise<boolean> {
   const result = await db.deleteFrom('registration_periods').where('form_level', '=', formLevel).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Removes the office's decision on a record (only `state` when given); answers whether there was one. */
+export async function deleteReview(db: Db, studentId: string, state?: 'returned' | 'verified'): Promise<boolean> {
+  let query = db.deleteFrom('registration_reviews').where('student_id', '=', studentId);
+  if (state) query = query.where('state', '=', state);
+  const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -26,6 +26,7 @@ import type { Actor } from '../http/request-context.js';
 import { isFamilyRole } from '../http/policy.js';
 import type { UserRole } from '../db/schema.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
+import { REVIEW_MESSAGES } from '../../shared/review.schemas.js';
 import * as repo from './registration.repository.js';
 
 /** The caller of a registration call, as the access layer knows it. */
@@ -93,8 +94,10 @@ export async function getRegistrationStatus(db: Db, studentId: string | null, no
   return statusOf(await periodFor(db, null), schoolToday(now), null);
 }
 
+/** The window, closed to the family while the office has the record verified (issue 18, D56). */
 function statusOfWindow(window: repo.StudentWindow, today: string): RegistrationStatus {
-  return statusOf(window.period ?? CLOSED, today, window.formLevel);
+  const status = statusOf(window.period ?? CLOSED, today, window.formLevel);
+  return window.review === 'verified' ? { ...status, editable: false, reason: REVIEW_MESSAGES.readOnly } : status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,6 +199,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
         })),
       );
     }
+    if (changed.length > 0 && isFamilyRole(caller.role) && window.review === 'returned') await reopenReturned(trx, caller, id);
     // The row read for this save is its own: the record after the save is that row with the
     // changes written onto it (the audit rows above hold the old values already).
     const after = Object.assign(old, changes);
@@ -207,6 +211,31 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       progress,
       updated_at: changed.length > 0 ? updatedAt : row.updated_at,
     };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The office's decision (issue 18, D56)
+
+/**
+ * A returned record that the family changes goes back to the office: the return is removed (its
+ * note stays in the audit log), so the record is submitted again once every step is complete.
+ * Called inside the family's save or upload transaction.
+ */
+export async function reopenReturned(db: Db, caller: Caller, studentId: string): Promise<void> {
+  const removed = await repo.deleteReview(db, studentId, 'returned');
+  if (!removed) return;
+  await writeAudit(db, {
+    actor_user_id: caller.actor_user_id,
+    actor_label: caller.actor_label,
+    ip: caller.ip,
+    request_id: caller.request_id,
+    action: 'resubmit',
+    entity: 'registration',
+    entity_id: studentId,
+    field: 'review',
+    old_value: 'returned',
+    new_value: null,
   });
 }
 

@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
@@ -71,7 +72,7 @@ function readKeptFilters(): KeptFilters | null {
   }
 }
 
-type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents' | 'family'; student: AdminStudent } | { kind: 'add' } | null;
+type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review'; student: AdminStudent } | { kind: 'add' } | null;
 
 /**
  * A student's uploaded documents over the list. The documents feature draws it; src/web/app hands
@@ -85,9 +86,13 @@ export type StudentFamilyDialog = StudentDocumentsDialog;
 /** What the list offers for the class chosen in its filter (the family feature's code letters), handed in the same way. */
 export type ClassTools = ComponentType<{ classId: string }>;
 
+/** Verify, return or reopen a student's registration (the review feature's dialog, issue 18), handed in the same way. */
+export type StudentReviewDialog = StudentDocumentsDialog;
+
 interface StudentListProps {
   documentsDialog: StudentDocumentsDialog;
   familyDialog?: StudentFamilyDialog;
+  reviewDialog?: StudentReviewDialog;
   classTools?: ClassTools;
 }
 
@@ -112,7 +117,7 @@ const ACTION_WIDTH_PX = 34;
  * teacher) gets the list the server narrowed to them and a class choice of theirs only (opened on
  * the first when they have several).
  */
-export default function StudentList({ documentsDialog: DocumentsDialog, familyDialog: FamilyDialog, classTools: ClassToolsOf }: StudentListProps) {
+export default function StudentList({ documentsDialog: DocumentsDialog, familyDialog: FamilyDialog, reviewDialog: ReviewDialog, classTools: ClassToolsOf }: StudentListProps) {
   const user = useSession().data?.user ?? null;
   const everyClass = reachesEveryClass(user);
   const mayAdd = canTake(user, 'students.add');
@@ -120,6 +125,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const mayEdit = canTake(user, 'student.edit');
   const mayReset = canTake(user, 'student.reset-password');
   const mayFamily = canTake(user, 'student.family') && FamilyDialog !== undefined;
+  const mayReview = canTake(user, 'registrations.review') && ReviewDialog !== undefined;
   const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
   const students = useStudents();
   const navigate = useNavigate();
@@ -171,7 +177,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const columns = useMemo<GridColDef<AdminStudent>[]>(() => {
     const actionsOf = (row: AdminStudent): StudentRowAction[] => {
       const name = listName(row) || row.id;
-      const open = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family') => () => setDialog({ kind, student: row });
+      const open = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review') => () => setDialog({ kind, student: row });
       const show = (path: string) => () => {
         window.sessionStorage.setItem(KEPT_FILTERS_KEY, JSON.stringify(filters.current));
         void navigate(`${path}?student=${encodeURIComponent(row.id)}`, { state: FROM_STUDENT_LIST });
@@ -184,10 +190,11 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         { key: 'terms', label: 'Term reports', name: `Term reports of ${name}`, icon: <SummarizeIcon />, onClick: show('/term-reports') },
         { key: 'attendance', label: 'Attendance', name: `Attendance of ${name}`, icon: <EventAvailableIcon />, onClick: show('/attendance') },
         mayFamily && { key: 'family', label: 'Family', name: `Family of ${name}`, icon: <FamilyRestroomIcon />, onClick: open('family') },
+        mayReview && { key: 'review', label: 'Review registration', name: `Review registration of ${name}`, icon: <FactCheckIcon />, onClick: open('review') },
       ];
       return all.filter((action) => action !== false);
     };
-    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0);
+    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0);
     return [
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
       { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
@@ -208,14 +215,15 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
     ];
-  }, [narrow, navigate, mayEdit, mayReset, mayFamily]);
+  }, [narrow, navigate, mayEdit, mayReset, mayFamily, mayReview]);
 
   const total = students.data?.length ?? 0;
   const close = () => setDialog(null);
-  const of = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
+  const of = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
   const documentsStudent = of('documents');
   const familyStudent = of('family');
+  const reviewStudent = of('review');
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
@@ -305,6 +313,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
       {mayReset && <ResetPasswordDialog student={of('reset')} onClose={close} />}
       <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />
       {mayFamily && FamilyDialog && <FamilyDialog student={familyStudent ? { id: familyStudent.id, name: listName(familyStudent) || familyStudent.id } : null} onClose={close} />}
+      {mayReview && ReviewDialog && <ReviewDialog student={reviewStudent ? { id: reviewStudent.id, name: listName(reviewStudent) || reviewStudent.id } : null} onClose={close} />}
       {mayAdd && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
     </Paper>
   );

@@ -3,13 +3,13 @@ import { useFormClasses } from '../lib/form-classes.js';
 import { useSession } from '../lib/session.js';
 import { classListTitle } from '../lib/staff-access.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import StudentList, { type ClassTools, type StudentDocumentsDialog, type StudentFamilyDialog } from './student-list.js';
+import StudentList, { type ClassTools, type StudentDocumentsDialog, type StudentFamilyDialog, type StudentReviewDialog } from './student-list.js';
 
 /**
  * Dashboard (SPEC §2, the default option): the student list, headed "Students", or for someone who
  * sees only their classes (a form teacher) with those classes and their name: "Form 5 5A — Mrs. J. Francis".
  */
-export default function StudentsScreen(props: { documentsDialog: StudentDocumentsDialog; familyDialog?: StudentFamilyDialog; classTools?: ClassTools }) {
+export default function StudentsScreen(props: { documentsDialog: StudentDocumentsDialog; familyDialog?: StudentFamilyDialog; reviewDialog?: StudentReviewDialog; classTools?: ClassTools }) {
   usePageTitle('Admin Dashboard');
   const user = useSession().data?.user;
   const classes = useFormClasses();

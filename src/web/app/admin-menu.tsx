@@ -14,6 +14,7 @@ import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PostAddIcon from '@mui/icons-material/PostAdd';
 import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
+import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
 
@@ -33,6 +34,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
   { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
   { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
+  { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, screen: screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
   { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
   { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
   { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },

@@ -70,7 +70,9 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
   const remove = useDeleteDocument(studentId, onStored);
 
   const uploading = upload.isPending;
-  const showChooser = editable && file === undefined;
+  // A document the office returned keeps its file until replaced, and its slot is ready for a new one.
+  const returned = file?.review_state === 'returned';
+  const showChooser = editable && (file === undefined || returned);
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     setChosen(event.target.files?.[0] ?? null);
@@ -116,7 +118,7 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
     remove.mutate(file, { onError: () => setMessage({ title: DOCUMENT_MESSAGES.deleteFailed, detail: null }) });
   };
 
-  const done = file !== undefined;
+  const done = file !== undefined && !returned;
   const isImage = file !== undefined && file.mime.startsWith('image/');
 
   return (
@@ -159,6 +161,16 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
               </Typography>
             </Box>
           </Stack>
+        )}
+
+        {file && returned && (
+          <Alert severity="warning" sx={{ mt: 2 }} data-testid="document-returned">
+            <AlertTitle>Returned by the school office</AlertTitle>
+            {file.review_reason ?? 'Please upload this document again.'}
+          </Alert>
+        )}
+        {file?.review_state === 'accepted' && (
+          <Chip size="small" color="success" label="Accepted by the school office" sx={{ mt: 1 }} data-testid="document-accepted" />
         )}
 
         {showChooser && (

@@ -19,7 +19,10 @@ export function DocumentsStepPage() {
   const { studentId, record, editable, refreshRecord } = useRegistration();
   const files = useFiles(studentId);
   const values = recordValues(record);
-  const missing = DOCUMENT_SLOTS.filter((slot) => isSlotRequired(slot, values) && !files.data?.some((file) => file.type === slot.type));
+  // A document the office returned is needed again (issue 18), as the server's Documents flag counts it.
+  const missing = DOCUMENT_SLOTS.filter(
+    (slot) => isSlotRequired(slot, values) && !files.data?.some((file) => file.type === slot.type && file.review_state !== 'returned'),
+  );
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="documents-title">

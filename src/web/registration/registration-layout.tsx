@@ -31,9 +31,10 @@ import { canTake } from '../lib/staff-access.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
 import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
-import { registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
+import { registrationReviewKey, registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
+import { ReviewNotice } from './review-notice.js';
 
 const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
   'student-data': <AssignmentIndIcon />,
@@ -104,7 +105,10 @@ export function RegistrationLayout() {
         status: status.data,
         editable,
         role,
-        refreshRecord: () => void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) }),
+        refreshRecord: () => {
+          void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+          void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+        },
       }}
     >
       <FieldProblemsContext.Provider value={fieldProblems}>
@@ -154,6 +158,7 @@ export function RegistrationLayout() {
                 {status.data.reason}
               </Alert>
             )}
+            <ReviewNotice studentId={studentId} />
             <Outlet />
             {narrow && role === 'student' && (
               <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>

@@ -2,6 +2,7 @@ import { queryOptions, skipToken, useMutation, useQuery, useQueryClient, type Qu
 import { LOOKUPS, toLookupOptions, type LookupName } from '../../shared/lookups.schemas.js';
 import { fieldsOfStep, type FieldValue } from '../../shared/registration.fields.js';
 import type { DataStep } from '../../shared/registration.progress.js';
+import { RegistrationReviewSchema } from '../../shared/review.schemas.js';
 import {
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
@@ -151,6 +152,8 @@ export function useSaveField(studentId: string) {
       queryClient.setQueryData<StudentRecord>(studentRecordKey(studentId), (old) =>
         old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old,
       );
+      // A returned record goes back to the office on the family's change (D56): the notice follows.
+      void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
     },
   });
 }
@@ -186,5 +189,19 @@ export function useRemoveRegistrationPeriod() {
       queryClient.setQueryData(registrationPeriodsKey, periods);
       void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
     },
+  });
+}
+
+// ---- GET /api/registration-review/{studentId} (issue 18) ----------------------------------------
+
+export const registrationReviewKey = (studentId: string) => ['review', 'registration', studentId] as const;
+
+/** Where the record stands with the office: submitted, returned (note and steps) or verified. */
+export function useRegistrationReview(studentId: string | null) {
+  return useQuery({
+    queryKey: registrationReviewKey(studentId ?? ''),
+    queryFn: ({ signal }) => apiRequest(`/api/registration-review/${encodeURIComponent(studentId ?? '')}`, { schema: RegistrationReviewSchema, signal }),
+    enabled: studentId !== null,
+    staleTime: 0,
   });
 }

@@ -40,6 +40,8 @@ const ROLE_MAY: Record<Exclude<StaffCaller, 'admin' | 'teacher-other'>, readonly
     'student.invite-family',
     'families.manage',
     'notices.manage',
+    'documents.review',
+    'registrations.review',
   ],
   principal: [...OFFICE_READS, 'term-reports.post'],
   teacher: ['student.read', 'students.list', 'class.read', 'term-reports.read', 'settings.read'],

@@ -53,6 +53,16 @@ async function studentRow(db: Db, id: string) {
   return db.selectFrom('students').select(['first_name', 'last_name', 'date_of_birth']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/** Sets the office's decision on a record directly (the review samples start from a known state). */
+async function setRegistrationReview(db: Db, studentId: string, state: 'returned' | 'verified'): Promise<void> {
+  const iso = nowIso();
+  await db
+    .insertInto('registration_reviews')
+    .values({ student_id: studentId, state, note: state === 'returned' ? 'Fix the family data.' : null, steps: state === 'returned' ? '["family"]' : '[]', reviewed_by: null, reviewed_at: iso, created_at: iso, updated_at: iso })
+    .onConflict((oc) => oc.column('student_id').doUpdateSet({ state, reviewed_at: iso, updated_at: iso }))
+    .execute();
+}
+
 /** Puts a small PNG in the student's picture slot directly (so a removal has something to remove). */
 async function ensurePicture(db: Db, studentId: string): Promise<string> {
   const existing = await db
@@ -478,6 +488,36 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 202,
   },
   'POST /api/family-letters/:class_id': { costly: true, request: () => ({ url: '/api/family-letters/5A' }), ok: 200 },
+
+  // ---- the office's review (issue 18): on the bystander, whose family nothing else signs in as ----
+  'GET /api/review/documents': { request: get('/api/review/documents?class_id=5A&file_type=picture'), ok: 200 },
+  'POST /api/review/documents/:publicId': {
+    request: async ({ db }) => ({ url: `/api/review/documents/${await ensurePicture(db, BYSTANDER_STUDENT)}`, body: { decision: 'accept' } }),
+    ok: 200,
+  },
+  'GET /api/registration-review/:studentId': { request: ({ student }) => ({ url: `/api/registration-review/${student}` }), ok: 200 },
+  'POST /api/review/registrations/:studentId/verify': {
+    // From returned: a decision the office may take whatever the flags say (D56).
+    request: async ({ db }) => {
+      await setRegistrationReview(db, BYSTANDER_STUDENT, 'returned');
+      return { url: `/api/review/registrations/${BYSTANDER_STUDENT}/verify`, body: {} };
+    },
+    ok: 200,
+  },
+  'POST /api/review/registrations/:studentId/return': {
+    request: async ({ db }) => {
+      await setRegistrationReview(db, BYSTANDER_STUDENT, 'verified');
+      return { url: `/api/review/registrations/${BYSTANDER_STUDENT}/return`, body: { note: 'The family data needs the father\'s phone.', steps: ['family'] } };
+    },
+    ok: 200,
+  },
+  'POST /api/review/registrations/:studentId/reopen': {
+    request: async ({ db }) => {
+      await setRegistrationReview(db, BYSTANDER_STUDENT, 'verified');
+      return { url: `/api/review/registrations/${BYSTANDER_STUDENT}/reopen`, body: {} };
+    },
+    ok: 200,
+  },
 
   // ---- the Outbox (issue 17): administrators only ----
   'GET /api/outbox': { request: get('/api/outbox'), ok: 200 },

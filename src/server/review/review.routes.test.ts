@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { readPdf } from '../../../tests/support/pdf-text.js';
+import { storeFileBody, tinyPdf } from '../../../tests/support/test-files.js';
+import { ApiErrorSchema } from '../../shared/api-error.js';
+import { UploadedFileListSchema } from '../../shared/documents.schemas.js';
+import { DocumentQueueSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
+import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
+import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+
+/**
+ * The office's review through the API (issue 18, D56), on both engines: the document queue
+ * (oldest first, filters), accept / return / a new upload submitted again, verify / return /
+ * reopen, a verified record read-only to the student and the parent but not to the office, who
+ * may not review, bad input answered 400 with nothing stored, and the audit rows.
+ */
+
+let t: TestApp;
+let ip = 0;
+const client = () => new TestClient(t.app, `10.18.${Math.floor(++ip / 250)}.${ip % 250}`);
+let office: TestClient;
+let admin: TestClient;
+let principal: TestClient;
+let teacher: TestClient;
+let parent: TestClient;
+let student: TestClient;
+const registered = DEMO_STUDENTS.registered.student_id;
+const other = DEMO_STUDENTS.inProgress.student_id;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  office = await client().signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password);
+  admin = await client().signInAdmin();
+  principal = await client().signInAdmin(DEMO_STAFF.principal.username, DEMO_STAFF.principal.password);
+  teacher = await client().signInAdmin(DEMO_STAFF.formTeacher.username, DEMO_STAFF.formTeacher.password);
+  parent = client();
+  expect((await parent.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
+  student = await client().signInStudent(registered, DEMO_STUDENTS.registered.password);
+});
+afterAll(() => t.close());
+
+function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  const body = ApiErrorSchema.parse(response.json());
+  if (code) expect(body.code).toBe(code);
+  return body;
+}
+
+async function queue(c: TestClient, query = '') {
+  const response = await c.get(`/api/review/documents${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return DocumentQueueSchema.parse(response.json());
+}
+
+async function reviewOf(c: TestClient, studentId: string) {
+  const response = await c.get(`/api/registration-review/${studentId}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return RegistrationReviewSchema.parse(response.json());
+}
+
+async function documentOf(studentId: string, fileType: string) {
+  return t.database.db
+    .selectFrom('documents')
+    .select(['public_id', 'review_state', 'review_reason', 'reviewed_by', 'file_name'])
+    .where('student_id', '=', studentId)
+    .where('file_type', '=', fileType)
+    .executeTakeFirstOrThrow();
+}
+
+const auditRows = (studentId: string, entity: string) =>
+  t.database.db.selectFrom('audit_log').select(['action', 'field', 'old_value', 'new_value', 'actor_label']).where('entity', '=', entity).where('entity_id', '=', studentId).orderBy('id').execute();
+
+async function upload(c: TestClient, studentId: string, fileType: string, name: string) {
+  const { body, headers } = storeFileBody(studentId, fileType, { filename: name, bytes: await tinyPdf(name) });
+  return c.post('/api/store-file', body, { headers });
+}
+
+describe('the document queue', () => {
+  it('lists submitted documents oldest first, filtered by class and type, with the student beside each', async () => {
+    const all = await queue(office);
+    expect(all.items.length).toBeGreaterThan(0);
+    const times = all.items.map((item) => item.uploaded_at);
+    expect([...times].sort()).toEqual(times);
+    const fiveA = await queue(office, '?class_id=5A&file_type=birth_certificate');
+    expect(fiveA.items.length).toBeGreaterThan(0);
+    for (const item of fiveA.items) {
+      expect(item.student.class_id).toBe('5A');
+      expect(item.file_type).toBe('birth_certificate');
+    }
+    const mine = fiveA.items.find((item) => item.student.id === registered);
+    expect(mine?.student.last_name).toBe(DEMO_STUDENTS.registered.last_name);
+    expect(fiveA.total).toBeLessThanOrEqual(all.total);
+    expect((await queue(admin, '?class_id=5A')).total).toBeGreaterThan(0);
+  });
+
+  it('is refused to the principal, form teachers, students and parents; bad filters are 400', async () => {
+    for (const c of [principal, teacher, student, parent]) expectError(await c.get('/api/review/documents'), 403, 'forbidden');
+    expectError(await client().get('/api/review/documents'), 401, 'unauthenticated');
+    const bad = expectError(await office.get('/api/review/documents?file_type=report_card&class_id=5A;drop'), 400);
+    expect(Object.keys(bad.errors ?? {}).sort()).toEqual(['class_id', 'file_type']);
+  });
+});
+
+describe('accepting and returning a document', () => {
+  it('returns with a reason the family reads, a new upload is submitted again, then accepted; each change audited', async () => {
+    const before = await documentOf(registered, 'birth_certificate');
+    const returned = await office.post(`/api/review/documents/${before.public_id}`, { decision: 'return', reason: 'unreadable', details: 'The bottom half is cut off.' });
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(ReviewDocumentAnswerSchema.parse(returned.json())).toMatchObject({ review_state: 'returned', review_reason: 'Unreadable / blurred: The bottom half is cut off.' });
+
+    // The family sees the reason on the slot; the old file stays until replaced; the step is open again.
+    const files = UploadedFileListSchema.parse((await parent.get(`/api/get-files/${registered}`)).json());
+    expect(files.find((file) => file.type === 'birth_certificate')).toMatchObject({ name: before.file_name, review_state: 'returned', review_reason: 'Unreadable / blurred: The bottom half is cut off.' });
+    const review = await reviewOf(parent, registered);
+    expect(review.state).toBe('in_progress');
+    expect(review.documents.find((d) => d.file_type === 'birth_certificate')?.review_state).toBe('returned');
+    expect((await queue(office)).items.some((item) => item.public_id === before.public_id)).toBe(false);
+
+    const fresh = await upload(parent, registered, 'birth_certificate', 'birth-again.pdf');
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    const after = await documentOf(registered, 'birth_certificate');
+    expect(after).toMatchObject({ review_state: 'submitted', review_reason: null, reviewed_by: null });
+    expect((await reviewOf(student, registered)).state).toBe('submitted');
+    expect((await queue(office, '?class_id=5A&file_type=birth_certificate')).items.some((item) => item.public_id === after.public_id)).toBe(true);
+
+    const accepted = await office.post(`/api/review/documents/${after.public_id}`, { decision: 'accept' });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect((await documentOf(registered, 'birth_certificate')).review_state).toBe('accepted');
+
+    const rows = (await auditRows(registered, 'document')).filter((row) => row.field === 'birth_certificate').slice(-3);
+    expect(rows.map((row) => row.action)).toEqual(['return', 'replace', 'accept']);
+    expect(rows[0]).toMatchObject({ old_value: 'submitted', new_value: 'returned: Unreadable / blurred: The bottom half is cut off.', actor_label: 'admin:office' });
+    expect(rows[2]).toMatchObject({ old_value: 'submitted', new_value: 'accepted' });
+  }, 120_000);
+
+  it('answers 400 with field messages for a missing or unknown reason, or other without words, and stores nothing', async () => {
+    const doc = await documentOf(other, 'birth_certificate').catch(() => undefined);
+    const target = doc ?? (await documentOf(registered, 'sea_slip'));
+    const stateBefore = (await t.database.db.selectFrom('documents').select('review_state').where('public_id', '=', target.public_id).executeTakeFirstOrThrow()).review_state;
+    const auditBefore = (await t.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n;
+    expect(expectError(await office.post(`/api/review/documents/${target.public_id}`, { decision: 'return' }), 400).errors).toEqual({ reason: ['Choose a reason.'] });
+    expect(expectError(await office.post(`/api/review/documents/${target.public_id}`, { decision: 'return', reason: 'ugly' }), 400).errors).toHaveProperty('reason');
+    expect(expectError(await office.post(`/api/review/documents/${target.public_id}`, { decision: 'return', reason: 'other', details: ' ' }), 400).errors).toEqual({
+      details: ['Say what is wrong with the document.'],
+    });
+    expect(expectError(await office.post(`/api/review/documents/${target.public_id}`, { decision: 'maybe' }), 400).errors).toHaveProperty('decision');
+    expectError(await office.post('/api/review/documents/AAAAAAAAAAAAAAAAAAAAAA', { decision: 'accept' }), 404, 'not_found');
+    expect((await t.database.db.selectFrom('documents').select('review_state').where('public_id', '=', target.public_id).executeTakeFirstOrThrow()).review_state).toBe(stateBefore);
+    expect((await t.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n).toEqual(auditBefore);
+  });
+
+  it('is refused to the principal, the form teacher, the student and the parent', async () => {
+    const target = await documentOf(registered, 'sea_slip');
+    for (const c of [principal, teacher, student, parent]) expectError(await c.post(`/api/review/documents/${target.public_id}`, { decision: 'accept' }), 403, 'forbidden');
+    expect((await documentOf(registered, 'sea_slip')).review_state).toBe(target.review_state);
+  });
+});
+
+describe('verifying, returning and reopening a registration', () => {
+  it('verifies a submitted record, which is then read-only to the student and the parent but not to the office', async () => {
+    expect((await reviewOf(office, registered)).state).toBe('submitted');
+    const verified = await office.post(`/api/review/registrations/${registered}/verify`, {});
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(RegistrationReviewAnswerSchema.parse(verified.json()).state).toBe('verified');
+
+    for (const c of [student, parent]) {
+      const refused = expectError(await c.post('/api/student', { id: registered, achievements: 'Chess club' }), 422, 'registration_closed');
+      expect(refused.message).toMatch(/verified/);
+      expectError(await upload(c, registered, 'sea_slip', 'slip.pdf'), 422, 'registration_closed');
+      const status = await c.get(`/api/registration-status?student_id=${registered}`);
+      expect(status.json()).toMatchObject({ editable: false });
+    }
+    const byOffice = await office.post('/api/student', { id: registered, achievements: 'Chess club' });
+    expect(byOffice.statusCode, byOffice.body).toBe(200);
+    expect((await auditRows(registered, 'student')).at(-1)).toMatchObject({ field: 'achievements', new_value: 'Chess club', actor_label: 'admin:office' });
+
+    // The list and its filter know the state.
+    const list = AdminStudentListSchema.parse((await office.get('/api/students')).json());
+    expect(list.find((s) => s.id === registered)?.registration).toBe('verified');
+
+    const reopened = await office.post(`/api/review/registrations/${registered}/reopen`, {});
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(RegistrationReviewAnswerSchema.parse(reopened.json()).state).toBe('submitted');
+    expect((await student.post('/api/student', { id: registered, achievements: 'Chess club captain' })).statusCode).toBe(200);
+  });
+
+  it('returns a record with a note and steps the family reads; the family fixes it and it is submitted again', async () => {
+    const returned = await admin.post(`/api/review/registrations/${registered}/return`, { note: 'Add the father\u2019s work phone.', steps: ['family', 'documents'] });
+    expect(returned.statusCode, returned.body).toBe(200);
+    const seen = await reviewOf(parent, registered);
+    expect(seen).toMatchObject({ state: 'returned', note: 'Add the father\u2019s work phone.', steps: ['family', 'documents'] });
+    const list = AdminStudentListSchema.parse((await office.get('/api/students')).json());
+    expect(list.find((s) => s.id === registered)?.registration).toBe('returned');
+
+    const fixed = await parent.post('/api/student', { id: registered, achievements: 'Chess and choir' });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(await reviewOf(parent, registered)).toMatchObject({ state: 'submitted', note: null, steps: [] });
+    const rows = await auditRows(registered, 'registration');
+    expect(rows.map((row) => row.action).slice(-4)).toEqual(['verify', 'reopen', 'return', 'resubmit']);
+    expect(rows.at(-2)).toMatchObject({ old_value: 'submitted', new_value: 'returned: Add the father\u2019s work phone. [family, documents]', actor_label: 'admin:admin' });
+  });
+
+  it('answers 409 for a decision the state does not allow, 400 for a bad note or step, and stores nothing', async () => {
+    // The in-progress student is not submitted: nothing to verify, return or reopen.
+    expectError(await office.post(`/api/review/registrations/${other}/verify`, {}), 409, 'conflict');
+    expectError(await office.post(`/api/review/registrations/${other}/return`, { note: 'Fix it.', steps: ['student'] }), 409, 'conflict');
+    expectError(await office.post(`/api/review/registrations/${registered}/reopen`, {}), 409, 'conflict');
+    expect(expectError(await office.post(`/api/review/registrations/${registered}/return`, { note: '', steps: [] }), 400).errors).toEqual({
+      note: ['Write a note for the family.'],
+      steps: ['Choose at least one step to fix.'],
+    });
+    expect(expectError(await office.post(`/api/review/registrations/${registered}/return`, { note: 'x', steps: ['payment'] }), 400).errors).toHaveProperty(['steps.0']);
+    expect(expectError(await office.post(`/api/review/registrations/${registered}/return`, { note: 'x'.repeat(501), steps: ['family'] }), 400).errors).toHaveProperty('note');
+    expectError(await office.post('/api/review/registrations/29990999/verify', {}), 404, 'not_found');
+    expect(await t.database.db.selectFrom('registration_reviews').selectAll().where('student_id', 'in', [registered, other]).execute()).toEqual([]);
+  });
+
+  it('is refused to the principal, the form teacher, the student and the parent; another child is 403 to the parent', async () => {
+    for (const c of [principal, teacher, student, parent]) {
+      for (const action of ['verify', 'reopen']) expectError(await c.post(`/api/review/registrations/${registered}/${action}`, {}), 403, 'forbidden');
+      expectError(await c.post(`/api/review/registrations/${registered}/return`, { note: 'x', steps: ['family'] }), 403, 'forbidden');
+    }
+    expectError(await student.get(`/api/registration-review/${other}`), 403, 'forbidden');
+    expectError(await parent.get('/api/registration-review/20220002'), 403, 'forbidden');
+    expect((await reviewOf(teacher, registered)).state).toBe('submitted');
+    expect(await t.database.db.selectFrom('registration_reviews').selectAll().where('student_id', '=', registered).execute()).toEqual([]);
+  });
+});
+
+describe('the registration form and report', () => {
+  it("the form's checklist says accepted, returned, received or missing for each document", async () => {
+    const picture = await documentOf(registered, 'picture');
+    expect((await office.post(`/api/review/documents/${picture.public_id}`, { decision: 'return', reason: 'wrong_document' })).statusCode).toBe(200);
+    const response = await office.get(`/api/registration-form/${registered}`);
+    expect(response.statusCode).toBe(200);
+    const pdf = await readPdf(response.rawPayload);
+    const squash = (text: string) => text.replace(/\s+/g, '');
+    expect(pdf.compact).toContain(squash('Birth Certificate accepted'));
+    expect(pdf.compact).toContain(squash('Picture returned'));
+    expect(pdf.compact).toContain(squash('SEA Slip received'));
+
+    const inProgress = await readPdf((await office.get(`/api/registration-form/${other}`)).rawPayload);
+    expect(inProgress.compact).toContain('missing');
+  });
+
+  it('the registration report counts returned and verified records per class', async () => {
+    const report = await readPdf((await office.get('/api/registration-report/5A')).rawPayload);
+    expect(report.compact).toContain(squashAll('Awaiting Review'));
+    expect(report.compact).toContain(squashAll('Verified'));
+  });
+});
+
+const squashAll = (text: string) => text.replace(/\s+/g, '');

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DocumentQueueQuerySchema,
+  DocumentQueueSchema,
+  RegistrationReviewAnswerSchema,
+  RegistrationReviewSchema,
+  ReturnRegistrationSchema,
+  ReviewDocumentAnswerSchema,
+  ReviewDocumentSchema,
+  ReviewStudentParamsSchema,
+} from '../../shared/review.schemas.js';
+import type { AppDeps } from '../app.js';
+import { errorResponses } from '../http/openapi.js';
+import { actorOf } from '../http/request-context.js';
+import * as review from './review.service.js';
+
+const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
+
+/**
+ * The office's review of documents and registrations (issue 18, docs/decisions.md D56). The
+ * decisions are school actions: only the office and administrators hold them, and both reach every
+ * student, so a path's student needs no further check (a missing one is 404).
+ */
+export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['review'];
+
+  app.get(
+    '/api/review/documents',
+    {
+      config: { access: { can: 'documents.review' } },
+      schema: {
+        tags,
+        summary: 'The documents waiting for review, oldest first (filter by class_id and file_type), with each student',
+        querystring: DocumentQueueQuerySchema,
+        response: { 200: DocumentQueueSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return review.documentQueue(db, request.query);
+    },
+  );
+
+  app.post(
+    '/api/review/documents/:publicId',
+    {
+      config: { access: { can: 'documents.review' } },
+      schema: {
+        tags,
+        summary: 'Accepts a document, or returns it to the family with a reason',
+        params: z.object({ publicId: PublicIdSchema }),
+        body: ReviewDocumentSchema,
+        response: { 200: ReviewDocumentAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => review.reviewDocument(db, actorOf(request), request.params.publicId, request.body),
+  );
+
+  app.get(
+    '/api/registration-review/:studentId',
+    {
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
+      schema: {
+        tags,
+        summary: "Where a registration stands: its state, the office's note and steps when returned, each document's review",
+        params: ReviewStudentParamsSchema,
+        response: { 200: RegistrationReviewSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return review.getRegistrationReview(db, request.params.studentId);
+    },
+  );
+
+  const decision = (summary: string) => ({
+    tags,
+    summary,
+    params: ReviewStudentParamsSchema,
+    response: { 200: RegistrationReviewAnswerSchema, ...errorResponses },
+  });
+
+  app.post(
+    '/api/review/registrations/:studentId/verify',
+    { config: { access: { can: 'registrations.review' } }, schema: decision('Marks a submitted registration verified: read-only to the family until reopened') },
+    async (request) => review.verifyRegistration(db, actorOf(request), request.params.studentId),
+  );
+
+  app.post(
+    '/api/review/registrations/:studentId/return',
+    {
+      config: { access: { can: 'registrations.review' } },
+      schema: { ...decision('Returns a registration to the family with a note naming the steps to fix'), body: ReturnRegistrationSchema },
+    },
+    async (request) => review.returnRegistration(db, actorOf(request), request.params.studentId, request.body),
+  );
+
+  app.post(
+    '/api/review/registrations/:studentId/reopen',
+    { config: { access: { can: 'registrations.review' } }, schema: decision('Opens a verified registration to the family again') },
+    async (request) => review.reopenRegistration(db, actorOf(request), request.params.studentId),
+  );
+};

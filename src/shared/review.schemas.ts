@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { REGISTRATION_STATES } from './admin.schemas.js';
+import { StudentIdSchema } from './auth.schemas.js';
+import { DOCUMENT_TYPES } from './documents.slots.js';
+
+/**
+ * The office's review of documents and registration records (issue 18, docs/decisions.md D56):
+ * the states, the reasons a document is returned, the steps a returned record names, and the
+ * schemas of the review calls. One definition for the routes, the screens and the PDFs.
+ */
+
+// ---- documents -----------------------------------------------------------------------------------
+
+export const DOCUMENT_REVIEW_STATES = ['submitted', 'accepted', 'returned'] as const;
+export type DocumentReviewState = (typeof DOCUMENT_REVIEW_STATES)[number];
+export const DOCUMENT_REVIEW_STATE_LABELS: Record<DocumentReviewState, string> = {
+  submitted: 'Awaiting review',
+  accepted: 'Accepted',
+  returned: 'Returned',
+};
+
+/** The common reasons a document is returned; `other` asks for the office's own words. */
+export const DOCUMENT_RETURN_REASONS = [
+  { code: 'unreadable', label: 'Unreadable / blurred' },
+  { code: 'wrong_document', label: 'Wrong document' },
+  { code: 'incomplete', label: 'Incomplete (pages missing)' },
+  { code: 'expired', label: 'Expired or not certified' },
+  { code: 'name_mismatch', label: 'Name does not match the record' },
+  { code: 'other', label: 'Other' },
+] as const;
+export type DocumentReturnReason = (typeof DOCUMENT_RETURN_REASONS)[number]['code'];
+const REASON_CODES = DOCUMENT_RETURN_REASONS.map((reason) => reason.code) as [DocumentReturnReason, ...DocumentReturnReason[]];
+
+/** Longest free text of a returned document or record. */
+export const REVIEW_NOTE_MAX = 500;
+
+export const REVIEW_MESSAGES = {
+  chooseReason: 'Choose a reason.',
+  describeOther: 'Say what is wrong with the document.',
+  noteTooLong: `At most ${REVIEW_NOTE_MAX} characters.`,
+  writeNote: 'Write a note for the family.',
+  chooseSteps: 'Choose at least one step to fix.',
+  accepted: 'Document accepted.',
+  returned: 'Document returned to the family.',
+  verified: 'Registration verified.',
+  registrationReturned: 'Registration returned to the family.',
+  reopened: 'Registration reopened.',
+  /** A family change refused on a verified record. */
+  readOnly: 'The office has verified this registration. Ask the school office to reopen it if something must change.',
+  notSubmitted: 'Only a submitted registration (every step complete and the terms agreed) can be verified.',
+  notReturnable: 'Only a submitted or verified registration can be returned; this one is not finished yet.',
+  notVerified: 'Only a verified registration can be reopened.',
+} as const;
+
+/** The text a family reads for a returned document: the reason, and the office's words when given. */
+export function returnReasonText(reason: DocumentReturnReason, details: string | undefined): string {
+  const label = DOCUMENT_RETURN_REASONS.find((r) => r.code === reason)?.label ?? reason;
+  const text = details?.trim() ?? '';
+  if (reason === 'other') return text;
+  return text ? `${label}: ${text}` : label;
+}
+
+/** `POST /api/review/documents/{publicId}`: accept, or return with a reason (other: with words). */
+export const ReviewDocumentSchema = z
+  .object({
+    decision: z.enum(['accept', 'return'], { message: 'Decide accept or return.' }),
+    reason: z.enum(REASON_CODES, { message: REVIEW_MESSAGES.chooseReason }).optional(),
+    details: z.string().max(REVIEW_NOTE_MAX, REVIEW_MESSAGES.noteTooLong).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.decision !== 'return') return;
+    if (value.reason === undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: REVIEW_MESSAGES.chooseReason });
+    else if (value.reason === 'other' && !value.details?.trim()) ctx.addIssue({ code: 'custom', path: ['details'], message: REVIEW_MESSAGES.describeOther });
+  });
+export type ReviewDocumentInput = z.infer<typeof ReviewDocumentSchema>;
+
+/** `GET /api/review/documents`: the queue's filters. */
+export const DocumentQueueQuerySchema = z.object({
+  class_id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
+    .optional(),
+  file_type: z.enum(DOCUMENT_TYPES, { message: 'Choose one of the document types.' }).optional(),
+});
+export type DocumentQueueQuery = z.infer<typeof DocumentQueueQuerySchema>;
+
+/** One document waiting for review, with what the office checks it against. */
+export const QueueItemSchema = z.object({
+  public_id: z.string(),
+  url: z.string(),
+  file_type: z.enum(DOCUMENT_TYPES),
+  file_name: z.string(),
+  mime: z.string(),
+  uploaded_at: z.string(),
+  student: z.object({
+    id: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    class_id: z.string().nullable(),
+    date_of_birth: z.string().nullable(),
+    birth_certificate_no: z.string().nullable(),
+    sex: z.string().nullable(),
+  }),
+});
+export type QueueItem = z.infer<typeof QueueItemSchema>;
+export const DocumentQueueSchema = z.object({ total: z.number().int(), items: z.array(QueueItemSchema) });
+export type DocumentQueue = z.infer<typeof DocumentQueueSchema>;
+
+/** The queue answers at most this many at a time (oldest first); the office works from the top. */
+export const QUEUE_PAGE = 50;
+
+export const ReviewDocumentAnswerSchema = z.object({
+  message: z.string(),
+  review_state: z.enum(DOCUMENT_REVIEW_STATES),
+  review_reason: z.string().nullable(),
+});
+export type ReviewDocumentAnswer = z.infer<typeof ReviewDocumentAnswerSchema>;
+
+// ---- registration records --------------------------------------------------------------------------
+
+/** The steps a returned record can name (the registration's six steps). */
+export const REVIEW_STEPS = [
+  { key: 'student', label: 'Student Data' },
+  { key: 'family', label: 'Family Data' },
+  { key: 'health', label: 'Health Data' },
+  { key: 'other', label: 'Other Data' },
+  { key: 'documents', label: 'Documents' },
+  { key: 'complete', label: 'Terms and submission' },
+] as const;
+export type ReviewStep = (typeof REVIEW_STEPS)[number]['key'];
+const STEP_KEYS = REVIEW_STEPS.map((step) => step.key) as [ReviewStep, ...ReviewStep[]];
+export const reviewStepLabel = (key: string) => REVIEW_STEPS.find((step) => step.key === key)?.label ?? key;
+
+/** `POST /api/review/registrations/{studentId}/return`. */
+export const ReturnRegistrationSchema = z.object({
+  note: z.string().trim().min(1, REVIEW_MESSAGES.writeNote).max(REVIEW_NOTE_MAX, REVIEW_MESSAGES.noteTooLong),
+  steps: z
+    .array(z.enum(STEP_KEYS, { message: 'Choose steps of the registration.' }), { message: REVIEW_MESSAGES.chooseSteps })
+    .min(1, REVIEW_MESSAGES.chooseSteps)
+    .max(STEP_KEYS.length),
+});
+export type ReturnRegistrationInput = z.infer<typeof ReturnRegistrationSchema>;
+
+export const ReviewStudentParamsSchema = z.object({ studentId: StudentIdSchema });
+
+/** A document's state as the family and the office read it. */
+export const DocumentReviewSchema = z.object({
+  file_type: z.enum(DOCUMENT_TYPES),
+  review_state: z.enum(DOCUMENT_REVIEW_STATES),
+  review_reason: z.string().nullable(),
+});
+
+/**
+ * `GET /api/registration-review/{studentId}`: where the record stands. `state` is the
+ * registration state of the student list (admin.schemas.ts); note and steps while returned.
+ */
+export const RegistrationReviewSchema = z.object({
+  state: z.enum(REGISTRATION_STATES),
+  note: z.string().nullable(),
+  steps: z.array(z.enum(STEP_KEYS)),
+  reviewed_at: z.string().nullable(),
+  documents: z.array(DocumentReviewSchema),
+});
+export type RegistrationReview = z.infer<typeof RegistrationReviewSchema>;
+
+export const RegistrationReviewAnswerSchema = RegistrationReviewSchema.extend({ message: z.string() });
+export type RegistrationReviewAnswer = z.infer<typeof RegistrationReviewAnswerSchema>;

@@ -1,0 +1,182 @@
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { listName } from '../../shared/admin.schemas.js';
+import { DOCUMENT_SLOTS, type DocumentType } from '../../shared/documents.slots.js';
+import { DOCUMENT_RETURN_REASONS, type DocumentReturnReason, type QueueItem } from '../../shared/review.schemas.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { errorMessage } from '../lib/api-client.js';
+import { useFormClasses } from '../lib/form-classes.js';
+import { usePageTitle } from '../lib/use-page-title.js';
+import { RegistrationDecision } from './registration-decision.js';
+import { useDocumentQueue, useReviewDocument } from './review.api.js';
+
+/**
+ * The office's document review (issue 18, D56): the queue oldest first, filtered by class and
+ * type, the document beside the student's details; A accepts, R returns (with a reason), N skips
+ * to the next. Below, the student's registration: verify, return with a note and steps, reopen.
+ */
+export function ReviewScreen() {
+  usePageTitle('Document Review');
+  const show = useSnackbar();
+  const classes = useFormClasses();
+  const [classId, setClassId] = useState('');
+  const [fileType, setFileType] = useState<DocumentType | ''>('');
+  const [skipped, setSkipped] = useState<string[]>([]);
+  const [returning, setReturning] = useState(false);
+  const [reason, setReason] = useState<DocumentReturnReason | ''>('');
+  const [details, setDetails] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const queue = useDocumentQueue({ ...(classId ? { class_id: classId } : {}), ...(fileType ? { file_type: fileType } : {}) });
+  const review = useReviewDocument();
+  const item = queue.data?.items.find((entry) => !skipped.includes(entry.public_id));
+  // The student last shown stays at hand for the registration decision once their documents are done.
+  const [lastStudent, setLastStudent] = useState<QueueItem['student'] | null>(null);
+  const shownStudent = item?.student;
+  useEffect(() => {
+    if (shownStudent) setLastStudent(shownStudent);
+  }, [shownStudent]);
+
+  const reset = () => {
+    setReturning(false);
+    setReason('');
+    setDetails('');
+    setReasonError(null);
+  };
+  const accept = () => {
+    if (!item) return;
+    review.mutate({ publicId: item.public_id, input: { decision: 'accept' } }, { onSuccess: (answer) => (reset(), show(answer.message)), onError: (error) => show(errorMessage(error)) });
+  };
+  const sendReturn = () => {
+    if (!item) return;
+    if (!reason) return setReasonError('Choose a reason.');
+    review.mutate(
+      { publicId: item.public_id, input: { decision: 'return', reason, ...(details.trim() ? { details } : {}) } },
+      { onSuccess: (answer) => (reset(), show(answer.message)), onError: (error) => setReasonError(errorMessage(error)) },
+    );
+  };
+  const next = () => {
+    if (item) setSkipped((list) => [...list, item.public_id]);
+    reset();
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.getAttribute('role') === 'combobox')) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || returning) return;
+      const key = event.key.toLowerCase();
+      if (key === 'a') accept();
+      else if (key === 'r') setReturning(true);
+      else if (key === 'n') next();
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const slotLabel = (type: string) => DOCUMENT_SLOTS.find((slot) => slot.type === type)?.label ?? type;
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
+        Document Review
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField select label="Class" value={classId} onChange={(event) => (setClassId(event.target.value), setSkipped([]))} sx={{ minWidth: 160 }}>
+          <MenuItem value="">All classes</MenuItem>
+          {(classes.data ?? []).map((formClass) => (
+            <MenuItem key={formClass.id} value={formClass.id}>
+              {formClass.id}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField select label="Document type" value={fileType} onChange={(event) => (setFileType(event.target.value as DocumentType | ''), setSkipped([]))} sx={{ minWidth: 200 }}>
+          <MenuItem value="">All types</MenuItem>
+          {DOCUMENT_SLOTS.map((slot) => (
+            <MenuItem key={slot.type} value={slot.type}>
+              {slot.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Typography sx={{ alignSelf: 'center' }} data-testid="queue-total">
+          {queue.data ? `${queue.data.total} waiting` : ''}
+        </Typography>
+      </Stack>
+      {queue.isError && <Alert severity="error">{errorMessage(queue.error)}</Alert>}
+      {queue.data && !item && <Alert severity="success">Nothing waiting for review here.</Alert>}
+      {item && (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
+          <Paper variant="outlined" sx={{ minHeight: { xs: 320, md: 560 }, overflow: 'hidden' }}>
+            {item.mime.startsWith('image/') ? (
+              <Box component="img" src={item.url} alt={`${slotLabel(item.file_type)} of ${listName(item.student)}`} sx={{ width: '100%', height: '100%', objectFit: 'contain' }} />
+            ) : (
+              <Box component="iframe" title={`${slotLabel(item.file_type)} of ${listName(item.student)}`} src={`${item.url}?inline=1`} sx={{ border: 0, width: '100%', height: { xs: 320, md: 560 } }} />
+            )}
+          </Paper>
+          <Stack spacing={2}>
+            <Paper variant="outlined" sx={{ p: 2 }} data-testid="review-student">
+              <Typography variant="h2" sx={{ fontSize: '1.1rem' }}>
+                {slotLabel(item.file_type)}
+              </Typography>
+              <Typography>{listName(item.student)}</Typography>
+              <Typography variant="body2" color="text.secondary">
+                ID {item.student.id} · Class {item.student.class_id ?? '—'} · Born {item.student.date_of_birth ?? '—'} · Sex {item.student.sex ?? '—'}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                Birth certificate pin {item.student.birth_certificate_no ?? '—'} · {item.file_name} · uploaded {item.uploaded_at.slice(0, 10)}
+              </Typography>
+            </Paper>
+            {returning ? (
+              <Stack spacing={1.5} component="form" onSubmit={(event) => (event.preventDefault(), sendReturn())}>
+                <TextField
+                  select
+                  label="Reason"
+                  value={reason}
+                  onChange={(event) => (setReason(event.target.value as DocumentReturnReason), setReasonError(null))}
+                  error={reasonError !== null}
+                  helperText={reasonError ?? ' '}
+                  autoFocus
+                >
+                  {DOCUMENT_RETURN_REASONS.map((entry) => (
+                    <MenuItem key={entry.code} value={entry.code}>
+                      {entry.label}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <TextField label="Words for the family" value={details} onChange={(event) => setDetails(event.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500 } }} />
+                <Stack direction="row" spacing={1}>
+                  <Button type="submit" variant="contained" color="warning" disabled={review.isPending}>
+                    Return to family
+                  </Button>
+                  <Button onClick={reset}>Cancel</Button>
+                </Stack>
+              </Stack>
+            ) : (
+              <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+                <Button variant="contained" color="success" onClick={accept} disabled={review.isPending} aria-keyshortcuts="A">
+                  Accept (A)
+                </Button>
+                <Button variant="outlined" color="warning" onClick={() => setReturning(true)} aria-keyshortcuts="R">
+                  Return (R)
+                </Button>
+                <Button onClick={next} aria-keyshortcuts="N">
+                  Next (N)
+                </Button>
+              </Stack>
+            )}
+            <RegistrationDecision studentId={item.student.id} name={listName(item.student)} />
+          </Stack>
+        </Box>
+      )}
+      {!item && lastStudent && <RegistrationDecision studentId={lastStudent.id} name={listName(lastStudent)} />}
+    </Stack>
+  );
+}

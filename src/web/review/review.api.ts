@@ -1,0 +1,73 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  DocumentQueueSchema,
+  RegistrationReviewAnswerSchema,
+  RegistrationReviewSchema,
+  ReviewDocumentAnswerSchema,
+  type DocumentQueueQuery,
+  type ReturnRegistrationInput,
+  type ReviewDocumentInput,
+} from '../../shared/review.schemas.js';
+import { apiRequest } from '../lib/api-client.js';
+import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+
+/** The office's review calls (issue 18): one fetcher and one hook per call. */
+
+// ---- GET /api/review/documents -----------------------------------------------------------------
+
+export const queueKey = (filter: DocumentQueueQuery) => ['review', 'documents', filter.class_id ?? '', filter.file_type ?? ''] as const;
+
+export function useDocumentQueue(filter: DocumentQueueQuery) {
+  const query = new URLSearchParams();
+  if (filter.class_id) query.set('class_id', filter.class_id);
+  if (filter.file_type) query.set('file_type', filter.file_type);
+  const text = query.toString();
+  return useQuery({
+    queryKey: queueKey(filter),
+    queryFn: ({ signal }) => apiRequest(`/api/review/documents${text ? `?${text}` : ''}`, { schema: DocumentQueueSchema, signal }),
+    staleTime: 0,
+  });
+}
+
+// ---- POST /api/review/documents/{publicId} -----------------------------------------------------
+
+export function useReviewDocument() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ publicId, input }: { publicId: string; input: ReviewDocumentInput }) =>
+      apiRequest(`/api/review/documents/${encodeURIComponent(publicId)}`, { method: 'POST', body: input, schema: ReviewDocumentAnswerSchema }),
+    meta: BACKGROUND_QUERY,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['review'] }),
+  });
+}
+
+// ---- GET /api/registration-review/{studentId} (the office's view) -------------------------------
+
+export function useRegistrationState(studentId: string) {
+  return useQuery({
+    queryKey: ['review', 'registration', studentId],
+    queryFn: ({ signal }) => apiRequest(`/api/registration-review/${encodeURIComponent(studentId)}`, { schema: RegistrationReviewSchema, signal }),
+    staleTime: 0,
+  });
+}
+
+// ---- POST /api/review/registrations/{studentId}/verify | return | reopen -----------------------
+
+export type RegistrationDecision = { action: 'verify' | 'reopen' } | { action: 'return'; input: ReturnRegistrationInput };
+
+export function useDecideRegistration(studentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (decision: RegistrationDecision) =>
+      apiRequest(`/api/review/registrations/${encodeURIComponent(studentId)}/${decision.action}`, {
+        method: 'POST',
+        body: decision.action === 'return' ? decision.input : {},
+        schema: RegistrationReviewAnswerSchema,
+      }),
+    meta: BACKGROUND_QUERY,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['review'] });
+      void queryClient.invalidateQueries({ queryKey: ['students'] });
+    },
+  });
+}

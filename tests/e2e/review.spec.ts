@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { REVIEW_MESSAGES } from '../../src/shared/review.schemas.js';
+import { browserSpec, screenshotPath } from '../support/e2e.js';
+import { tinyPdf } from '../support/test-files.js';
+
+/**
+ * The office's review in Chromium (issue 18's "Done when", part A): the office returns the demo
+ * child's birth certificate with a reason at 1280 px; the parent, at 390 px, reads the reason on
+ * the Documents step and uploads a new file; the office accepts it from the queue with the
+ * keyboard and verifies the registration; the family then finds the record read-only.
+ */
+
+const spec = browserSpec(null);
+spec.usePortal();
+const url = spec.url;
+const child = DEMO_STUDENTS.registered;
+const db = () => spec.portal.database.db;
+const REASON = 'Unreadable / blurred: the seal cannot be read.';
+
+async function signInOffice(): Promise<Page> {
+  const page = await spec.open({ width: 1280, height: 900 });
+  await page.goto(url('/admin'));
+  await page.locator('input[name="username"]').fill(DEMO_STAFF.office.username);
+  await page.locator('input[name="password"]').fill(DEMO_STAFF.office.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(url('/admin/dashboard'));
+  await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Document Review' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Document Review' }).waitFor();
+  await page.getByRole('combobox', { name: 'Class' }).click();
+  await page.getByRole('option', { name: '5A', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Document type' }).click();
+  await page.getByRole('option', { name: 'Birth Certificate', exact: true }).click();
+  await page.getByTestId('review-student').getByText(`${child.last_name}, ${child.first_name}`).waitFor();
+  // Focus leaves the filters, so the keys reach the queue.
+  await page.getByTestId('review-student').click();
+  return page;
+}
+
+async function signInParent(path: string): Promise<Page> {
+  const page = await spec.open({ width: 390, height: 844 });
+  await page.goto(url('/family/sign-in'));
+  const form = page.getByRole('form', { name: 'Parent or guardian sign in' });
+  await form.locator('input[name="email"]').fill(DEMO_FAMILY.email);
+  await form.locator('input[name="password"]').fill(DEMO_FAMILY.password);
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((address) => address.pathname === '/dashboard');
+  await page.goto(url(`${path}?student=${child.student_id}`));
+  return page;
+}
+
+const birthCertificate = () =>
+  db().selectFrom('documents').select(['review_state', 'review_reason', 'file_name']).where('student_id', '=', child.student_id).where('file_type', '=', 'birth_certificate').executeTakeFirstOrThrow();
+
+const noSidewaysScroll = async (page: Page) => {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+};
+
+describe('the office reviews, the family answers', () => {
+  it('returns a document with a reason, the parent replaces it at 390 px, the office accepts it and verifies the record, which the family then only reads', async () => {
+    // Arrange: the other birth certificates of 5A are reviewed already, so the child's is first in the queue.
+    await db()
+      .updateTable('documents')
+      .set({ review_state: 'accepted' })
+      .where('file_type', '=', 'birth_certificate')
+      .where('student_id', '<>', child.student_id)
+      .execute();
+
+    // The office returns it with a reason, from the keyboard (R) and the reason list.
+    let page = await signInOffice();
+    await page.keyboard.press('r');
+    await page.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Unreadable / blurred' }).click();
+    await page.getByLabel('Words for the family').fill('the seal cannot be read.');
+    await page.screenshot({ path: screenshotPath('review-return-1280.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Return to family' }).click();
+    await page.getByText(REVIEW_MESSAGES.returned).waitFor();
+    expect(await birthCertificate()).toMatchObject({ review_state: 'returned', review_reason: REASON });
+
+    // The parent, on a phone, reads the reason; the old file is still there; a new one goes up.
+    page = await signInParent('/registration/documents');
+    const slot = page.getByTestId('slot-birth_certificate');
+    await slot.getByTestId('document-returned').getByText(REASON).waitFor();
+    await slot.getByTestId('file-name').waitFor();
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: screenshotPath('review-returned-390.png'), fullPage: true });
+    await page.locator('input[name="file-birth_certificate"]').setInputFiles({ name: 'birth certificate clear.pdf', mimeType: 'application/pdf', buffer: await tinyPdf('A clear scan') });
+    await slot.getByRole('button', { name: 'Upload' }).click();
+    await slot.getByTestId('file-name').filter({ hasText: 'birth certificate clear.pdf' }).waitFor();
+    await slot.getByTestId('document-returned').waitFor({ state: 'detached' });
+    expect(await birthCertificate()).toMatchObject({ review_state: 'submitted', review_reason: null, file_name: 'birth certificate clear.pdf' });
+
+    // The office accepts the new file (A) and verifies the registration.
+    page = await signInOffice();
+    await page.getByTestId('review-student').getByText('birth certificate clear.pdf', { exact: false }).waitFor();
+    await page.keyboard.press('a');
+    await page.getByText(REVIEW_MESSAGES.accepted).waitFor();
+    expect((await birthCertificate()).review_state).toBe('accepted');
+    // The queue is empty for this filter now; the child's registration stays at hand.
+    await page.getByText('Nothing waiting for review here.').waitFor();
+    await page.getByRole('heading', { name: `Registration of ${child.last_name}, ${child.first_name}` }).waitFor();
+    await page.getByRole('button', { name: 'Verify registration' }).click();
+    await page.getByText(REVIEW_MESSAGES.verified).waitFor();
+    expect(await db().selectFrom('registration_reviews').select('state').where('student_id', '=', child.student_id).executeTakeFirst()).toEqual({ state: 'verified' });
+
+    // The family now reads the record and cannot change it.
+    page = await signInParent('/registration/student-data');
+    await page.getByTestId('registration-verified').waitFor();
+    await page.getByTestId('registration-read-only').getByText(REVIEW_MESSAGES.readOnly).waitFor();
+    expect(await page.locator('input[name="home_address"]').getAttribute('readonly')).not.toBeNull();
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: screenshotPath('review-verified-390.png'), fullPage: true });
+  }, 240_000);
+});
