@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { ROOT } from './build-lib.mjs';
 
 const ci = process.env.CI === 'true';
@@ -41,4 +42,23 @@ const step = (label, args) => {
 
 step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
 step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
-step(`vitest (${projects.join(', ')})`, ['node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((p) => ['--project', p]), ...process.argv.slice(2)]);
+
+// Vitest's own default is one worker on a 2-core machine (cores − 1). The server suites wait on
+// PostgreSQL, argon2's thread pool and child processes as much as they compute, so they run
+// SERVER_WORKERS files at once; the browser suite runs after them, alone, so Chromium's timing never
+// competes with them (docs/decisions.md D58). TEST_WORKERS overrides the first.
+const SERVER_WORKERS = process.env.TEST_WORKERS ?? String(Math.max(2, os.availableParallelism() + 1));
+const extra = process.argv.slice(2);
+// Arguments name files or filters; a run that selects none of one step's files is not a failure.
+const selecting = extra.length > 0 ? ['--passWithNoTests'] : [];
+const vitest = (projectNames, workers) => [
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  ...projectNames.flatMap((p) => ['--project', p]),
+  `--maxWorkers=${workers}`,
+  ...selecting,
+  ...extra,
+];
+const serverProjects = projects.filter((p) => p !== 'e2e');
+step(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS));
+if (projects.includes('e2e')) step('vitest (e2e)', vitest(['e2e'], 1));

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { prepareDatabase } from '../../src/server/boot.js';
@@ -49,25 +48,42 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu'];
+
+/** Debian's Chromium, headless (playwright-core; no browser download), with the flags every spec needs and `args` after them. */
+function launchChromium(args: readonly string[] = []): Promise<PlaywrightBrowser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...args] });
+}
+
 /**
- * Debian's Chromium, headless, in a throwaway profile (playwright-core; no browser download).
- * `args` come after the flags every spec needs (e.g. `--host-resolver-rules` for a school's name).
+ * One Chromium per spec file, started when a test first asks for a page and closed when the file
+ * ends: starting the browser was a second of every test, a fresh context is a few milliseconds and
+ * shares nothing (cookies, storage, cache) with the one before.
+ */
+let fileChromium: Promise<PlaywrightBrowser> | undefined;
+afterAll(async () => {
+  const running = fileChromium;
+  fileChromium = undefined;
+  await (await running)?.close();
+});
+
+/**
+ * A fresh browser context (its own cookies and storage) at a size, with one page open. A test that
+ * needs launch flags of its own (`args`, e.g. `--host-resolver-rules` for a school's name) gets a
+ * Chromium of its own, closed with the context.
  */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu', ...(options.args ?? [])],
-    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const own = options.args?.length ? await launchChromium(options.args) : undefined;
+  fileChromium ??= launchChromium();
+  const browser = own ?? (await fileChromium);
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const page = await context.newPage();
   return {
     context,
     page,
     async close() {
       await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
+      await own?.close();
     },
   };
 }
