@@ -1,19 +1,30 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { REVIEW_MESSAGES } from '../../src/shared/review.schemas.js';
-import { browserSpec, screenshotPath } from '../support/e2e.js';
+import { browserSpec, screenshotPath, startPortal } from '../support/e2e.js';
+import { startSmtpInbox, type DeliveredMail, type SmtpInbox } from '../support/smtp-inbox.js';
+import { TEST_PUBLIC_URL } from '../support/test-config.js';
 import { tinyPdf } from '../support/test-files.js';
 
 /**
  * The office's review in Chromium (issue 18's "Done when", part A): the office returns the demo
  * child's birth certificate with a reason at 1280 px; the parent, at 390 px, reads the reason on
  * the Documents step and uploads a new file; the office accepts it from the queue with the
- * keyboard and verifies the registration; the family then finds the record read-only.
+ * keyboard and verifies the registration; the family then finds the record read-only. Each
+ * message to the family is read back from the test's SMTP server, and the returned document's link
+ * is the one the parent follows.
  */
 
+let inbox: SmtpInbox | undefined;
 const spec = browserSpec(null);
-spec.usePortal();
+spec.usePortal(async () => {
+  inbox = await startSmtpInbox();
+  return startPortal({ smtpUrl: inbox.url }, { mailSender: { pollIntervalMs: 100 } });
+});
+afterAll(async () => {
+  await inbox?.close();
+});
 const url = spec.url;
 const child = DEMO_STUDENTS.registered;
 const db = () => spec.portal.database.db;
@@ -38,6 +49,20 @@ async function signInOffice(): Promise<Page> {
   return page;
 }
 
+/** The family's message whose subject has `subject`, once the SMTP server has it. */
+async function familyMail(subject: string): Promise<DeliveredMail> {
+  const find = () => inbox!.messages.find((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.includes(subject));
+  await expect.poll(() => find() !== undefined, { timeout: 15_000 }).toBe(true);
+  return find()!;
+}
+
+/** A link of a message, on the running portal (the mail's links start with PUBLIC_URL). */
+function onPortal(link: string): string {
+  const address = new URL(link);
+  expect(address.origin).toBe(new URL(TEST_PUBLIC_URL).origin);
+  return `${address.pathname}${address.search}`;
+}
+
 async function signInParent(path: string): Promise<Page> {
   const page = await spec.open({ width: 390, height: 844 });
   await page.goto(url('/family/sign-in'));
@@ -46,7 +71,7 @@ async function signInParent(path: string): Promise<Page> {
   await form.locator('input[name="password"]').fill(DEMO_FAMILY.password);
   await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL((address) => address.pathname === '/dashboard');
-  await page.goto(url(`${path}?student=${child.student_id}`));
+  await page.goto(url(path.includes('?') ? path : `${path}?student=${child.student_id}`));
   return page;
 }
 
@@ -79,8 +104,15 @@ describe('the office reviews, the family answers', () => {
     await page.getByText(REVIEW_MESSAGES.returned).waitFor();
     expect(await birthCertificate()).toMatchObject({ review_state: 'returned', review_reason: REASON });
 
-    // The parent, on a phone, reads the reason; the old file is still there; a new one goes up.
-    page = await signInParent('/registration/documents');
+    // The family is told by mail, with the reason and a link to this child's Documents step.
+    const returned = await familyMail('Birth Certificate');
+    expect(returned.text).toContain(REASON);
+    const documentsLink = returned.links.find((link) => new URL(link).pathname === '/registration/documents');
+    expect(documentsLink).toBeDefined();
+
+    // The parent, on a phone, follows it and reads the reason; the old file is still there; a new one goes up.
+    page = await signInParent(onPortal(documentsLink!));
+    expect(new URL(page.url()).searchParams.get('student')).toBe(child.student_id);
     const slot = page.getByTestId('slot-birth_certificate');
     await slot.getByTestId('document-returned').getByText(REASON).waitFor();
     await slot.getByTestId('file-name').waitFor();
@@ -104,6 +136,10 @@ describe('the office reviews, the family answers', () => {
     await page.getByRole('button', { name: 'Verify registration' }).click();
     await page.getByText(REVIEW_MESSAGES.verified).waitFor();
     expect(await db().selectFrom('registration_reviews').select('state').where('student_id', '=', child.student_id).executeTakeFirst()).toEqual({ state: 'verified' });
+    const verified = await familyMail('registration is verified');
+    expect(verified.text).toContain(child.first_name);
+    // Accepting a document asks nothing of the family: the two messages are all it received.
+    expect(inbox!.messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email)).map((mail) => mail.subject)).toEqual([returned.subject, verified.subject]);
 
     // The family now reads the record and cannot change it.
     page = await signInParent('/registration/student-data');

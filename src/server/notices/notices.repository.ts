@@ -190,7 +190,7 @@ export async function putSetting(db: Db, key: string, value: string, at: string)
     .execute();
 }
 
-/** Students in a class, with the registration window of their form level and their progress. */
+/** Students in a class, with the registration window of their form level, their progress and the office's decision. */
 export async function listStudentsForReminders(db: Db) {
   return db
     .selectFrom('students')
@@ -198,8 +198,10 @@ export async function listStudentsForReminders(db: Db) {
     .leftJoin('registration_periods as own_period', 'own_period.form_level', 'form_classes.form_level')
     .leftJoin('registration_periods as default_period', (join) => join.on('default_period.form_level', 'is', null))
     .leftJoin('registration_progress', 'registration_progress.student_id', 'students.id')
+    .leftJoin('registration_reviews', 'registration_reviews.student_id', 'students.id')
     .select([
       'students.id',
+      'registration_reviews.state as review_state',
       'own_period.open as own_open',
       'own_period.deadline as own_deadline',
       'default_period.open as default_open',
@@ -209,7 +211,7 @@ export async function listStudentsForReminders(db: Db) {
       'registration_progress.health_data',
       'registration_progress.other_data',
       'registration_progress.documents',
-      'registration_progress.terms_and_conditions',
+      'registration_progress.submit',
     ])
     .orderBy('students.id')
     .execute();

@@ -244,7 +244,7 @@ describe('deadline reminders', () => {
       const iso = nowIso();
       await db.insertInto('registration_progress').values({ student_id: id, ...complete, created_at: iso, updated_at: iso }).onConflict((oc) => oc.column('student_id').doUpdateSet(complete)).execute();
     }
-    await db.updateTable('registration_progress').set({ terms_and_conditions: 0 }).where('student_id', 'in', [incomplete!, stranger!.id]).execute();
+    await db.updateTable('registration_progress').set({ submit: 0, terms_and_conditions: 0 }).where('student_id', 'in', [incomplete!, stranger!.id]).execute();
     void done;
     void noMail;
     await verifyMotherEmail(clerk, stranger!.id, 'stranger.mother@example.com');

@@ -9,6 +9,7 @@ import { readServerSecret } from '../http/server-secret.repository.js';
 import { queueMessage } from '../mail/outbox.service.js';
 import { NOTICE_CONTENT, type MailContent, type MailContext, type MailTemplateData, type NoticeTemplateName } from '../mail/templates/index.js';
 import type { DigestLine } from '../mail/templates/notice-attendance-digest.js';
+import { registrationStateOf } from '../../shared/admin.schemas.js';
 import { schoolClock, schoolToday } from '../../shared/dates.js';
 import {
   DEFAULT_NOTICE_SETTINGS,
@@ -111,7 +112,7 @@ async function readToken(db: Db, token: string): Promise<{ recipientKey: string;
 // ---- sending -----------------------------------------------------------------------------------
 
 /** What a caller gives for a kind: the template's data without the parts this module adds. */
-export type NoticeInput<K extends NoticeKind> = Omit<MailTemplateData<K>, 'studentNames' | 'unsubscribeToken'>;
+export type NoticeInput<K extends NoticeKind> = Omit<MailTemplateData<K>, 'studentNames' | 'studentIds' | 'unsubscribeToken'>;
 
 async function isTurnedOff(db: Db, recipientKey: string, kind: NoticeKind): Promise<boolean> {
   if (!isOptionalNoticeKind(kind)) return false;
@@ -135,6 +136,7 @@ async function sendToRecipient<K extends NoticeKind>(
   const full = {
     ...data,
     studentNames: recipient.studentIds.map((id) => names.get(id) ?? id),
+    studentIds: recipient.studentIds,
     ...(isOptionalNoticeKind(kind) ? { unsubscribeToken: await unsubscribeToken(trx, recipient.key, kind) } : {}),
   } as unknown as MailTemplateData<K>;
   const noticeId = await repo.insertNotice(trx, {
@@ -321,9 +323,9 @@ interface ReminderPlan {
 
 /**
  * Who the reminders would go to today: families of students whose form level's window is open
- * with a deadline within the school's N days, whose record is not finished (every step complete
- * and the terms agreed, the registration progress), who had no reminder in the last 7 days and
- * did not turn them off.
+ * with a deadline within the school's N days, whose record waits on the family (not started, in
+ * progress, or returned by the office: neither submitted nor verified, D56), who had no reminder
+ * in the last 7 days and did not turn them off.
  */
 async function planReminders(db: Db, now: Date): Promise<ReminderPlan> {
   const settings = await getNoticeSettings(db);
@@ -334,8 +336,10 @@ async function planReminders(db: Db, now: Date): Promise<ReminderPlan> {
     const open = row.own_open !== null ? row.own_open : row.default_open;
     const deadline = row.own_open !== null ? row.own_deadline : row.default_deadline;
     if (open !== 1 || !deadline || deadline < today || deadline > last) continue;
-    const finished = [row.student_data, row.family_data, row.health_data, row.other_data, row.documents, row.terms_and_conditions].every((flag) => flag === 1);
-    if (!finished) deadlines.set(row.id, deadline);
+    // A record waits on the family unless it is submitted or verified (D56); a returned one does too.
+    const flags = row.student_data === null ? null : { studentData: row.student_data, familyData: row.family_data ?? 0, healthData: row.health_data ?? 0, otherData: row.other_data ?? 0, documents: row.documents ?? 0, submit: row.submit ?? 0 };
+    const state = registrationStateOf(flags, row.review_state);
+    if (state !== 'submitted' && state !== 'verified') deadlines.set(row.id, deadline);
   }
   const { recipients, unreachable } = await recipientsOf(db, [...deadlines.keys()]);
   const keys = recipients.map((recipient) => recipient.key);

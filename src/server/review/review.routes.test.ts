@@ -6,6 +6,7 @@ import { ApiErrorSchema } from '../../shared/api-error.js';
 import { UploadedFileListSchema } from '../../shared/documents.schemas.js';
 import { DocumentQueueSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
 import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
+import { NoticeListSchema } from '../../shared/notices.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
@@ -126,6 +127,9 @@ describe('accepting and returning a document', () => {
     const accepted = await office.post(`/api/review/documents/${after.public_id}`, { decision: 'accept' });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await documentOf(registered, 'birth_certificate')).review_state).toBe('accepted');
+    // The return told the family (the slot's name and the reason); the acceptance asked nothing of it.
+    const kinds = NoticeListSchema.parse((await parent.get('/api/notices')).json()).notices.map((notice) => [notice.kind, notice.subject]);
+    expect(kinds.filter(([kind]) => kind!.startsWith('document'))).toEqual([['document-returned', `Birth Certificate for ${DEMO_STUDENTS.registered.first_name} ${DEMO_STUDENTS.registered.last_name}: please upload a new one`]]);
 
     const rows = (await auditRows(registered, 'document')).filter((row) => row.field === 'birth_certificate').slice(-3);
     expect(rows.map((row) => row.action)).toEqual(['return', 'replace', 'accept']);
@@ -189,6 +193,14 @@ describe('verifying, returning and reopening a registration', () => {
     expect(returned.statusCode, returned.body).toBe(200);
     const seen = await reviewOf(parent, registered);
     expect(seen).toMatchObject({ state: 'returned', note: 'Add the father\u2019s work phone.', steps: ['family', 'documents'] });
+    // The family is told in the same transaction: the note, the steps by name, a link to this child's record.
+    const notices = NoticeListSchema.parse((await parent.get('/api/notices')).json()).notices;
+    const told = notices.find((notice) => notice.kind === 'registration-returned');
+    expect(told?.student_ids).toEqual([registered]);
+    const text = told!.blocks.flatMap((block) => ('text' in block ? [block.text] : [])).join(' ');
+    expect(text).toContain('Add the father\u2019s work phone.');
+    expect(text).toContain('Steps to fix: Family Data, Documents.');
+    expect(told!.blocks.flatMap((block) => ('link' in block ? [new URL(block.link.href).search] : []))).toEqual([`?student=${registered}`]);
     const list = AdminStudentListSchema.parse((await office.get('/api/students')).json());
     expect(list.find((s) => s.id === registered)?.registration).toBe('returned');
 

@@ -56,7 +56,11 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) =>
         response: { 200: ReviewDocumentAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => review.reviewDocument(db, actorOf(request), request.params.publicId, request.body),
+    async (request) => {
+      const answer = await review.reviewDocument(db, actorOf(request), request.params.publicId, request.body);
+      if (answer.review_state === 'returned') app.mailSender.wake();
+      return answer;
+    },
   );
 
   app.get(
@@ -86,7 +90,11 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) =>
   app.post(
     '/api/review/registrations/:studentId/verify',
     { config: { access: { can: 'registrations.review' } }, schema: decision('Marks a submitted registration verified: read-only to the family until reopened') },
-    async (request) => review.verifyRegistration(db, actorOf(request), request.params.studentId),
+    async (request) => {
+      const answer = await review.verifyRegistration(db, actorOf(request), request.params.studentId);
+      app.mailSender.wake();
+      return answer;
+    },
   );
 
   app.post(
@@ -95,7 +103,11 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) =>
       config: { access: { can: 'registrations.review' } },
       schema: { ...decision('Returns a registration to the family with a note naming the steps to fix'), body: ReturnRegistrationSchema },
     },
-    async (request) => review.returnRegistration(db, actorOf(request), request.params.studentId, request.body),
+    async (request) => {
+      const answer = await review.returnRegistration(db, actorOf(request), request.params.studentId, request.body);
+      app.mailSender.wake();
+      return answer;
+    },
   );
 
   app.post(

@@ -5,6 +5,7 @@ import {
   REVIEW_MESSAGES,
   REVIEW_STEPS,
   returnReasonText,
+  reviewStepLabel,
   type DocumentQueue,
   type DocumentQueueQuery,
   type RegistrationReview,
@@ -14,18 +15,20 @@ import {
   type ReviewDocumentInput,
   type ReviewStep,
 } from '../../shared/review.schemas.js';
-import type { DocumentType } from '../../shared/documents.slots.js';
+import { findSlot, type DocumentType } from '../../shared/documents.slots.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import { notifyFamily } from '../notices/notices.service.js';
 import * as registration from '../registration/registration.service.js';
 import * as repo from './review.repository.js';
 
 /**
  * The office's review (issue 18, docs/decisions.md D56): the document queue and its decisions,
  * and verifying, returning and reopening registration records. Every change is one transaction
- * with its audit rows; the family is told by the notices feature where `// notify:` stands.
+ * with its audit rows; a return or a verification tells the family (notices, D57) in the same
+ * transaction, and the route wakes the mail sender after the commit.
  */
 
 /** The documents waiting for review, oldest first, with the student's details beside each. */
@@ -85,7 +88,10 @@ export async function reviewDocument(db: Db, actor: Actor, publicId: string, inp
       new_value: stateText(state, reason),
     });
     await registration.refreshProgress(trx, document.student_id, now);
-    // notify: document-returned {documentLabel: findSlot(document.file_type)?.label, reason} when returned
+    if (state === 'returned') {
+      const documentLabel = findSlot(document.file_type)?.label ?? document.file_type;
+      await notifyFamily(trx, { studentId: document.student_id, kind: 'document-returned', data: { documentLabel, reason: reason! } });
+    }
     return { message: state === 'accepted' ? REVIEW_MESSAGES.accepted : REVIEW_MESSAGES.returned, review_state: state, review_reason: reason };
   });
 }
@@ -137,7 +143,12 @@ async function decide(
       old_value: before.state,
       new_value: decision ? (decision.state === 'returned' ? `returned: ${decision.note ?? ''} [${decision.steps.join(', ')}]` : 'verified') : null,
     });
-    // notify: registration-returned {note, steps} / registration-verified {} (by decision.state)
+    if (decision?.state === 'returned') {
+      const steps = decision.steps.map((key) => reviewStepLabel(key));
+      await notifyFamily(trx, { studentId, kind: 'registration-returned', data: { note: decision.note ?? '', steps } });
+    } else if (decision?.state === 'verified') {
+      await notifyFamily(trx, { studentId, kind: 'registration-verified', data: {} });
+    }
   });
   return { ...(await getRegistrationReview(db, studentId, now)), message };
 }

@@ -1,5 +1,5 @@
-import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
-import { namesList, type NoticeData } from './notice-parts.js';
+import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
+import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
 /** The office returned an uploaded document with a reason (issue 18): upload a new one. */
 export interface DocumentReturnedData extends NoticeData {
@@ -15,7 +15,7 @@ export function documentReturnedContent(data: DocumentReturnedData, context: Mai
     blocks: [
       { text: `The office of ${context.schoolName} checked the ${data.documentLabel} uploaded for ${who} and could not accept it. The reason: ${data.reason}` },
       { text: 'Please sign in and upload a new one on the Documents step. The old file stays until you replace it.' },
-      { link: { label: 'Open the Documents step', href: portalLink(context, '/registration/documents') } },
+      { link: { label: 'Open the Documents step', href: childLink(data, context, '/registration/documents') } },
     ],
   };
 }

@@ -9,6 +9,8 @@ import { portalLink, type MailBlock, type MailContext } from './layout.js';
 /** Every notice names the children it is about; the optional kinds carry their signed unsubscribe token. */
 export interface NoticeData {
   studentNames: string[];
+  /** The children's ids, in the order of their names: a link about one child opens that child's record. */
+  studentIds?: string[];
   /** Set for the optional kinds (digest, reminders): the link turns that kind off for this recipient. */
   unsubscribeToken?: string;
 }
@@ -17,6 +19,15 @@ export interface NoticeData {
 export function namesList(names: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? 'your child';
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A link to a page of the portal about the notice's child: a family with several children lands on
+ * the one the notice names (the child switcher's `?student=`), not on whichever they chose last.
+ */
+export function childLink(data: NoticeData, context: MailContext, path: string): string {
+  const only = data.studentIds?.length === 1 ? data.studentIds[0] : undefined;
+  return portalLink(context, only ? `${path}?student=${encodeURIComponent(only)}` : path);
 }
 
 /** The closing link of an optional kind; nothing for the others. */

@@ -1,5 +1,5 @@
-import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
-import { namesList, type NoticeData } from './notice-parts.js';
+import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
+import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
 /** The office returned a submitted registration with a note and the steps to fix (issue 18). */
 export interface RegistrationReturnedData extends NoticeData {
@@ -15,7 +15,7 @@ export function registrationReturnedContent(data: RegistrationReturnedData, cont
     blocks: [
       { text: `The office of ${context.schoolName} checked ${who}'s registration and asks for changes: ${data.note}` },
       ...(data.steps.length > 0 ? [{ text: `Steps to fix: ${data.steps.join(', ')}.` }] : []),
-      { link: { label: 'Open the registration', href: portalLink(context, '/registration') } },
+      { link: { label: 'Open the registration', href: childLink(data, context, '/registration') } },
     ],
   };
 }

@@ -1,5 +1,5 @@
-import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
-import { namesList, type NoticeData } from './notice-parts.js';
+import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
+import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
 /** The office verified a submitted registration (issue 18): nothing more to do. */
 export type RegistrationVerifiedData = NoticeData;
@@ -11,7 +11,7 @@ export function registrationVerifiedContent(data: RegistrationVerifiedData, cont
     heading: `${who}'s registration is verified`,
     blocks: [
       { text: `The office of ${context.schoolName} checked ${who}'s registration and accepted it. There is nothing more to do; the record is now read-only unless the office reopens it.` },
-      { link: { label: 'Open the portal', href: portalLink(context, '/dashboard') } },
+      { link: { label: 'Open the portal', href: childLink(data, context, '/dashboard') } },
     ],
   };
 }
