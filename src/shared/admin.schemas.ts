@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClassIdSchema } from './form-class.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
 import type { ProgressFlags } from './registration.progress.js';
@@ -110,10 +111,7 @@ export function matchesStudentSearch(student: AdminStudent, search: string): boo
  */
 export const StudentListFilterSchema = z.object({
   search: z.string().max(100, 'The search is at most 100 characters.').optional(),
-  class_id: z
-    .string()
-    .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
-    .optional(),
+  class_id: ClassIdSchema.optional(),
   registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress, submitted, returned or verified.' }).optional(),
 });
 export type StudentListFilter = z.infer<typeof StudentListFilterSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClassIdSchema } from './form-class.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { isIsoDate } from './dates.js';
 
@@ -154,11 +155,6 @@ export function attendanceReportPath(studentId: string, startDate: string, endDa
 
 // ---- GET /api/class-attendance (admin): a class over a date range ------------------------------
 
-/** A form class as the query names it (3B), the same rule as the student list's filter. */
-const ClassIdSchema = z
-  .string({ message: 'Choose a class.' })
-  .trim()
-  .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.');
 
 /**
  * The class attendance's query: the class, and the range, or neither date for the current term so

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * How a form class is written for people, as the spec titles a report card (SPEC §2, Term Report
  * screen: 'Form {form_level} {class_id}'): 'Form 4 4A'. The one place every screen takes it from.
@@ -9,3 +11,9 @@ export function formClassName(classId: string | null | undefined, formLevel: num
   if (!classId) return hasLevel ? `Form ${formLevel}` : null;
   return hasLevel ? `Form ${formLevel} ${classId}` : classId;
 }
+
+/** A form class as a query or a filter names it (3B): one rule for every list, report and queue. */
+export const ClassIdSchema = z
+  .string({ message: 'Choose a class.' })
+  .trim()
+  .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClassIdSchema } from './form-class.js';
 import { REGISTRATION_STATES } from './admin.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
@@ -76,10 +77,7 @@ export type ReviewDocumentInput = z.infer<typeof ReviewDocumentSchema>;
 
 /** `GET /api/review/documents`: the queue's filters. */
 export const DocumentQueueQuerySchema = z.object({
-  class_id: z
-    .string()
-    .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
-    .optional(),
+  class_id: ClassIdSchema.optional(),
   file_type: z.enum(DOCUMENT_TYPES, { message: 'Choose one of the document types.' }).optional(),
 });
 export type DocumentQueueQuery = z.infer<typeof DocumentQueueQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClassIdSchema } from './form-class.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { isIsoDate } from './dates.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constants.js';
@@ -212,11 +213,7 @@ export type TermResultColumnKey = (typeof TERM_RESULT_COLUMNS)[number]['key'];
 export const TemplateQuerySchema = z
   .object({
     format: z.enum(['xlsx', 'csv'], { message: 'Format must be xlsx or csv.' }).default('xlsx'),
-    class_id: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9-]{1,10}$/, 'Name a form class such as 3B.')
-      .optional(),
+    class_id: ClassIdSchema.optional(),
     subject: z
       .string()
       .trim()
