@@ -1,12 +1,11 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { FamilyCodeAnswerSchema, StudentFamilySchema } from '../../src/shared/family.schemas.js';
 import { StudentRecordListSchema } from '../../src/shared/registration.schemas.js';
-import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent, startPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent, useMailedPortal } from '../support/e2e.js';
 import { HttpClient } from '../support/security/portal-process.js';
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
 
 /**
@@ -21,15 +20,8 @@ import { TEST_PUBLIC_URL } from '../support/test-config.js';
  * goes through the API: its screens are tested on their own below.
  */
 
-let inbox: SmtpInbox | undefined;
 const spec = browserSpec(null);
-spec.usePortal(async () => {
-  inbox = await startSmtpInbox();
-  return startPortal({ smtpUrl: inbox.url }, { mailSender: { pollIntervalMs: 100 } });
-});
-afterAll(async () => {
-  await inbox?.close();
-});
+const inbox = useMailedPortal(spec);
 
 let page: Page;
 const url = spec.url;
@@ -59,7 +51,7 @@ async function officeClient(): Promise<{ call: (method: string, path: string, bo
  * test's portal, which listens on a port of its own.
  */
 async function linkFrom(to: string, path: string, count = 1): Promise<string> {
-  const links = () => inbox!.messages.filter((mail) => mail.recipients.includes(to)).flatMap((mail) => mail.links.filter((link) => new URL(link).pathname === path));
+  const links = () => inbox().messages.filter((mail) => mail.recipients.includes(to)).flatMap((mail) => mail.links.filter((link) => new URL(link).pathname === path));
   await expect.poll(() => links().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
   const link = new URL(links().at(-1)!);
   expect(link.origin).toBe(new URL(TEST_PUBLIC_URL).origin);

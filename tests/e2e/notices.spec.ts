@@ -1,12 +1,11 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { notifyFamily } from '../../src/server/notices/notices.service.js';
 import { schoolToday } from '../../src/shared/dates.js';
 import { addDays } from '../../src/shared/school-days.js';
-import { browserSpec, screenshotPath, startPortal } from '../support/e2e.js';
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { browserSpec, screenshotPath, useMailedPortal } from '../support/e2e.js';
 
 /**
  * Messages to families (issue 18) in Chromium against the real server, whose mail sender delivers
@@ -15,15 +14,8 @@ import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
  * digest time.
  */
 
-let inbox: SmtpInbox | undefined;
 const spec = browserSpec(null);
-spec.usePortal(async () => {
-  inbox = await startSmtpInbox();
-  return startPortal({ smtpUrl: inbox.url }, { mailSender: { pollIntervalMs: 100 } });
-});
-afterAll(async () => {
-  await inbox?.close();
-});
+const inbox = useMailedPortal(spec);
 
 let page: Page;
 const url = spec.url;
@@ -98,7 +90,7 @@ describe('messages to families', () => {
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText(families === 1 ? 'Reminder sent to 1 family' : `Reminders sent to ${families} families`).waitFor();
     await page.getByText(/No family would be reminded now\./).waitFor();
-    const reminders = () => inbox!.messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith(`Registration closes on ${deadline}`));
+    const reminders = () => inbox().messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith(`Registration closes on ${deadline}`));
     await expect.poll(() => reminders().length, { timeout: 15_000 }).toBe(1);
 
     // The digest time.

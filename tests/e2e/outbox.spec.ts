@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { afterAll, describe, expect, it } from 'vitest';
-import { browserSpec, screenshotPath, signInAsAdmin, startPortal } from '../support/e2e.js';
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { describe, expect, it } from 'vitest';
+import { browserSpec, screenshotPath, signInAsAdmin, useMailedPortal } from '../support/e2e.js';
 
 /**
  * The Outbox (issue 17) in a real browser against the real server, whose mail sender delivers to a
@@ -11,16 +10,9 @@ import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
  * is delivered once resent.
  */
 
-let inbox: SmtpInbox | undefined;
 const spec = browserSpec(null);
-spec.usePortal(async () => {
-  inbox = await startSmtpInbox();
-  // Test speed: look for due mail often, two tries a little apart before a message fails.
-  return startPortal({ smtpUrl: inbox.url }, { mailSender: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 200, maxTries: 2 } });
-});
-afterAll(async () => {
-  await inbox?.close();
-});
+// Test speed: look for due mail often, two tries a little apart before a message fails.
+const inbox = useMailedPortal(spec, { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 200, maxTries: 2 });
 
 let page: Page;
 
@@ -65,7 +57,7 @@ describe('the Outbox', () => {
     const row = rowOf('office.check@example.com');
     await row.getByText('Sent', { exact: true }).filter({ visible: true }).waitFor();
     await row.getByRole('cell', { name: 'Test message from St. Andrew’s Secondary School' }).waitFor();
-    const delivered = inbox!.messages.filter((mail) => mail.recipients.includes('office.check@example.com'));
+    const delivered = inbox().messages.filter((mail) => mail.recipients.includes('office.check@example.com'));
     expect(delivered.map((mail) => mail.subject)).toEqual(['Test message from St. Andrew’s Secondary School']);
     expect(await row.getByRole('button', { name: /Resend/ }).count()).toBe(0);
 
@@ -74,7 +66,7 @@ describe('the Outbox', () => {
   });
 
   it('on a phone, a refused message shows as failed with the reason, and Resend delivers it (390px)', async () => {
-    inbox!.refuseRecipients({ code: 550, text: 'No such user here' });
+    inbox().refuseRecipients({ code: 550, text: 'No such user here' });
     await openOutbox(390);
     await sendTestMessage('no.such.parent@example.com');
     const row = rowOf('no.such.parent@example.com');
@@ -86,13 +78,13 @@ describe('the Outbox', () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: screenshotPath('outbox-failed-390.png') });
-    expect(inbox!.messages.filter((mail) => mail.recipients.includes('no.such.parent@example.com'))).toEqual([]);
+    expect(inbox().messages.filter((mail) => mail.recipients.includes('no.such.parent@example.com'))).toEqual([]);
 
-    inbox!.refuseRecipients(null);
+    inbox().refuseRecipients(null);
     await resend.click();
     await page.getByText('The message to no.such.parent@example.com will be sent again.').waitFor();
     await row.getByText('Sent', { exact: true }).filter({ visible: true }).waitFor();
-    expect(inbox!.messages.filter((mail) => mail.recipients.includes('no.such.parent@example.com'))).toHaveLength(1);
+    expect(inbox().messages.filter((mail) => mail.recipients.includes('no.such.parent@example.com'))).toHaveLength(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { REVIEW_MESSAGES } from '../../src/shared/review.schemas.js';
-import { browserSpec, screenshotPath, startPortal } from '../support/e2e.js';
-import { startSmtpInbox, type DeliveredMail, type SmtpInbox } from '../support/smtp-inbox.js';
+import { browserSpec, screenshotPath, useMailedPortal } from '../support/e2e.js';
+import type { DeliveredMail } from '../support/smtp-inbox.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
 import { tinyPdf } from '../support/test-files.js';
 
@@ -16,15 +16,8 @@ import { tinyPdf } from '../support/test-files.js';
  * is the one the parent follows.
  */
 
-let inbox: SmtpInbox | undefined;
 const spec = browserSpec(null);
-spec.usePortal(async () => {
-  inbox = await startSmtpInbox();
-  return startPortal({ smtpUrl: inbox.url }, { mailSender: { pollIntervalMs: 100 } });
-});
-afterAll(async () => {
-  await inbox?.close();
-});
+const inbox = useMailedPortal(spec);
 const url = spec.url;
 const child = DEMO_STUDENTS.registered;
 const db = () => spec.portal.database.db;
@@ -51,7 +44,7 @@ async function signInOffice(): Promise<Page> {
 
 /** The family's message whose subject has `subject`, once the SMTP server has it. */
 async function familyMail(subject: string): Promise<DeliveredMail> {
-  const find = () => inbox!.messages.find((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.includes(subject));
+  const find = () => inbox().messages.find((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.includes(subject));
   await expect.poll(() => find() !== undefined, { timeout: 15_000 }).toBe(true);
   return find()!;
 }
@@ -139,7 +132,7 @@ describe('the office reviews, the family answers', () => {
     const verified = await familyMail('registration is verified');
     expect(verified.text).toContain(child.first_name);
     // Accepting a document asks nothing of the family: the two messages are all it received.
-    expect(inbox!.messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email)).map((mail) => mail.subject)).toEqual([returned.subject, verified.subject]);
+    expect(inbox().messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email)).map((mail) => mail.subject)).toEqual([returned.subject, verified.subject]);
 
     // The family now reads the record and cannot change it.
     page = await signInParent('/registration/student-data');

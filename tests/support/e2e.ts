@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vite
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { prepareDatabase } from '../../src/server/boot.js';
 import { createDatabase } from '../../src/server/db/database.js';
+import { startSmtpInbox, type SmtpInbox } from './smtp-inbox.js';
 import { createTestDatabase, dropWhenClosed, pgUrlFor, runPgAdmin, type TestDatabase } from './test-database.js';
 import { testConfig } from './test-config.js';
 import type { Config } from '../../src/server/config.js';
@@ -209,4 +210,24 @@ export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
     expect(pageErrors.map((error) => error.message)).toEqual([]);
   });
   return spec;
+}
+
+/**
+ * A portal whose mail sender delivers to a real SMTP server the spec starts (smtp-inbox.ts), for
+ * the tests of the enclosing block; the server is stopped after them. Answers the running inbox.
+ */
+export function useMailedPortal(spec: BrowserSpec, mailSender: BuildOptions['mailSender'] = { pollIntervalMs: 100 }): () => SmtpInbox {
+  let inbox: SmtpInbox | undefined;
+  spec.usePortal(async () => {
+    inbox = await startSmtpInbox();
+    return startPortal({ smtpUrl: inbox.url }, { mailSender });
+  });
+  afterAll(async () => {
+    await inbox?.close();
+    inbox = undefined;
+  });
+  return () => {
+    if (!inbox) throw new Error('no inbox: the mailed portal starts before the tests');
+    return inbox;
+  };
 }
