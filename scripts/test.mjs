@@ -34,10 +34,14 @@ if (fs.existsSync(chromium)) projects.push('e2e');
 else if (ci) fail(`CI: Chromium is missing at ${chromium}; failing.`);
 else process.stdout.write(`Notice: Chromium not found at ${chromium}; skipping the browser tests.\n`);
 
-const step = (label, args) => {
+/** Runs one step and answers its exit status (a signal counts as 1). */
+const run = (label, args) => {
   process.stdout.write(`\n▶ ${label}\n`);
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  return spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+};
+const step = (label, args) => {
+  const status = run(label, args);
+  if (status !== 0) process.exit(status);
 };
 
 step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
@@ -60,5 +64,11 @@ const vitest = (projectNames, workers) => [
   ...extra,
 ];
 const serverProjects = projects.filter((p) => p !== 'e2e');
-step(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS));
-if (projects.includes('e2e')) step('vitest (e2e)', vitest(['e2e'], 1));
+// The browser suite runs even when a server test failed, so one run reports every failure.
+const statuses = [run(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS))];
+if (projects.includes('e2e')) statuses.push(run('vitest (e2e)', vitest(['e2e'], 1)));
+const failed = statuses.find((status) => status !== 0);
+if (failed !== undefined) {
+  process.stdout.write('\nSome tests failed: see the vitest output above.\n');
+  process.exit(failed);
+}

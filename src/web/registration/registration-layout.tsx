@@ -158,7 +158,7 @@ export function RegistrationLayout() {
                 {status.data.reason}
               </Alert>
             )}
-            <ReviewNotice studentId={studentId} />
+            <ReviewNotice studentId={studentId} closedToFamily={!editable && Boolean(status.data?.reason)} />
             <Outlet />
             {narrow && role === 'student' && (
               <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>

@@ -5,9 +5,11 @@ import { useRegistrationReview } from './registration.api.js';
 
 /**
  * Where the record stands with the school office (issue 18): returned with the office's note and
- * the steps to fix, submitted and waiting, or verified. Shown above every registration step.
+ * the steps to fix, submitted and waiting, or verified. Shown above every registration step. A
+ * verified record the family can no longer change already says so in the read-only notice
+ * (`closedToFamily`), so it is not said twice.
  */
-export function ReviewNotice({ studentId }: { studentId: string }) {
+export function ReviewNotice({ studentId, closedToFamily }: { studentId: string; closedToFamily: boolean }) {
   const review = useRegistrationReview(studentId);
   const data = review.data;
   if (!data) return null;
@@ -20,7 +22,7 @@ export function ReviewNotice({ studentId }: { studentId: string }) {
       </Alert>
     );
   }
-  if (data.state === 'verified') {
+  if (data.state === 'verified' && !closedToFamily) {
     return (
       <Alert severity="success" sx={{ mb: 2 }} data-testid="registration-verified">
         The school office has verified this registration.
