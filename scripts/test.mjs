@@ -51,7 +51,7 @@ step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
 // PostgreSQL, argon2's thread pool and child processes as much as they compute, so they run
 // SERVER_WORKERS files at once; the browser suite runs after them, alone, so Chromium's timing never
 // competes with them (docs/decisions.md D58). TEST_WORKERS overrides the first.
-const SERVER_WORKERS = process.env.TEST_WORKERS ?? String(Math.max(2, os.availableParallelism() + 1));
+const SERVER_WORKERS = process.env.TEST_WORKERS ?? String(Math.max(2, os.availableParallelism()));
 const extra = process.argv.slice(2);
 // Arguments name files or filters; a run that selects none of one step's files is not a failure.
 const selecting = extra.length > 0 ? ['--passWithNoTests'] : [];
