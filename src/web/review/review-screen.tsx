@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { listName } from '../../shared/admin.schemas.js';
 import { DOCUMENT_SLOTS, type DocumentType } from '../../shared/documents.slots.js';
 import { DOCUMENT_RETURN_REASONS, type DocumentReturnReason, type QueueItem } from '../../shared/review.schemas.js';
+import { PdfView } from '../components/pdf-view.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
@@ -118,7 +119,8 @@ export function ReviewScreen() {
             {item.mime.startsWith('image/') ? (
               <Box component="img" src={item.url} alt={`${slotLabel(item.file_type)} of ${listName(item.student)}`} sx={{ width: '100%', height: '100%', objectFit: 'contain' }} />
             ) : (
-              <Box component="iframe" title={`${slotLabel(item.file_type)} of ${listName(item.student)}`} src={`${item.url}?inline=1`} sx={{ border: 0, width: '100%', height: { xs: 320, md: 560 } }} />
+              // The one way a PDF is shown (D45): the browser's viewer on wide screens, page images on a phone.
+              <PdfView url={item.url} title={`${slotLabel(item.file_type)} of ${listName(item.student)}`} frameSx={{ height: 560 }} />
             )}
           </Paper>
           <Stack spacing={2}>
