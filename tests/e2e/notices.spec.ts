@@ -89,7 +89,7 @@ describe('messages to families', () => {
     const dialog = page.getByRole('dialog', { name: 'Send the reminders?' });
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText(families === 1 ? 'Reminder sent to 1 family' : `Reminders sent to ${families} families`).waitFor();
-    await page.getByText(/No family would be reminded now\./).waitFor();
+    await page.getByText(/^No family would be reminded now \(records not submitted, deadline within 7 days\)\./).waitFor();
     const reminders = () => inbox().messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith(`Registration closes on ${deadline}`));
     await expect.poll(() => reminders().length, { timeout: 15_000 }).toBe(1);
 

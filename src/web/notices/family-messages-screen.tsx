@@ -142,10 +142,8 @@ function Reminders() {
       ) : preview.data ? (
         <>
           <Typography sx={{ my: 1 }}>
-            {recipients.length === 0
-              ? 'No family would be reminded now.'
-              : `${recipients.length === 1 ? '1 family' : `${recipients.length} families`} would be reminded now:`}{' '}
-            records not finished, deadline within {preview.data.reminder_days} days.
+            {recipients.length === 0 ? 'No family would be reminded now' : `${recipients.length === 1 ? '1 family' : `${recipients.length} families`} would be reminded now`} (records not
+            submitted, deadline within {preview.data.reminder_days} days).
             {preview.data.skipped > 0 && ` ${preview.data.skipped} left out (reminded in the last 7 days, or turned reminders off).`}
             {preview.data.unreachable_students > 0 && ` ${preview.data.unreachable_students} unfinished records have no family account and no verified parent e-mail.`}
           </Typography>
