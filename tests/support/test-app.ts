@@ -1,4 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { ApiErrorSchema, type ApiErrorBody } from '../../src/shared/api-error.js';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import type { Config } from '../../src/server/config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -103,4 +105,15 @@ export class TestClient {
     if (response.statusCode !== 200) throw new Error(`admin sign-in failed: ${response.statusCode} ${response.body}`);
     return this;
   }
+}
+
+/**
+ * A refusal, checked the one way every route test checks it: the status (the body shown when it is
+ * not), a body of the `{ message, errors?, code? }` shape, and the code when one is named.
+ */
+export function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string): ApiErrorBody {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  const body = ApiErrorSchema.parse(response.json());
+  if (code) expect(body.code).toBe(code);
+  return body;
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { AdminStudentListSchema, AdminStudentSchema, NEW_STUDENT_MESSAGES } from '../../shared/admin.schemas.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
@@ -23,13 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 const newStudent = (overrides: Record<string, unknown> = {}) => ({
   id: '20269501',

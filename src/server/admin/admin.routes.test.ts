@@ -1,10 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
 import { AdminStudentListSchema, StudentImportResultSchema, listName } from '../../shared/admin.schemas.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import { toCompactDate } from '../../shared/dates.js';
 import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
 import { nowIso } from '../db/database.js';
@@ -30,13 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 /** A multipart/form-data body with one file in the field "file". */
 function multipart(fileName: string, content: Buffer | string, mime: string) {

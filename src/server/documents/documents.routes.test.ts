@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import {
   DOCUMENT_MESSAGES,
   FILE_NAME_MAX,
@@ -10,7 +9,7 @@ import {
 } from '../../shared/documents.schemas.js';
 import { encryptedPdf, manySmallObjectsPdf, multiPageScan, pdfWithClickableLink, refusedPdfs, unreadablePdfs } from '../../../tests/support/crafted-pdfs.js';
 import { expectLoopKeptTurning, longestEventLoopDelay } from '../../../tests/support/event-loop.js';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import {
@@ -53,13 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 type File = { filename: string; bytes: Buffer; contentType?: string };
 

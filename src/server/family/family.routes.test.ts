@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import {
   FamilyChildListSchema,
@@ -38,13 +37,6 @@ beforeAll(async () => {
   office = await client().signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password);
 });
 afterAll(() => t.close());
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 /** The newest message to an address, written as the family reads it (subject and text part). */
 async function lastMessageTo(email: string) {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { schoolToday } from '../../shared/dates.js';
 import { REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
 import {
@@ -21,13 +20,6 @@ let ipCounter = 0;
 const client = () => new TestClient(t.app, `10.3.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`);
 let student: TestClient;
 let admin: TestClient;
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 const today = () => schoolToday();
 function shiftDay(iso: string, days: number): string {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { storeFileBody, tinyPdf } from '../../../tests/support/test-files.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import { UploadedFileListSchema } from '../../shared/documents.schemas.js';
 import { DocumentQueueSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
 import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
@@ -39,13 +38,6 @@ beforeAll(async () => {
   student = await client().signInStudent(registered, DEMO_STUDENTS.registered.password);
 });
 afterAll(() => t.close());
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 async function queue(c: TestClient, query = '') {
   const response = await c.get(`/api/review/documents${query}`);

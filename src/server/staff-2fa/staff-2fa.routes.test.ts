@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
@@ -10,7 +10,6 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { hashPassword } from '../auth/password.js';
 import { PENDING_SIGN_IN_COOKIE } from '../auth/pending-sign-in.js';
 import { SESSION_COOKIE } from '../http/session.js';
-import { ApiErrorSchema } from '../../shared/api-error.js';
 import { AdminLoginAnswerSchema, SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import { EnrolmentAnswerSchema, RecoveryCodesAnswerSchema, SecondFactorStatusSchema } from '../../shared/staff-2fa.schemas.js';
 import type { StaffRole } from '../../shared/staff.js';
@@ -59,13 +58,6 @@ async function addStaff(role: StaffRole = 'administrator'): Promise<string> {
 
 /** The app's code now, or `stepsAhead` time steps later (the server takes the next step's code too). */
 const codeFor = (secret: string, stepsAhead = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * stepsAhead });
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number, code?: string) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  const body = ApiErrorSchema.parse(response.json());
-  if (code) expect(body.code).toBe(code);
-  return body;
-}
 
 async function sessionOf(c: TestClient) {
   return SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
