@@ -94,16 +94,22 @@ describe.each(ENGINES)('on %s', (engine) => {
       await dialog.getByRole('button', { name: /Choose date/ }).click();
       // It opens on the year view (SPEC §2).
       await page.locator('.MuiYearCalendar-root').waitFor();
-      // A click that lands while the popper is still settling is lost; try again, as a person would.
+      // A click that lands while the popper is still settling is lost, and a popper caught in its
+      // transition can hide its years from the accessibility tree; try again, reopening the picker
+      // when the year is not there, as a person would.
       for (let attempt = 1; ; attempt++) {
-        await page.locator('.MuiYearCalendar-root').getByRole('radio', { name: '2013' }).click();
         try {
+          await page.locator('.MuiYearCalendar-root').getByRole('radio', { name: '2013' }).click({ timeout: 5_000 });
           await page.locator('.MuiMonthCalendar-root').waitFor({ timeout: 3_000 });
           break;
         } catch (error) {
-          if (attempt === 3) {
+          if (attempt === 4) {
             await page.screenshot({ path: screenshotPath('admin-edit-year-failure.png') });
             throw error;
+          }
+          if ((await page.locator('.MuiYearCalendar-root').count()) === 0) {
+            await dialog.getByRole('button', { name: /Choose date/ }).click();
+            await page.locator('.MuiYearCalendar-root').waitFor();
           }
         }
       }
