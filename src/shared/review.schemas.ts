@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
-import { REGISTRATION_STATES } from './admin.schemas.js';
+import { AdminStudentSchema, REGISTRATION_STATES } from './admin.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
 
@@ -90,13 +90,8 @@ export const QueueItemSchema = z.object({
   file_name: z.string(),
   mime: z.string(),
   uploaded_at: z.string(),
-  student: z.object({
-    id: z.string(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    class_id: z.string().nullable(),
-    date_of_birth: z.string().nullable(),
-    birth_certificate_no: z.string().nullable(),
+  // The student list's columns (one definition), and the sex the office checks a document against.
+  student: AdminStudentSchema.pick({ id: true, first_name: true, last_name: true, class_id: true, date_of_birth: true, birth_certificate_no: true }).extend({
     sex: z.string().nullable(),
   }),
 });
