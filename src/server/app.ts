@@ -36,6 +36,7 @@ import { noticeRoutes } from './notices/notices.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
+import { rolloverRoutes } from './rollover/rollover.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(staffRoutes, appDeps);
   await app.register(outboxRoutes, appDeps);
   await app.register(noticeRoutes, appDeps);
+  await app.register(rolloverRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;

@@ -74,6 +74,9 @@ export const AdminStudentSchema = z.object({
   /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
   updatedAt: z.string(),
   registration: z.enum(REGISTRATION_STATES),
+  /** A former student (issue 19, D60): the day they left and their last class; absent or null while on the roll. */
+  left_on: z.string().nullable().optional(),
+  left_class: z.string().nullable().optional(),
 });
 export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 export const AdminStudentListSchema = z.array(AdminStudentSchema);

@@ -54,6 +54,8 @@ export const SCHOOL_ACTIONS = [
   'documents.review',
   /** Verify, return or reopen a registration record (issue 18). */
   'registrations.review',
+  /** The new school year: preview, run and undo the year rollover (issue 19, D60). */
+  'year.rollover',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

@@ -2,15 +2,19 @@ import { sql, type Selectable } from 'kysely';
 import type { AdminStudent } from '../../shared/admin.schemas.js';
 import type { Db } from '../db/database.js';
 import type { StudentTable } from '../db/schema.js';
+import { onRoll, studentScope } from '../db/student-scope.js';
 
 /** All SQL of the admin area (STYLE "A server feature"). Nothing here reads document bytes. */
 
 export type StudentRow = Selectable<StudentTable>;
 
 /** The dashboard list (SPEC §3): only its columns, newest change first, in one query (the registration state is the service's). */
-/** Every student, or only those of `classIds` when given (a form teacher's list). */
-export async function listStudents(db: Db, classIds: readonly string[] | null): Promise<Omit<AdminStudent, 'registration'>[]> {
-  let query = db.selectFrom('students').select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at']);
+/** Every student on the roll (and the former students with `includeFormer`), or only those of `classIds` when given (a form teacher's list). */
+export async function listStudents(db: Db, classIds: readonly string[] | null, includeFormer = false): Promise<Omit<AdminStudent, 'registration'>[]> {
+  let query = db
+    .selectFrom('students')
+    .select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'])
+    .where(studentScope(includeFormer));
   if (classIds) query = classIds.length > 0 ? query.where('class_id', 'in', classIds) : query.where(sql<boolean>`1 = 0`);
   const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
   return rows.map(({ updated_at, ...row }) => ({ ...row, updatedAt: updated_at }));
@@ -40,8 +44,8 @@ export function listFormClasses(db: Db): Promise<FormClassRow[]> {
  * One page of whole student records after `afterId`, by id (keyset pagination: each page is an
  * index range scan, however deep into the table), optionally of one class.
  */
-export function pageStudentRecords(db: Db, afterId: string | null, limit: number, classId: string | null = null): Promise<StudentRow[]> {
-  let query = db.selectFrom('students').selectAll().orderBy('id').limit(limit);
+export function pageStudentRecords(db: Db, afterId: string | null, limit: number, classId: string | null = null, includeFormer = false): Promise<StudentRow[]> {
+  let query = db.selectFrom('students').selectAll().where(studentScope(includeFormer)).orderBy('id').limit(limit);
   if (afterId !== null) query = query.where('id', '>', afterId);
   if (classId !== null) query = query.where('class_id', '=', classId);
   return query.execute();
@@ -51,8 +55,8 @@ export function pageStudentRecords(db: Db, afterId: string | null, limit: number
  * Full student records of one class (or all), a page at a time: keyset by id, `limit` rows after
  * `afterId`. A whole school's records read in one statement hold the event loop for ~30 ms on SQLite.
  */
-export function listStudentRecordsPage(db: Db, classId: string | null, afterId: string | null, limit: number): Promise<StudentRow[]> {
-  let query = db.selectFrom('students').selectAll().orderBy('id').limit(limit);
+export function listStudentRecordsPage(db: Db, classId: string | null, afterId: string | null, limit: number, includeFormer = false): Promise<StudentRow[]> {
+  let query = db.selectFrom('students').selectAll().where(studentScope(includeFormer)).orderBy('id').limit(limit);
   if (classId !== null) query = query.where('class_id', '=', classId);
   if (afterId !== null) query = query.where('id', '>', afterId);
   return query.execute();
@@ -141,7 +145,7 @@ export type ContactRow = Pick<StudentRow, (typeof CONTACT_COLUMNS)[number]>;
 
 /** One page of contact rows after `afterId` (keyset by id), optionally of one class. */
 export function pageContacts(db: Db, afterId: string | null, limit: number, classId: string | null): Promise<ContactRow[]> {
-  let query = db.selectFrom('students').select(CONTACT_COLUMNS).orderBy('id').limit(limit);
+  let query = db.selectFrom('students').select(CONTACT_COLUMNS).where(onRoll).orderBy('id').limit(limit);
   if (afterId !== null) query = query.where('id', '>', afterId);
   if (classId !== null) query = query.where('class_id', '=', classId);
   return query.execute();
@@ -149,7 +153,7 @@ export function pageContacts(db: Db, afterId: string | null, limit: number, clas
 
 /** Every contact row of one class or all (the PDF's one query). */
 export function listContacts(db: Db, classId: string | null): Promise<ContactRow[]> {
-  let query = db.selectFrom('students').select(CONTACT_COLUMNS);
+  let query = db.selectFrom('students').select(CONTACT_COLUMNS).where(onRoll);
   if (classId !== null) query = query.where('class_id', '=', classId);
   return query.execute();
 }

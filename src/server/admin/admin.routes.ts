@@ -13,6 +13,7 @@ import {
   StudentListFilterSchema,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
+import { FormerStudentsQuerySchema } from '../../shared/rollover.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
@@ -48,13 +49,14 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       config: { access: { can: 'students.list' } },
       schema: {
         tags,
-        summary: "Every student for the dashboard list (SPEC §3), newest change first; a form teacher's classes only",
+        summary: "Every student on the roll for the dashboard list (SPEC §3), newest change first; a form teacher's classes only; former=include adds former students",
+        querystring: FormerStudentsQuerySchema,
         response: { 200: AdminStudentListSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return admin.listStudents(db, visibleClassIds(requireRequester(request)));
+      return admin.listStudents(db, visibleClassIds(requireRequester(request)), new Date(), request.query.former === 'include');
     },
   );
 
@@ -81,7 +83,8 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       config: { access: { can: 'students.export' } },
       schema: {
         tags,
-        summary: "'Registration Data.xlsx': every student with every registration field, streamed",
+        summary: "'Registration Data.xlsx': every student on the roll (former=include: and the former students) with every registration field, streamed",
+        querystring: FormerStudentsQuerySchema,
         produces: [XLSX_MIME],
         response: { 200: FileAnswer, ...errorResponses },
       },
@@ -89,9 +92,10 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     async (request, reply) => {
       const names = await repo.loadLookupNames(db);
       const today = schoolToday();
-      await admin.auditExport(db, actorOf(request), 'Registration Data.xlsx');
+      const includeFormer = request.query.former === 'include';
+      await admin.auditExport(db, actorOf(request), includeFormer ? 'Registration Data.xlsx (with former students)' : 'Registration Data.xlsx');
       return sendWorkbook(reply, REGISTRATION_DATA_FILE_NAME, (out) =>
-        writeWorkbook(out, 'Registration Data', registrationColumns(names), registrationPages(db, today)),
+        writeWorkbook(out, 'Registration Data', registrationColumns(names), registrationPages(db, today, undefined, includeFormer)),
       );
     },
   );

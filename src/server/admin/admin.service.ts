@@ -28,16 +28,16 @@ import type { RegistrationReportData, ReportClass, ReportStudent } from './regis
  * saved through the screens), a page of records per event-loop turn.
  */
 /** The student list: every student, or only those of `classIds` (the classes a form teacher may see). */
-export async function listStudents(db: Db, classIds: readonly string[] | null, now = new Date()): Promise<AdminStudent[]> {
+export async function listStudents(db: Db, classIds: readonly string[] | null, now = new Date(), includeFormer = false): Promise<AdminStudent[]> {
   const [students, documents, decisions] = await Promise.all([
-    repo.listStudents(db, classIds),
+    repo.listStudents(db, classIds, includeFormer),
     repo.listDocumentTypesOfClass(db, null),
     repo.listRegistrationDecisions(db),
   ]);
   const today = schoolToday(now);
   const states = new Map<string, RegistrationState>();
   for (let afterId: string | null = null; ; ) {
-    const page = await repo.listStudentRecordsPage(db, null, afterId, RECORDS_PER_PAGE);
+    const page = await repo.listStudentRecordsPage(db, null, afterId, RECORDS_PER_PAGE, includeFormer);
     for (const record of page) {
       states.set(record.id, registrationStateOf(computeProgress(record, documents.get(record.id) ?? [], { today }), decisions.get(record.id) ?? null));
     }

@@ -69,6 +69,9 @@ export function registrationColumns(names: repo.LookupNames): SheetColumn<Export
     ...REGISTRATION_FIELDS.map((field) => fieldColumn(field, names)),
     ...PROGRESS_COLUMNS.map(([flag, header]): SheetColumn<ExportRow> => ({ header, kind: 'text', value: (row) => yesNo(row.progress[flag]) })),
     { header: 'Last Updated', kind: 'datetime', width: 18, value: (row) => row.record.updated_at },
+    // Former students (issue 19, D60) appear only when the export asks for them; these say who they are.
+    { header: 'Left On', kind: 'date', width: 12, value: (row) => row.record.left_on },
+    { header: 'Left From Class', kind: 'text', width: 10, value: (row) => row.record.left_class },
   ];
 }
 
@@ -76,10 +79,10 @@ export function registrationColumns(names: repo.LookupNames): SheetColumn<Export
  * The records page by page (keyset by id), each page with its progress: two queries a page,
  * one for the records and one for their documents, never the whole table at once.
  */
-export async function* registrationPages(db: Db, today: string, pageSize = PAGE_SIZE): AsyncGenerator<ExportRow[]> {
+export async function* registrationPages(db: Db, today: string, pageSize = PAGE_SIZE, includeFormer = false): AsyncGenerator<ExportRow[]> {
   let afterId: string | null = null;
   for (;;) {
-    const records = await repo.pageStudentRecords(db, afterId, pageSize);
+    const records = await repo.pageStudentRecords(db, afterId, pageSize, null, includeFormer);
     if (records.length === 0) return;
     const documents = await repo.listDocumentTypesOf(db, records.map((r) => r.id));
     yield records.map((record) => ({

@@ -2,6 +2,7 @@ import { PostgresAdapter, type Insertable } from 'kysely';
 import type { AcademicTerm, AttendanceRecord, SchoolHoliday, ScannerDevice } from '../../shared/attendance.schemas.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { AttendanceRecordTable } from '../db/schema.js';
+import { onRoll } from '../db/student-scope.js';
 
 /** All attendance SQL (STYLE "A server feature"): functions take a `Db` or a transaction first. */
 
@@ -157,6 +158,7 @@ export async function listClassRecords(db: Db, classId: string, from: string, to
     .innerJoin('students', 'students.id', 'attendance_records.student_id')
     .select(['attendance_records.student_id', ...RECORD_COLUMNS.map((column) => `attendance_records.${column}` as const)])
     .where('students.class_id', '=', classId)
+    .where(onRoll)
     .where('attendance_records.date_scanned', '>=', from)
     .where('attendance_records.date_scanned', '<=', to)
     .orderBy('attendance_records.student_id')

@@ -51,6 +51,9 @@ export type StudentTable = Timestamps & {
   id: string;
   house_code: string | null;
   class_id: string | null;
+  /** A former student (0013, D60): the school day they left at a year rollover, and the class they left from; null while on the roll. */
+  left_on: string | null;
+  left_class: string | null;
 } & { [K in StudentTextColumn]: string | null } & { [K in StudentFlagColumn]: Generated<number> };
 
 /** The kind of account: a student, a staff member (`admin`, with a `staff_role`), or a family account. */
@@ -370,6 +373,22 @@ export interface ParentEmailVerificationTable extends Timestamps {
   verified_by_user_id: number | null;
 }
 
+/** One year rollover (migration 0013, docs/decisions.md D60) with the before-state its undo restores. */
+export interface YearRolloverTable extends Timestamps {
+  id: Generated<number>;
+  from_year: number;
+  to_year: number;
+  /** The school's day of the run (yyyy-MM-dd): the undo is taken that day only. */
+  run_on: string;
+  run_by_user_id: number | null;
+  /** JSON: step name → that step's before-state. */
+  before_state: string;
+  /** JSON: the run's counts (RolloverSummary). */
+  summary: string;
+  undone_at: string | null;
+  undone_by_user_id: number | null;
+}
+
 export interface Database {
   houses: HouseTable;
   towns: TownTable;
@@ -409,6 +428,7 @@ export interface Database {
   notice_students: NoticeStudentTable;
   notice_preferences: NoticePreferenceTable;
   parent_email_verifications: ParentEmailVerificationTable;
+  year_rollovers: YearRolloverTable;
 }
 
 export type StudentRow = Selectable<StudentTable>;

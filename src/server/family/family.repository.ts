@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { FamilyTokenPurpose, GuardianLinkVia } from '../db/schema.js';
+import { onRoll } from '../db/student-scope.js';
 
 /** All SQL of family accounts (issue 17): the guardians' links, printed codes and mailed tokens. */
 
@@ -278,6 +279,7 @@ export async function listClassStudents(db: Db, classId: string) {
     .selectFrom('students')
     .select(['id', 'first_name', 'last_name', 'class_id'])
     .where('class_id', '=', classId)
+    .where(onRoll)
     .orderBy('last_name')
     .orderBy('first_name')
     .orderBy('id')

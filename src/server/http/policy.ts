@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { UserRole } from '../db/schema.js';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
-import { forbidden, unauthenticated } from './errors.js';
+import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
+import { AppError, forbidden, unauthenticated } from './errors.js';
 import type { SessionUser } from './session.js';
 
 /**
@@ -156,6 +157,7 @@ const REFUSALS: Record<Action, string> = {
   'notices.manage': 'Only the office and administrators may manage messages to families.',
   'documents.review': 'Only the office and administrators may review documents.',
   'registrations.review': 'Only the office and administrators may verify, return or reopen a registration.',
+  'year.rollover': 'Only administrators may roll the school over to a new year.',
   'student.read': 'You can only see the students you are responsible for.',
   'student.edit': 'Your role does not allow changing this record.',
   'student.reset-password': "Only the office and administrators may reset a student's password.",
@@ -171,16 +173,35 @@ export function requireCan(who: Requester, action: Action, target?: Target): voi
   throw forbidden(REFUSALS[action]);
 }
 
+/** The student actions that change a record or its account: refused on a former student's record. */
+const EDITS: ReadonlySet<StudentAction> = new Set<StudentAction>(['student.edit', 'student.reset-password', 'student.invite-family']);
+
 /**
- * Throws 403 unless the requester may take the action on this student. The student's class is
- * read only when it matters (a form teacher); a student that does not exist is refused to a form
- * teacher like any other outside their classes, and left to the route's own 404 for everyone else.
+ * Throws 403 unless the requester may take the action on this student, then 422 when the action
+ * edits a former student's record. The student's row is read only when it matters (a form
+ * teacher's reach, an edit); a student that does not exist is refused to a form teacher like any
+ * other outside their classes, and left to the route's own 404 for everyone else.
  */
 export async function authorizeStudent(db: Db, who: Requester, action: StudentAction, studentId: string): Promise<void> {
-  let classId: string | null = null;
-  if (who.kind === 'staff' && who.role === 'form_teacher') {
-    const row = await db.selectFrom('students').select('class_id').where('id', '=', studentId).executeTakeFirst();
-    classId = row?.class_id ?? null;
+  const edits = EDITS.has(action);
+  let row: { class_id: string | null; left_on: string | null } | undefined;
+  if ((who.kind === 'staff' && who.role === 'form_teacher') || edits) {
+    row = await db.selectFrom('students').select(['class_id', 'left_on']).where('id', '=', studentId).executeTakeFirst();
   }
-  requireCan(who, action, { studentId, classId });
+  requireCan(who, action, { studentId, classId: row?.class_id ?? null });
+  if (edits && row?.left_on) throw formerStudentRefusal();
+}
+
+/**
+ * The one rule that keeps a former student's record read-only (issue 19, D60), whoever asks: every
+ * per-student edit reaches it through `authorizeStudent`; the office's review decisions, which
+ * name the student under a school action, call it themselves.
+ */
+export async function requireOnRoll(db: Db, studentId: string): Promise<void> {
+  const row = await db.selectFrom('students').select('left_on').where('id', '=', studentId).executeTakeFirst();
+  if (row?.left_on) throw formerStudentRefusal();
+}
+
+function formerStudentRefusal(): AppError {
+  return new AppError(422, 'former_student', FORMER_STUDENT_MESSAGE);
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ParentEmailField } from '../db/schema.js';
 import type { OptionalNoticeKind } from '../../shared/notices.schemas.js';
+import { onRoll } from '../db/student-scope.js';
 
 /** All SQL of messages to families (issue 18, docs/decisions.md D57). */
 
@@ -213,6 +214,7 @@ export async function listStudentsForReminders(db: Db) {
       'registration_progress.documents',
       'registration_progress.submit',
     ])
+    .where(onRoll)
     .orderBy('students.id')
     .execute();
 }
@@ -231,6 +233,7 @@ export async function listRollWithDay(db: Db, date: string) {
       'attendance_records.time_in',
     ])
     .where('students.class_id', 'is not', null)
+    .where(onRoll)
     .orderBy('students.id')
     .execute();
 }

@@ -1,6 +1,7 @@
 import type { DocumentQueueQuery, ReviewStep } from '../../shared/review.schemas.js';
 import type { Db } from '../db/database.js';
 import type { DocumentReviewState } from '../db/schema.js';
+import { onRoll } from '../db/student-scope.js';
 
 /** All SQL of the office's review (issue 18, docs/decisions.md D56). */
 
@@ -9,7 +10,8 @@ export async function listQueue(db: Db, filter: DocumentQueueQuery, limit: numbe
   let query = db
     .selectFrom('documents')
     .innerJoin('students', 'students.id', 'documents.student_id')
-    .where('documents.review_state', '=', 'submitted');
+    .where('documents.review_state', '=', 'submitted')
+    .where(onRoll);
   if (filter.class_id !== undefined) query = query.where('students.class_id', '=', filter.class_id);
   if (filter.file_type !== undefined) query = query.where('documents.file_type', '=', filter.file_type);
   const [rows, count] = await Promise.all([

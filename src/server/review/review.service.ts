@@ -19,6 +19,7 @@ import { findSlot, type DocumentType } from '../../shared/documents.slots.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
+import { requireOnRoll } from '../http/policy.js';
 import type { Actor } from '../http/request-context.js';
 import { notifyFamily } from '../notices/notices.service.js';
 import * as registration from '../registration/registration.service.js';
@@ -73,6 +74,7 @@ export async function reviewDocument(db: Db, actor: Actor, publicId: string, inp
   return db.transaction().execute(async (trx) => {
     const document = await repo.findForReview(trx, publicId);
     if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
+    await requireOnRoll(trx, document.student_id);
     const state = input.decision === 'accept' ? 'accepted' : 'returned';
     const reason = state === 'returned' ? returnReasonText(input.reason!, input.details) : null;
     const updated = await repo.setDocumentReview(trx, publicId, { review_state: state, review_reason: reason, reviewed_by: actor.actor_user_id, reviewed_at: nowIso() });
@@ -129,6 +131,7 @@ async function decide(
   now: Date,
 ): Promise<RegistrationReviewAnswer> {
   await db.transaction().execute(async (trx) => {
+    await requireOnRoll(trx, studentId);
     const before = await getRegistrationReview(trx, studentId, now);
     if (!allowed(before.state)) throw conflict(refusal);
     const at = nowIso();

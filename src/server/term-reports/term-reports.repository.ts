@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
+import { onRoll } from '../db/student-scope.js';
 
 /**
  * All SQL of term reports (STYLE "A server feature"): the report list, posting, scheduling, the
@@ -63,6 +64,7 @@ export async function listClassStudents(db: Db, classId: string): Promise<Studen
     .selectFrom('students')
     .select(['id', 'first_name', 'last_name', 'date_of_birth', 'class_id'])
     .where('class_id', '=', classId)
+    .where(onRoll)
     .orderBy('last_name')
     .orderBy('first_name')
     .orderBy('id')

@@ -1,0 +1,382 @@
+import { schoolToday } from '../../shared/dates.js';
+import { academicYearLabel } from '../../shared/school.constants.js';
+import {
+  RolloverPreviewSchema,
+  defaultRolloverTarget,
+  sameDayNextYear,
+  type RolloverClass,
+  type RolloverPlanInput,
+  type RolloverPreview,
+  type RolloverRun,
+  type RolloverRunAnswer,
+  type RolloverState,
+  type RolloverTerm,
+} from '../../shared/rollover.schemas.js';
+import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
+import { nowIso, type Db } from '../db/database.js';
+import { violatedUniqueIndex } from '../db/unique-violation.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { Actor } from '../http/request-context.js';
+import * as repo from './rollover.repository.js';
+
+/**
+ * The year rollover (issue 19, docs/decisions.md D60). `planRollover` checks a plan against the
+ * school and answers what it would do; the preview answers that, and the run carries it out in
+ * one transaction, as a list of steps, each returning the before-state its undo restores. The run
+ * stores every step's before-state in `year_rollovers`; the undo, the same school day, calls each
+ * step's undo in reverse order.
+ */
+
+/** A plan checked against the school: which students go where. */
+export interface ResolvedPlan {
+  fromYear: number;
+  toYear: number;
+  /** Each class with students on the roll (or named in the mapping): its students and their target (null: they leave). */
+  moves: { from: string; formLevel: number; to: string | null; studentIds: string[] }[];
+  classes: { id: string; form_level: number }[];
+  terms: RolloverTerm[];
+  deadline: string | null;
+  periods: number;
+  reviews: number;
+}
+
+/** What a step sees while the run or the undo works. */
+export interface RolloverContext {
+  trx: Db;
+  plan: ResolvedPlan;
+  actor: Actor;
+  /** The school's day of the run: former students' `left_on`. */
+  today: string;
+  at: string;
+}
+
+/**
+ * One part of the run. `run` changes the school and answers the before-state (plain JSON) that
+ * `undo` needs to put it back exactly; both work inside the run's (or the undo's) transaction.
+ */
+export interface RolloverStep<Before> {
+  name: string;
+  run(ctx: RolloverContext): Promise<Before>;
+  undo(trx: Db, before: Before, ctx: { actor: Actor; at: string }): Promise<void>;
+}
+
+// ---- the steps ---------------------------------------------------------------------------------
+
+interface ClassesBefore {
+  /** Each student the run moved or let go, with the class they were in. */
+  students: { id: string; class_id: string; left: boolean }[];
+}
+
+/** Classes move up by the mapping; the classes mapped to nothing leave and are kept as former students. */
+const moveClasses: RolloverStep<ClassesBefore> = {
+  name: 'classes',
+  async run({ trx, plan, actor, today }) {
+    const before: ClassesBefore = { students: [] };
+    const audit: AuditEntry[] = [];
+    for (const move of plan.moves) {
+      if (move.studentIds.length === 0) continue;
+      if (move.to === null) await repo.markLeft(trx, move.studentIds, today, move.from);
+      else await repo.moveStudents(trx, move.studentIds, move.to);
+      for (const id of move.studentIds) {
+        before.students.push({ id, class_id: move.from, left: move.to === null });
+        audit.push({ ...actor, action: 'rollover', entity: 'student', entity_id: id, field: move.to === null ? 'left_on' : 'class_id', old_value: move.from, new_value: move.to ?? today });
+      }
+    }
+    for (let i = 0; i < audit.length; i += 200) await writeAudit(trx, audit.slice(i, i + 200));
+    return before;
+  },
+  async undo(trx, before, { actor }) {
+    const byClass = new Map<string, string[]>();
+    for (const student of before.students) byClass.set(student.class_id, [...(byClass.get(student.class_id) ?? []), student.id]);
+    for (const [classId, ids] of byClass) await repo.restoreClass(trx, ids, classId);
+    const audit: AuditEntry[] = before.students.map((s) => ({
+      ...actor,
+      action: 'rollover-undo',
+      entity: 'student',
+      entity_id: s.id,
+      field: s.left ? 'left_on' : 'class_id',
+      old_value: null,
+      new_value: s.class_id,
+    }));
+    for (let i = 0; i < audit.length; i += 200) await writeAudit(trx, audit.slice(i, i + 200));
+  },
+};
+
+/** The new year's three terms. */
+const createTerms: RolloverStep<{ term_ids: number[] }> = {
+  name: 'terms',
+  async run({ trx, plan, at }) {
+    return { term_ids: await repo.insertTerms(trx, plan.toYear, plan.terms, at) };
+  },
+  async undo(trx, before) {
+    await repo.deleteTerms(trx, before.term_ids);
+  },
+};
+
+/** Every registration window opens again, with the plan's deadline (the default window is created when the school has none). */
+const resetPeriods: RolloverStep<{ periods: repo.PeriodRow[]; created_ids: number[] }> = {
+  name: 'registration-periods',
+  async run({ trx, plan, at }) {
+    const periods = await repo.listPeriods(trx);
+    await repo.openAllPeriods(trx, plan.deadline, at);
+    const created_ids = periods.some((p) => p.form_level === null) ? [] : [await repo.insertDefaultPeriod(trx, plan.deadline, at)];
+    return { periods, created_ids };
+  },
+  async undo(trx, before) {
+    await repo.deletePeriods(trx, before.created_ids);
+    for (const period of before.periods) await repo.restorePeriod(trx, period);
+  },
+};
+
+/** The office's verified / returned decisions of the old year go, so families can edit their records again (D56). */
+const clearReviews: RolloverStep<{ reviews: repo.ReviewRow[] }> = {
+  name: 'registration-reviews',
+  async run({ trx }) {
+    const reviews = await repo.listReviews(trx);
+    await repo.deleteAllReviews(trx);
+    return { reviews };
+  },
+  async undo(trx, before) {
+    await repo.insertReviews(trx, before.reviews);
+  },
+};
+
+/**
+ * The run's steps, in order; the undo takes them in reverse. Re-registration joins here at merge:
+ * a step whose `run` calls `openReRegistration(trx, { year: plan.toYear, actor })` and returns
+ * what its undo needs.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each step's before-state is its own type, stored as JSON
+const STEPS: readonly RolloverStep<any>[] = [
+  moveClasses,
+  createTerms,
+  resetPeriods,
+  clearReviews,
+  // merge: the re-registration step (src/server/re-registration, openReRegistration) goes here.
+];
+
+// ---- the plan ----------------------------------------------------------------------------------
+
+const noTerms = () => conflict('The school has no academic terms yet: there is no year to roll over from.');
+
+/** The default plan: every class to the next form's class of the same letter (Form 5 and 6 leave), the terms one year on, no deadline. */
+async function defaultPlan(db: Db, fromYear: number): Promise<RolloverPlanInput> {
+  const [classes, terms] = await Promise.all([repo.listFormClasses(db), repo.listTermsOf(db, fromYear)]);
+  const choices = classes.map((c) => ({ class_id: c.id, form_level: c.form_level }));
+  const byTerm = new Map(terms.map((t) => [t.term, t]));
+  return {
+    mapping: classes.map((c) => ({ from: c.id, to: defaultRolloverTarget(c.id, c.form_level, choices) })),
+    terms: ([1, 2, 3] as const).map((term) => {
+      const current = byTerm.get(term);
+      return { term, start_date: current ? sameDayNextYear(current.start_date) : '', end_date: current ? sameDayNextYear(current.end_date) : '' };
+    }),
+    registration_deadline: null,
+  };
+}
+
+/**
+ * Checks a plan against the school and resolves it: every class with students has a move, every
+ * target is a class of the next form, the new year's first term starts after the current year
+ * ends. Throws 400 with every problem by field; answers who goes where.
+ */
+export async function planRollover(db: Db, input: RolloverPlanInput): Promise<ResolvedPlan> {
+  const fromYear = await repo.findCurrentYear(db);
+  if (fromYear === null) throw noTerms();
+  const [classes, students, currentTerms, periods, reviews] = await Promise.all([
+    repo.listFormClasses(db),
+    repo.listRollStudents(db),
+    repo.listTermsOf(db, fromYear),
+    repo.listPeriods(db),
+    repo.countReviews(db),
+  ]);
+  const byId = new Map(classes.map((c) => [c.id.toUpperCase(), c]));
+  const studentsOf = new Map<string, string[]>();
+  for (const s of students) studentsOf.set(s.class_id, [...(studentsOf.get(s.class_id) ?? []), s.id]);
+
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const moves: ResolvedPlan['moves'] = [];
+  input.mapping.forEach((move, index) => {
+    const from = byId.get(move.from.toUpperCase());
+    if (!from) return add(`mapping.${index}.from`, `The school has no class ${move.from}.`);
+    if (move.to === null) return void moves.push({ from: from.id, formLevel: from.form_level, to: null, studentIds: studentsOf.get(from.id) ?? [] });
+    const to = byId.get(move.to.toUpperCase());
+    if (!to) return add(`mapping.${index}.to`, `There is no class ${move.to}: choose a class of Form ${from.form_level + 1}, or let ${from.id} leave.`);
+    if (to.form_level !== from.form_level + 1) return add(`mapping.${index}.to`, `${from.id} moves up one form: choose a class of Form ${from.form_level + 1}, not ${to.id}.`);
+    moves.push({ from: from.id, formLevel: from.form_level, to: to.id, studentIds: studentsOf.get(from.id) ?? [] });
+  });
+  const mapped = new Set(moves.map((m) => m.from));
+  const named = new Set(input.mapping.map((m) => m.from.toUpperCase()));
+  for (const c of classes) {
+    const count = studentsOf.get(c.id)?.length ?? 0;
+    if (count > 0 && !mapped.has(c.id) && !named.has(c.id.toUpperCase())) add('mapping', `Say where ${c.id} goes (${count} students).`);
+  }
+  // Students in a class the school no longer lists would be left behind silently.
+  for (const [classId, ids] of studentsOf) if (!byId.has(classId.toUpperCase())) add('mapping', `${ids.length} students are in ${classId}, which is not a form class: move them first.`);
+
+  const lastEnd = currentTerms.map((t) => t.end_date).sort().at(-1);
+  const firstStart = input.terms[0]?.start_date;
+  if (lastEnd && firstStart && firstStart <= lastEnd) {
+    add('terms.0.start_date', `Term 1 of ${academicYearLabel(fromYear + 1)} must start after ${academicYearLabel(fromYear)} ends (${lastEnd}).`);
+  }
+  if (Object.keys(errors).length > 0) throw badRequest('The rollover plan has problems: nothing was changed.', errors);
+  return {
+    fromYear,
+    toYear: fromYear + 1,
+    moves,
+    classes: classes.map((c) => ({ id: c.id, form_level: c.form_level })),
+    terms: input.terms,
+    deadline: input.registration_deadline,
+    periods: periods.some((p) => p.form_level === null) ? periods.length : periods.length + 1,
+    reviews,
+  };
+}
+
+/** The counts a plan shows: per class, who goes where and how many each class holds after. */
+export function previewOf(plan: ResolvedPlan): RolloverPreview {
+  const moveOf = new Map(plan.moves.map((m) => [m.from, m]));
+  const arriving = new Map<string, number>();
+  for (const m of plan.moves) if (m.to) arriving.set(m.to, (arriving.get(m.to) ?? 0) + m.studentIds.length);
+  const classes: RolloverClass[] = plan.classes.map((c) => ({
+    class_id: c.id,
+    form_level: c.form_level,
+    students: moveOf.get(c.id)?.studentIds.length ?? 0,
+    to: moveOf.get(c.id)?.to ?? null,
+    after: arriving.get(c.id) ?? 0,
+  }));
+  const count = (leaving: boolean) => plan.moves.filter((m) => (m.to === null) === leaving).reduce((n, m) => n + m.studentIds.length, 0);
+  return {
+    from_year: plan.fromYear,
+    to_year: plan.toYear,
+    classes,
+    moving: count(false),
+    leaving: count(true),
+    terms: plan.terms,
+    periods: plan.periods,
+    registration_deadline: plan.deadline,
+    reviews_cleared: plan.reviews,
+  };
+}
+
+/** The dry run: what the run would do with this plan, nothing written. */
+export async function previewRollover(db: Db, input: RolloverPlanInput): Promise<RolloverPreview> {
+  return previewOf(await planRollover(db, input));
+}
+
+function runOf(row: repo.RolloverRow, newestStandingId: number | null, today: string): RolloverRun {
+  return {
+    id: row.id,
+    from_year: row.from_year,
+    to_year: row.to_year,
+    run_on: row.run_on,
+    run_at: row.created_at,
+    undone_at: row.undone_at,
+    can_undo: row.undone_at === null && row.id === newestStandingId && row.run_on === today,
+    summary: RolloverPreviewSchema.parse(JSON.parse(row.summary)),
+  };
+}
+
+async function listRuns(db: Db, today: string): Promise<RolloverRun[]> {
+  const rows = await repo.listRollovers(db);
+  const newestStanding = rows.find((row) => row.undone_at === null)?.id ?? null;
+  return rows.map((row) => runOf(row, newestStanding, today));
+}
+
+/** The screen's start: the year being left, every class with its students, the default plan, the past runs. */
+export async function getRolloverState(db: Db, now = new Date()): Promise<RolloverState> {
+  const fromYear = await repo.findCurrentYear(db);
+  if (fromYear === null) throw noTerms();
+  const [classes, students, plan, runs] = await Promise.all([repo.listFormClasses(db), repo.listRollStudents(db), defaultPlan(db, fromYear), listRuns(db, schoolToday(now))]);
+  const counts = new Map<string, number>();
+  for (const s of students) counts.set(s.class_id, (counts.get(s.class_id) ?? 0) + 1);
+  return {
+    from_year: fromYear,
+    to_year: fromYear + 1,
+    classes: classes.map((c) => ({ class_id: c.id, form_level: c.form_level, students: counts.get(c.id) ?? 0 })),
+    plan,
+    runs,
+  };
+}
+
+/**
+ * Runs the rollover: the plan is checked again inside the transaction (so what it moves is what is
+ * there at that moment), every step runs, the run is stored with every step's before-state and
+ * audited. Any failure rolls the whole of it back.
+ */
+export async function runRollover(db: Db, actor: Actor, input: RolloverPlanInput, now = new Date()): Promise<RolloverRunAnswer> {
+  const today = schoolToday(now);
+  try {
+    const id = await db.transaction().execute(async (trx) => {
+      const plan = await planRollover(trx, input);
+      const at = nowIso();
+      const ctx: RolloverContext = { trx, plan, actor, today, at };
+      const before: Record<string, unknown> = {};
+      for (const step of STEPS) before[step.name] = await step.run(ctx);
+      const summary = previewOf(plan);
+      const runId = await repo.insertRollover(trx, {
+        from_year: plan.fromYear,
+        to_year: plan.toYear,
+        run_on: today,
+        run_by_user_id: actor.actor_user_id,
+        before_state: JSON.stringify(before),
+        summary: JSON.stringify(summary),
+        created_at: at,
+        updated_at: at,
+      });
+      await writeAudit(trx, {
+        ...actor,
+        action: 'rollover',
+        entity: 'school-year',
+        entity_id: String(runId),
+        field: 'year',
+        old_value: academicYearLabel(plan.fromYear),
+        new_value: `${academicYearLabel(plan.toYear)}: ${summary.moving} moved up, ${summary.leaving} left, ${summary.terms.length} terms, ${summary.periods} windows opened, ${summary.reviews_cleared} reviews cleared`,
+      });
+      return runId;
+    });
+    const run = (await listRuns(db, today)).find((r) => r.id === id)!;
+    return { message: `The school is now in ${academicYearLabel(run.to_year)}: ${run.summary.moving} students moved up, ${run.summary.leaving} left.`, run };
+  } catch (error) {
+    // Two runs at once: the second one's terms meet the first one's (academic_terms is unique by year and term).
+    if (violatedUniqueIndex(error) === 'academic_terms_year_term_uq' || isSqliteTermClash(error)) throw conflict('The new year already has its terms: another rollover ran at the same time. Reload the page.');
+    throw error;
+  }
+}
+
+function isSqliteTermClash(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.includes('UNIQUE constraint failed: academic_terms.');
+}
+
+/**
+ * Undoes a run, the school day it ran and while no later run stands: every step's undo, in reverse
+ * order, from the stored before-state; the run is marked undone and the undo audited.
+ */
+export async function undoRollover(db: Db, actor: Actor, id: number, now = new Date()): Promise<RolloverRunAnswer> {
+  const today = schoolToday(now);
+  await db.transaction().execute(async (trx) => {
+    const row = await repo.findRollover(trx, id);
+    if (!row) throw notFound('There is no such rollover.');
+    if (row.undone_at !== null) throw conflict('This rollover has already been undone.');
+    if (row.run_on !== today) throw conflict(`A rollover can be undone only on the day it ran (${row.run_on}); correct classes and terms by hand instead.`);
+    if (await repo.hasLaterRollover(trx, id)) throw conflict('A later rollover stands: undo that one first.');
+    const at = nowIso();
+    // The conditional update first: a second undo at the same time waits here and then finds it done.
+    if (!(await repo.markUndone(trx, id, actor.actor_user_id, at))) throw conflict('This rollover has already been undone.');
+    const before = JSON.parse(row.before_state) as Record<string, unknown>;
+    for (const step of [...STEPS].reverse()) {
+      if (step.name in before) await step.undo(trx, before[step.name], { actor, at });
+    }
+    await writeAudit(trx, {
+      ...actor,
+      action: 'rollover-undo',
+      entity: 'school-year',
+      entity_id: String(id),
+      field: 'year',
+      old_value: academicYearLabel(row.to_year),
+      new_value: academicYearLabel(row.from_year),
+    });
+  });
+  const run = (await listRuns(db, today)).find((r) => r.id === id) ?? runOf((await repo.findRollover(db, id))!, null, today);
+  return { message: `The rollover to ${academicYearLabel(run.to_year)} is undone: the school is back in ${academicYearLabel(run.from_year)}.`, run };
+}
