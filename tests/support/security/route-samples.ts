@@ -11,6 +11,8 @@ import { serverSecret } from '../../../src/server/http/server-secret.repository.
 import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/totp-secret.js';
 import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
 import { unsubscribeToken } from '../../../src/server/notices/notices.service.js';
+import { getRolloverState, runRollover, undoRollover } from '../../../src/server/rollover/rollover.service.js';
+import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route
@@ -553,6 +555,18 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
+  // ---- the year rollover (issue 19): administrators only. The run is undone by the next sample, and each sample starts from a known state ----
+  'GET /api/year-rollover': { request: get('/api/year-rollover'), ok: 200 },
+  'POST /api/year-rollover/preview': { request: async ({ db }) => ({ url: '/api/year-rollover/preview', body: await rolloverPlan(db) }), ok: 200 },
+  'POST /api/year-rollover': {
+    request: async ({ db }) => {
+      await undoStandingRollover(db);
+      return { url: '/api/year-rollover', body: await rolloverPlan(db) };
+    },
+    ok: 201,
+  },
+  'POST /api/year-rollover/:id/undo': { request: async ({ db }) => ({ url: `/api/year-rollover/${await standingRollover(db)}/undo` }), ok: 200 },
+
   // ---- privacy ----
   'GET /api/privacy/audit-log': { request: ({ student }) => ({ url: `/api/privacy/audit-log?student_id=${student}&limit=20` }), ok: 200 },
   'GET /api/privacy/students/:studentId/history': { request: ({ student }) => ({ url: `/api/privacy/students/${student}/history` }), ok: 200 },
@@ -679,4 +693,24 @@ async function restoreStaffPassword(db: Db, username: string, password: string):
 /** The sample of a route row: HEAD rows use their GET's. */
 export function sampleFor(method: string, url: string): RouteSample | undefined {
   return ROUTE_SAMPLES[`${method} ${url}`] ?? (method === 'HEAD' ? ROUTE_SAMPLES[`GET ${url}`] : undefined);
+}
+
+const SAMPLE_ACTOR = { actor_user_id: null, actor_label: 'route-samples', ip: null, request_id: null };
+
+/** The school's default rollover plan, from the year it is in now. */
+async function rolloverPlan(db: Db): Promise<RolloverPlanInput> {
+  return (await getRolloverState(db)).plan;
+}
+
+/** Undoes today's standing rollover, if any, so the school is back in its demo year. */
+async function undoStandingRollover(db: Db): Promise<void> {
+  const standing = (await getRolloverState(db)).runs.find((run) => run.can_undo);
+  if (standing) await undoRollover(db, SAMPLE_ACTOR, standing.id);
+}
+
+/** Today's standing rollover (run here when there is none): the undo sample's target. */
+async function standingRollover(db: Db): Promise<number> {
+  const standing = (await getRolloverState(db)).runs.find((run) => run.can_undo);
+  if (standing) return standing.id;
+  return (await runRollover(db, SAMPLE_ACTOR, await rolloverPlan(db))).run.id;
 }
