@@ -17,7 +17,8 @@ export async function listStudents(db: Db, classIds: readonly string[] | null, i
     .where(studentScope(includeFormer));
   if (classIds) query = classIds.length > 0 ? query.where('class_id', 'in', classIds) : query.where(sql<boolean>`1 = 0`);
   const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
-  return rows.map(({ updated_at, ...row }) => ({ ...row, updatedAt: updated_at }));
+  // Only a former student's row carries when and whence they left: the list's rows stay as they were.
+  return rows.map(({ updated_at, left_on, left_class, ...row }) => ({ ...row, updatedAt: updated_at, ...(left_on ? { left_on, left_class } : {}) }));
 }
 
 /** Contact rows of the given students (those that exist), for the call list. */

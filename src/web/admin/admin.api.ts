@@ -19,13 +19,13 @@ import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
 export const studentsQueryKey = ['admin', 'students'] as const;
 
-export function getStudents(signal?: AbortSignal): Promise<AdminStudent[]> {
-  return apiRequest('/api/students', { schema: AdminStudentListSchema, ...(signal ? { signal } : {}) });
+export function getStudents(signal?: AbortSignal, includeFormer = false): Promise<AdminStudent[]> {
+  return apiRequest(includeFormer ? '/api/students?former=include' : '/api/students', { schema: AdminStudentListSchema, ...(signal ? { signal } : {}) });
 }
 
-/** Every student, newest change first (SPEC §2 dashboard list). */
-export function useStudents() {
-  return useQuery({ queryKey: studentsQueryKey, queryFn: ({ signal }) => getStudents(signal), staleTime: 15_000 });
+/** Every student on the roll, newest change first (SPEC §2 dashboard list); with `includeFormer`, the former students too (D60). */
+export function useStudents(includeFormer = false) {
+  return useQuery({ queryKey: includeFormer ? [...studentsQueryKey, 'former'] : studentsQueryKey, queryFn: ({ signal }) => getStudents(signal, includeFormer), staleTime: 15_000 });
 }
 
 // ---- POST /api/student (the Edit Student dialog) -------------------------------------------------

@@ -17,6 +17,8 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
@@ -127,7 +129,9 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const mayFamily = canTake(user, 'student.family') && FamilyDialog !== undefined;
   const mayReview = canTake(user, 'registrations.review') && ReviewDialog !== undefined;
   const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
-  const students = useStudents();
+  // Former students (a year rollover's leavers, D60) are left out unless asked for.
+  const [withFormer, setWithFormer] = useState(false);
+  const students = useStudents(withFormer);
   const navigate = useNavigate();
   const navigationType = useNavigationType();
   // Back from a student's screen, the list shows the search and filters it had.
@@ -198,7 +202,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
     return [
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
       { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80 },
+      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
       {
@@ -270,6 +274,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           {ADMIN_MESSAGES.totalStudents(total)}
           {filtered && students.data && ` · ${rows.length} found`}
         </Typography>
+        <FormControlLabel control={<Checkbox size="small" checked={withFormer} onChange={(event) => setWithFormer(event.target.checked)} />} label="Include former students" />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
           {mayExport && (
             <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || rows.length === 0}>

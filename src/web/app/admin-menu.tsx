@@ -16,6 +16,7 @@ import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
+import UpgradeIcon from '@mui/icons-material/Upgrade';
 import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
 
 /**
@@ -42,6 +43,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
   { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
   { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
+  { id: 'newSchoolYear', needs: 'year.rollover', label: 'New School Year', icon: <UpgradeIcon />, screen: screen(() => import('../rollover/new-school-year-screen.js'), 'NewSchoolYearScreen') },
   { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, screen: screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
   { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, screen: screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
   { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, screen: screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
