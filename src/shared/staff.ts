@@ -54,6 +54,8 @@ export const SCHOOL_ACTIONS = [
   'documents.review',
   /** Verify, return or reopen a registration record (issue 18). */
   'registrations.review',
+  /** The new Form 1 from the SEA placement list: import, class allocation, finalise (issue 19, D61). */
+  'intake.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

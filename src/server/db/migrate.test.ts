@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -93,6 +94,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -128,6 +130,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -144,6 +147,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -169,6 +173,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -186,6 +191,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -206,6 +212,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -216,6 +223,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0010 admits family accounts, unique by e-mail among them, keeping every account and its sessions; its down removes them', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -241,6 +249,8 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.deleteFrom('users').where('id', '=', student.id).execute();
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
 
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
+
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
 
@@ -264,9 +274,25 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.insertInto('parent_email_verifications').values(mark).execute();
     await expect(db.insertInto('parent_email_verifications').values(mark).execute()).rejects.toThrow(/unique|duplicate|primary/i);
     await expect(db.insertInto('parent_email_verifications').values({ ...mark, parent: 'aunt' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await tableNames(db)).not.toContain('notices');
     expect(await tableNames(db)).not.toContain('parent_email_verifications');
+  });
+
+  it('0014 keeps one intake row per SEA number (ignoring case) and a listed sex; its down drops the table', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('form_classes').values({ id: '1A', form_level: 1, form_teacher: null, created_at: iso, updated_at: iso }).execute();
+    const child = { row_number: 2, file_name: 'sea.csv', sea_no: 'SEA-1', first_name: 'Ann', middle_name: null, last_name: 'Lee', date_of_birth: '2014-01-02', sex: 'Female' as const, primary_school: 'Arima Boys RC', class_id: '1A', created_at: iso, updated_at: iso };
+    await db.insertInto('intake_students').values(child).execute();
+    await expect(db.insertInto('intake_students').values({ ...child, sea_no: 'sea-1' }).execute()).rejects.toThrow(/unique|duplicate/i);
+    await expect(db.insertInto('intake_students').values({ ...child, sea_no: 'SEA-2', sex: 'F' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0014-sea-intake');
+    expect(await tableNames(db)).not.toContain('intake_students');
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toContain('intake_students');
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
