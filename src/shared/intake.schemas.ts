@@ -51,8 +51,10 @@ export const IntakeViewSchema = z.object({
 });
 export type IntakeView = z.infer<typeof IntakeViewSchema>;
 
+const INTAKE_ROW_MESSAGE = 'Name a child of the intake by their number.';
 export const IntakeStudentParamsSchema = z.object({
-  id: z.coerce.number({ message: 'Name an intake row by its number.' }).int('Name an intake row by its number.').positive('Name an intake row by its number.'),
+  /** A database integer: positive and within 32 bits (PostgreSQL's integer). */
+  id: z.coerce.number({ message: INTAKE_ROW_MESSAGE }).int(INTAKE_ROW_MESSAGE).positive(INTAKE_ROW_MESSAGE).max(2_147_483_647, INTAKE_ROW_MESSAGE),
 });
 
 /** PATCH /api/intake/students/:id: the class a child moves to (null: back to not allocated). */

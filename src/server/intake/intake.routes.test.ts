@@ -202,6 +202,7 @@ describe('the allocation', () => {
     expectError(await admin.patch(`/api/intake/students/${child.id}`, { class_id: 12 }), 400);
     expectError(await admin.patch(`/api/intake/students/${child.id}`, {}), 400);
     expectError(await admin.patch('/api/intake/students/abc', { class_id: '1A' }), 400);
+    expectError(await admin.patch('/api/intake/students/99999999999', { class_id: '1A' }), 400);
     const back = IntakeViewSchema.parse((await admin.patch(`/api/intake/students/${child.id}`, { class_id: null })).json());
     expect(back.students.find((s) => s.id === child.id)!.class_id).toBeNull();
   });
