@@ -27,6 +27,7 @@ import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
 import { DigestTimer } from './notices/digest-timer.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { intakeRoutes } from './intake/intake.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { documentRoutes } from './documents/documents.routes.js';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(outboxRoutes, appDeps);
   await app.register(noticeRoutes, appDeps);
   await app.register(rolloverRoutes, appDeps);
+  await app.register(intakeRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;

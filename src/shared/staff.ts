@@ -56,6 +56,8 @@ export const SCHOOL_ACTIONS = [
   'registrations.review',
   /** The new school year: preview, run and undo the year rollover (issue 19, D60). */
   'year.rollover',
+  /** The new Form 1 from the SEA placement list: import, class allocation, finalise (issue 19, D61). */
+  'intake.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 

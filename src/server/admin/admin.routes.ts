@@ -18,7 +18,6 @@ import { schoolToday } from '../../shared/dates.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { AppError, badRequest } from '../http/errors.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireRequester, visibleClassIds } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
@@ -28,7 +27,8 @@ import * as repo from './admin.repository.js';
 import { buildParentsContact, callListColumns, contactColumns } from './parents-contact.js';
 import { buildRegistrationReport } from './registration-report.pdf.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
-import { addOneStudent, buildImportTemplate, importStudents, isSpreadsheetUpload } from './student-import.js';
+import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';
+import { addOneStudent, buildImportTemplate, importStudents } from './student-import.js';
 import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from './xlsx-writer.js';
 
 
@@ -213,28 +213,10 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       },
     },
     async (request) => {
-      if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file".');
-      }
-      const file = await request.file();
-      if (!file) throw badRequest('Please select a file!');
-      if (!isSpreadsheetUpload(file.filename, file.mimetype)) {
-        // Drain the upload so the connection stays usable, then refuse.
-        file.file.resume();
-        throw new AppError(415, 'unsupported_media_type', 'Choose an .xlsx or .csv file.');
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(413, 'payload_too_large', `The file is larger than ${Math.round(config.uploadMaxBytes / 1024 / 1024)} MB.`);
-        }
-        throw error;
-      }
+      const { fileName, bytes } = await receiveSpreadsheet(request, config.uploadMaxBytes);
       return importStudents(db, bytes, {
         dryRun: request.query.dryRun,
-        fileName: file.filename,
+        fileName,
         actor: actorOf(request),
         today: schoolToday(),
       });

@@ -69,7 +69,8 @@ export const TEMPLATE_FIELDS = [
   'previous_school',
 ] as const;
 
-const normaliseHeader = (text: string) => normaliseHeading(text, 'letters-and-digits');
+/** A heading as the imports compare them: letters and digits only, lower-case ('Date of Birth' → 'dateofbirth'). */
+export const normaliseHeader = (text: string) => normaliseHeading(text, 'letters-and-digits');
 
 /** Heading (normalised) → field name: the catalogue's names and labels, and 'Student ID'/'ID'. */
 export const HEADER_TO_FIELD: ReadonlyMap<string, string> = (() => {
@@ -87,16 +88,14 @@ export const HEADER_TO_FIELD: ReadonlyMap<string, string> = (() => {
   return map;
 })();
 
-/** What the reader keeps of an uploaded file: the columns with a heading above (already normalised). */
-const STUDENT_SHEET: SheetRequest = {
-  headingRule: 'letters-and-digits',
-  maxRows: IMPORT_MAX_ROWS,
-  columns: (() => {
-    const byField: Record<string, string[]> = {};
-    for (const [heading, field] of HEADER_TO_FIELD) (byField[field] ??= []).push(heading);
-    return byField;
-  })(),
-};
+/** What the reader keeps of an uploaded file: the columns with a heading of the map (already normalised). */
+export function sheetRequestOf(headings: ReadonlyMap<string, string>, maxRows: number): SheetRequest {
+  const byField: Record<string, string[]> = {};
+  for (const [heading, field] of headings) (byField[field] ??= []).push(heading);
+  return { headingRule: 'letters-and-digits', maxRows, columns: byField };
+}
+
+const STUDENT_SHEET: SheetRequest = sheetRequestOf(HEADER_TO_FIELD, IMPORT_MAX_ROWS);
 
 // ---- reading the file ----------------------------------------------------------------------------
 
@@ -107,23 +106,30 @@ export interface ImportSheet {
   rows: SheetRow[];
 }
 
-/** The header row → which field each column holds; refuses a file without 'Student ID' or with a column twice. */
-export function readHeader(sheet: SheetRow[]): ImportSheet {
-  const [header, ...rows] = sheet;
-  if (!header) throw badRequest('The file is empty. Use the template: a heading row, then one student a row.');
+/**
+ * A heading row → which field each column holds (by the import's map of normalised headings), the
+ * headings it ignores, and the heading each field was found under; refuses a column twice.
+ */
+export function readHeadingRow(header: SheetRow, headings: ReadonlyMap<string, string>, labelOf: (field: string) => string) {
   const columns: (string | null)[] = [];
   const ignoredColumns: string[] = [];
   const seen = new Map<string, string>();
   header.cells.forEach((cell) => {
     const heading = cellText(cell);
-    const field = HEADER_TO_FIELD.get(normaliseHeader(heading)) ?? null;
-    if (field && seen.has(field)) {
-      throw badRequest(`The columns '${seen.get(field)}' and '${heading}' both hold ${field === 'id' ? 'the Student ID' : findField(field)?.label}. Keep one.`);
-    }
+    const field = headings.get(normaliseHeader(heading)) ?? null;
+    if (field && seen.has(field)) throw badRequest(`The columns '${seen.get(field)}' and '${heading}' both hold ${labelOf(field)}. Keep one.`);
     if (field) seen.set(field, heading);
     else if (heading !== '') ignoredColumns.push(heading);
     columns.push(field);
   });
+  return { columns, ignoredColumns, seen };
+}
+
+/** The header row → which field each column holds; refuses a file without 'Student ID' or with a column twice. */
+export function readHeader(sheet: SheetRow[]): ImportSheet {
+  const [header, ...rows] = sheet;
+  if (!header) throw badRequest('The file is empty. Use the template: a heading row, then one student a row.');
+  const { columns, ignoredColumns, seen } = readHeadingRow(header, HEADER_TO_FIELD, (field) => (field === 'id' ? 'the Student ID' : (findField(field)?.label ?? field)));
   if (!seen.has('id')) throw badRequest("The file needs a 'Student ID' column. Download the template to see the headings.");
   if (rows.length === 0) throw badRequest('The file has no student rows under its headings.');
   return { columns, ignoredColumns, rows };
@@ -332,12 +338,15 @@ function summaryOf(rows: readonly StudentImportRow[]) {
   return { created: count('create'), updated: count('update'), unchanged: count('unchanged'), errors: count('error') };
 }
 
-function problemsByRow(rows: readonly StudentImportRow[]): Record<string, string[]> {
+/** Every row's problems as one error body: 'row 3: Date of Birth' → its messages (the field's label names the column). */
+export function problemsByRow(
+  rows: readonly Pick<StudentImportRow, 'row' | 'errors'>[],
+  labelOf: (field: string) => string = (field) => (field === 'id' ? 'Student ID' : (findField(field)?.label ?? field)),
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const row of rows) {
     for (const [field, messages] of Object.entries(row.errors)) {
-      const label = field === 'id' ? 'Student ID' : (findField(field)?.label ?? field);
-      errors[`row ${row.row}: ${label}`] = messages;
+      errors[`row ${row.row}: ${labelOf(field)}`] = messages;
     }
   }
   return errors;
@@ -420,7 +429,7 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
 }
 
 /** A new student's record, first-login account and audit row (inside the caller's transaction). */
-async function writeNewStudent(trx: Db, id: string, values: Record<string, FieldValue>, actor: Actor, at: string): Promise<void> {
+export async function writeNewStudent(trx: Db, id: string, values: Record<string, FieldValue>, actor: Actor, at: string): Promise<void> {
   await repo.insertStudent(trx, id, values, at);
   await repo.insertFirstLoginUser(trx, id, [values.first_name, values.last_name].filter(Boolean).join(' '), at);
   await writeAudit(trx, { ...actor, action: 'create', entity: 'student', entity_id: id, field: null, old_value: null, new_value: JSON.stringify(values) });

@@ -40,6 +40,13 @@ async function tableNames(db: Db): Promise<string[]> {
   return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
 }
 
+/** Takes migrations down, newest first, until `name` is undone: each test names only the migration it is about. */
+async function migrateDownThrough(db: Db, name: string): Promise<void> {
+  for (let undone = await migrateOneDown(db); undone !== name; undone = await migrateOneDown(db)) {
+    if (undone === undefined) throw new Error(`${name} was never taken down`);
+  }
+}
+
 describe(`migrations on ${currentEngine()}`, () => {
   it('run up → down → up and leave the whole data model', async () => {
     const db = await emptyDatabase();
@@ -58,17 +65,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
-    expect(await migrateOneDown(db)).toBe('0006-session-remember');
-    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
-    expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
-    expect(await migrateOneDown(db)).toBe('0003-audit-indexes');
+    await migrateDownThrough(db, '0003-audit-indexes');
     expect(await indexNames(db, 'audit_log')).toEqual([]);
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
@@ -94,16 +91,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
-    expect(await migrateOneDown(db)).toBe('0006-session-remember');
-    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
-    expect(await migrateOneDown(db)).toBe('0004-unique-identity-numbers');
+    await migrateDownThrough(db, '0004-unique-identity-numbers');
     await addStudent(db, '20220001', { birth_certificate_no: 'B12-7', sea_no: 'SEA-1' });
     await addStudent(db, '20230002', { birth_certificate_no: 'b12-7', sea_no: 'SEA-2' });
     await addStudent(db, '20240003', { birth_certificate_no: 'B14-1', sea_no: 'sea-2' });
@@ -130,15 +118,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
-    expect(await migrateOneDown(db)).toBe('0006-session-remember');
-    expect(await migrateOneDown(db)).toBe('0005-sign-in-delays');
+    await migrateDownThrough(db, '0005-sign-in-delays');
     expect(await columnsOf('rate_limits')).not.toContain('blocked_until_ms');
     expect(await columnsOf('users')).toEqual(expect.arrayContaining(['failed_attempts', 'locked_until']));
   });
@@ -147,14 +127,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
-    expect(await migrateOneDown(db)).toBe('0006-session-remember');
+    await migrateDownThrough(db, '0006-session-remember');
     expect(await columnsOf('sessions')).not.toContain('remember');
     const iso = new Date().toISOString();
     const user = await db.insertInto('users').values({ role: 'admin', username: 'office', password_hash: 'x', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
@@ -173,13 +146,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
+    await migrateDownThrough(db, '0007-staff-roles');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'S1', created_at: iso, updated_at: iso }).execute();
     await db.insertInto('users').values({ role: 'admin', username: 'head', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
@@ -191,13 +158,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
-    expect(await migrateOneDown(db)).toBe('0008-totp');
-    expect(await migrateOneDown(db)).toBe('0007-staff-roles');
+    await migrateDownThrough(db, '0007-staff-roles');
     expect(await tableNames(db)).not.toContain('staff_classes');
     expect(await columnsOf('users')).not.toContain('staff_role');
   });
@@ -212,21 +173,14 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
-    expect(await migrateOneDown(db)).toBe('0009-outbox');
+    await migrateDownThrough(db, '0009-outbox');
     expect(await tableNames(db)).not.toContain('outbox');
   });
 
   it('0010 admits family accounts, unique by e-mail among them, keeping every account and its sessions; its down removes them', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
+    await migrateDownThrough(db, '0010-family-accounts');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
     const student = await db.insertInto('users').values({ role: 'student', student_id: 'X1', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
@@ -249,12 +203,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.deleteFrom('users').where('id', '=', student.id).execute();
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
 
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-
-    expect(await migrateOneDown(db)).toBe('0012-notices');
-    expect(await migrateOneDown(db)).toBe('0011-review-states');
-
-    expect(await migrateOneDown(db)).toBe('0010-family-accounts');
+    await migrateDownThrough(db, '0010-family-accounts');
     expect(await db.selectFrom('users').select('role').execute()).toEqual([{ role: 'admin' }]);
     expect(await tableNames(db)).not.toContain('guardian_students');
     await expect(db.insertInto('users').values(guardian).execute()).rejects.toThrow(/check/i);
@@ -274,8 +223,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.insertInto('parent_email_verifications').values(mark).execute();
     await expect(db.insertInto('parent_email_verifications').values(mark).execute()).rejects.toThrow(/unique|duplicate|primary/i);
     await expect(db.insertInto('parent_email_verifications').values({ ...mark, parent: 'aunt' as never }).execute()).rejects.toThrow(/check/i);
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
-    expect(await migrateOneDown(db)).toBe('0012-notices');
+    await migrateDownThrough(db, '0012-notices');
     expect(await tableNames(db)).not.toContain('notices');
     expect(await tableNames(db)).not.toContain('parent_email_verifications');
   });
@@ -288,13 +236,28 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', class_id: null, left_on: '2027-09-01', left_class: '5A', created_at: iso, updated_at: iso }).execute();
     await db.insertInto('year_rollovers').values({ from_year: 2026, to_year: 2027, run_on: '2027-09-01', run_by_user_id: null, before_state: '{}', summary: '{}', created_at: iso, updated_at: iso }).execute();
     expect(await db.selectFrom('students').select(['left_on', 'left_class']).executeTakeFirstOrThrow()).toEqual({ left_on: '2027-09-01', left_class: '5A' });
-    expect(await migrateOneDown(db)).toBe('0013-year-rollover');
+    await migrateDownThrough(db, '0013-year-rollover');
     expect(await tableNames(db)).not.toContain('year_rollovers');
     expect(await columnsOf('students')).not.toContain('left_on');
     expect(await columnsOf('students')).not.toContain('left_class');
     expect(await db.selectFrom('students').select('id').execute()).toEqual([{ id: 'X1' }]);
     await migrateToLatest(db);
     expect(await columnsOf('students')).toEqual(expect.arrayContaining(['left_on', 'left_class']));
+  });
+
+  it('0014 keeps one intake row per SEA number (ignoring case) and a listed sex; its down drops the table', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('form_classes').values({ id: '1A', form_level: 1, form_teacher: null, created_at: iso, updated_at: iso }).execute();
+    const child = { row_number: 2, file_name: 'sea.csv', sea_no: 'SEA-1', first_name: 'Ann', middle_name: null, last_name: 'Lee', date_of_birth: '2014-01-02', sex: 'Female' as const, primary_school: 'Arima Boys RC', class_id: '1A', created_at: iso, updated_at: iso };
+    await db.insertInto('intake_students').values(child).execute();
+    await expect(db.insertInto('intake_students').values({ ...child, sea_no: 'sea-1' }).execute()).rejects.toThrow(/unique|duplicate/i);
+    await expect(db.insertInto('intake_students').values({ ...child, sea_no: 'SEA-2', sex: 'F' as never }).execute()).rejects.toThrow(/check/i);
+    await migrateDownThrough(db, '0014-sea-intake');
+    expect(await tableNames(db)).not.toContain('intake_students');
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toContain('intake_students');
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -14,6 +14,7 @@ import * as familyAccounts from './migrations/0010-family-accounts.js';
 import * as reviewStates from './migrations/0011-review-states.js';
 import * as notices from './migrations/0012-notices.js';
 import * as yearRollover from './migrations/0013-year-rollover.js';
+import * as seaIntake from './migrations/0014-sea-intake.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-review-states': reviewStates,
   '0012-notices': notices,
   '0013-year-rollover': yearRollover,
+  '0014-sea-intake': seaIntake,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

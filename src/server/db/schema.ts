@@ -389,6 +389,24 @@ export interface YearRolloverTable extends Timestamps {
   undone_by_user_id: number | null;
 }
 
+/** A child of the imported SEA placement list, before finalising makes them a student (migration 0014, D61). */
+export interface IntakeStudentTable extends Timestamps {
+  id: Generated<number>;
+  /** The row of the placement list it came from. */
+  row_number: number;
+  file_name: string;
+  sea_no: string;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string;
+  sex: 'Female' | 'Male';
+  /** A name of the primary_schools lookup. */
+  primary_school: string;
+  /** The Form 1 class chosen; null until the allocation gives one. */
+  class_id: string | null;
+}
+
 export interface Database {
   houses: HouseTable;
   towns: TownTable;
@@ -398,6 +416,7 @@ export interface Database {
   form_classes: FormClassTable;
   primary_schools: PrimarySchoolTable;
   students: StudentTable;
+  intake_students: IntakeStudentTable;
   users: UserTable;
   staff_classes: StaffClassTable;
   staff_recovery_codes: StaffRecoveryCodeTable;

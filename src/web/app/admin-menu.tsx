@@ -8,6 +8,7 @@ import EventNoteIcon from '@mui/icons-material/EventNote';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GradingIcon from '@mui/icons-material/Grading';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
@@ -37,6 +38,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
   { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, screen: screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
   { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
+  { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, screen: screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },
   { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
   { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
   { id: 'registrationSettings', needs: 'settings.manage', label: 'Registration Settings', icon: <EventNoteIcon />, screen: screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },

@@ -42,6 +42,7 @@ const ROLE_MAY: Record<Exclude<StaffCaller, 'admin' | 'teacher-other'>, readonly
     'notices.manage',
     'documents.review',
     'registrations.review',
+    'intake.manage',
   ],
   principal: [...OFFICE_READS, 'term-reports.post'],
   teacher: ['student.read', 'students.list', 'class.read', 'term-reports.read', 'settings.read'],

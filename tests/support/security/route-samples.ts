@@ -55,6 +55,36 @@ async function studentRow(db: Db, id: string) {
   return db.selectFrom('students').select(['first_name', 'last_name', 'date_of_birth']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/** A child of the intake in 1A with a new SEA number, written directly; answers its id. */
+async function intakeChild(db: Db): Promise<number> {
+  const existing = await db.selectFrom('intake_students').select('id').executeTakeFirst();
+  if (existing) {
+    await db.updateTable('intake_students').set({ class_id: '1A' }).execute();
+    return existing.id;
+  }
+  const iso = nowIso();
+  const school = await db.selectFrom('primary_schools').select('name').orderBy('name').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('intake_students')
+    .values({
+      row_number: 2,
+      file_name: 'sea.csv',
+      sea_no: `S${crypto.randomBytes(4).toString('hex').toUpperCase()}`,
+      first_name: 'Sample',
+      middle_name: null,
+      last_name: 'Child',
+      date_of_birth: '2014-01-01',
+      sex: 'Male',
+      primary_school: school.name,
+      class_id: '1A',
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Sets the office's decision on a record directly (the review samples start from a known state). */
 async function setRegistrationReview(db: Db, studentId: string, state: 'returned' | 'verified'): Promise<void> {
   const iso = nowIso();
@@ -390,6 +420,27 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'POST /api/students/import': {
     request: () => upload('/api/students/import?dryRun=1', 'students.csv', Buffer.from('id,first_name,last_name,class_id,date_of_birth,birth_certificate_no\n20269999,Test,Person,1A,2014-01-01,B26-999\n')),
+    ok: 200,
+  },
+
+  // ---- the new Form 1 (issue 19, D61) ----
+  'GET /api/intake': { request: get('/api/intake'), ok: 200 },
+  'POST /api/intake/import': {
+    // An empty intake and new SEA numbers each call: a second list waits for a clear (409).
+    request: async ({ db }) => {
+      await db.deleteFrom('intake_students').execute();
+      const school = await db.selectFrom('primary_schools').select('name').orderBy('name').executeTakeFirstOrThrow();
+      const tag = crypto.randomBytes(4).toString('hex').toUpperCase();
+      return upload('/api/intake/import', 'sea.csv', Buffer.from(`SEA Number,First Name,Last Name,Date of Birth,Sex,Primary School\nS${tag},Sample,Child,2014-01-01,Female,"${school.name}"\n`));
+    },
+    ok: 200,
+  },
+  'POST /api/intake/balance': { request: async ({ db }) => (await intakeChild(db), { url: '/api/intake/balance' }), ok: 200 },
+  'PATCH /api/intake/students/:id': { request: async ({ db }) => ({ url: `/api/intake/students/${await intakeChild(db)}`, body: { class_id: '1B' } }), ok: 200 },
+  'DELETE /api/intake': { request: get('/api/intake'), ok: 200 },
+  'POST /api/intake/finalise': {
+    // One child in a class: each allowed call makes one new Form 1 student.
+    request: async ({ db }) => (await intakeChild(db), { url: '/api/intake/finalise' }),
     ok: 200,
   },
 

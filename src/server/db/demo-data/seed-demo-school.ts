@@ -3,6 +3,7 @@ import type { InsertObject, Insertable, Kysely } from 'kysely';
 import { isIsoDate, schoolToday, toCompactDate } from '../../../shared/dates.js';
 import { requiredDocumentTypes } from '../../../shared/documents.schemas.js';
 import { addDays, earlierDate, listSchoolDays } from '../../../shared/school-days.js';
+import { createStudentNumberer } from '../../../shared/student-numbering.js';
 import {
   MAX_MARK,
   averageOf,
@@ -285,14 +286,8 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
 function generateStudents(ctx: StudentContext, perClass: number): GeneratedStudent[] {
   const reservedIds = new Set(DEMO_OVERRIDES.map((o) => o.id));
   const reservedNames = new Set(DEMO_OVERRIDES.map((o) => `${o.first_name} ${o.last_name}`));
-  const nextNumber = new Map<number, number>();
-  const nextStudentId = (entryYear: number): string => {
-    let n = nextNumber.get(entryYear) ?? 1;
-    let id = `${entryYear}${String(n).padStart(4, '0')}`;
-    while (reservedIds.has(id)) id = `${entryYear}${String(++n).padStart(4, '0')}`;
-    nextNumber.set(entryYear, n + 1);
-    return id;
-  };
+  // The school's numbering rule (D61); the demo accounts hold the first numbers of their years.
+  const nextStudentId = createStudentNumberer(reservedIds);
   const students: GeneratedStudent[] = [];
   for (const classId of DEMO_CLASS_IDS) {
     const formLevel = Number(classId[0]);
