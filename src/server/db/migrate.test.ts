@@ -58,6 +58,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
     expect(await indexNames(db, 'audit_log')).toEqual(['audit_actor_idx', 'audit_entity_idx']);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -93,6 +94,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0004 stops on a database where a number is already shared, naming the students, and runs once they are corrected', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -128,6 +130,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await columnsOf('rate_limits')).toContain('blocked_until_ms');
     expect(await columnsOf('users')).not.toContain('failed_attempts');
     expect(await columnsOf('users')).not.toContain('locked_until');
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -144,6 +147,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -169,6 +173,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const db = await emptyDatabase();
     const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -186,6 +191,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
     await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -206,6 +212,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await db.selectFrom('outbox').select(['state', 'tries']).executeTakeFirstOrThrow()).toEqual({ state: 'queued', tries: 0 });
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k1' }).execute()).rejects.toThrow(/unique|duplicate/i);
     await expect(db.insertInto('outbox').values({ ...message, message_key: 'k2', state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -216,6 +223,7 @@ describe(`migrations on ${currentEngine()}`, () => {
   it('0010 admits family accounts, unique by e-mail among them, keeping every account and its sessions; its down removes them', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
     expect(await migrateOneDown(db)).toBe('0010-family-accounts');
@@ -241,6 +249,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.deleteFrom('users').where('id', '=', student.id).execute();
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
 
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await migrateOneDown(db)).toBe('0011-review-states');
 
@@ -264,9 +273,32 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.insertInto('parent_email_verifications').values(mark).execute();
     await expect(db.insertInto('parent_email_verifications').values(mark).execute()).rejects.toThrow(/unique|duplicate|primary/i);
     await expect(db.insertInto('parent_email_verifications').values({ ...mark, parent: 'aunt' as never }).execute()).rejects.toThrow(/check/i);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
     expect(await migrateOneDown(db)).toBe('0012-notices');
     expect(await tableNames(db)).not.toContain('notices');
     expect(await tableNames(db)).not.toContain('parent_email_verifications');
+  });
+
+  it('0015 keeps one re-registration per year and one row per student and step, removed with the year; its down drops both', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
+    const year = { year: 2026, opened_by: null, opened_at: iso, created_at: iso, updated_at: iso };
+    await db.insertInto('re_registrations').values(year).execute();
+    await expect(db.insertInto('re_registrations').values(year).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    const step = { year: 2026, student_id: 'X1', step: 'family' as const, created_at: iso, updated_at: iso };
+    await db.insertInto('re_registration_steps').values(step).execute();
+    await expect(db.insertInto('re_registration_steps').values(step).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    await expect(db.insertInto('re_registration_steps').values({ ...step, step: 'complete' as never }).execute()).rejects.toThrow(/check/i);
+    await expect(db.insertInto('re_registration_steps').values({ ...step, step: 'health', how: 'maybe' as never }).execute()).rejects.toThrow(/check/i);
+    await db.deleteFrom('re_registrations').where('year', '=', 2026).execute();
+    expect(await db.selectFrom('re_registration_steps').select('step').execute()).toEqual([]);
+    expect(await migrateOneDown(db)).toBe('0015-re-registration');
+    expect(await tableNames(db)).not.toContain('re_registrations');
+    expect(await tableNames(db)).not.toContain('re_registration_steps');
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(['re_registrations', 're_registration_steps']));
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

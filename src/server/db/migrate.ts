@@ -13,6 +13,7 @@ import * as outbox from './migrations/0009-outbox.js';
 import * as familyAccounts from './migrations/0010-family-accounts.js';
 import * as reviewStates from './migrations/0011-review-states.js';
 import * as notices from './migrations/0012-notices.js';
+import * as reRegistration from './migrations/0015-re-registration.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-family-accounts': familyAccounts,
   '0011-review-states': reviewStates,
   '0012-notices': notices,
+  '0015-re-registration': reRegistration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
