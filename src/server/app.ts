@@ -38,6 +38,7 @@ import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
 import { rolloverRoutes } from './rollover/rollover.routes.js';
+import { reRegistrationRoutes } from './re-registration/re-registration.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(documentRoutes, appDeps);
   await app.register(registrationFormRoutes, appDeps);
   await app.register(reviewRoutes, appDeps);
+  await app.register(reRegistrationRoutes, appDeps);
   await app.register(termReportRoutes, appDeps);
   await app.register(adminRoutes, appDeps);
   await app.register(privacyRoutes, appDeps);

@@ -260,6 +260,28 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).toContain('intake_students');
   });
 
+  it('0015 keeps one re-registration per year and one row per student and step, removed with the year; its down drops both', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
+    const year = { year: 2026, opened_by: null, opened_at: iso, created_at: iso, updated_at: iso };
+    await db.insertInto('re_registrations').values(year).execute();
+    await expect(db.insertInto('re_registrations').values(year).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    const step = { year: 2026, student_id: 'X1', step: 'family' as const, created_at: iso, updated_at: iso };
+    await db.insertInto('re_registration_steps').values(step).execute();
+    await expect(db.insertInto('re_registration_steps').values(step).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    await expect(db.insertInto('re_registration_steps').values({ ...step, step: 'complete' as never }).execute()).rejects.toThrow(/check/i);
+    await expect(db.insertInto('re_registration_steps').values({ ...step, step: 'health', how: 'maybe' as never }).execute()).rejects.toThrow(/check/i);
+    await db.deleteFrom('re_registrations').where('year', '=', 2026).execute();
+    expect(await db.selectFrom('re_registration_steps').select('step').execute()).toEqual([]);
+    await migrateDownThrough(db, '0015-re-registration');
+    expect(await tableNames(db)).not.toContain('re_registrations');
+    expect(await tableNames(db)).not.toContain('re_registration_steps');
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(['re_registrations', 're_registration_steps']));
+  });
+
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);

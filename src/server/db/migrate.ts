@@ -15,6 +15,7 @@ import * as reviewStates from './migrations/0011-review-states.js';
 import * as notices from './migrations/0012-notices.js';
 import * as yearRollover from './migrations/0013-year-rollover.js';
 import * as seaIntake from './migrations/0014-sea-intake.js';
+import * as reRegistration from './migrations/0015-re-registration.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-notices': notices,
   '0013-year-rollover': yearRollover,
   '0014-sea-intake': seaIntake,
+  '0015-re-registration': reRegistration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

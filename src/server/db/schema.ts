@@ -407,6 +407,26 @@ export interface IntakeStudentTable extends Timestamps {
   class_id: string | null;
 }
 
+/** An academic year whose re-registration was opened (issue 19, D62). */
+export interface ReRegistrationTable extends Timestamps {
+  year: number;
+  opened_by: number | null;
+  opened_at: string;
+}
+
+export type ReRegistrationStepKey = 'student' | 'family' | 'health' | 'other' | 'documents';
+
+/** A returning student's step to confirm in a year's re-registration; pending while `confirmed_at` is null. */
+export interface ReRegistrationStepTable extends Timestamps {
+  year: number;
+  student_id: string;
+  step: ReRegistrationStepKey;
+  confirmed_at: string | null;
+  confirmed_by: number | null;
+  confirmed_by_label: string | null;
+  how: 'unchanged' | 'changed' | null;
+}
+
 export interface Database {
   houses: HouseTable;
   towns: TownTable;
@@ -448,6 +468,8 @@ export interface Database {
   notice_preferences: NoticePreferenceTable;
   parent_email_verifications: ParentEmailVerificationTable;
   year_rollovers: YearRolloverTable;
+  re_registrations: ReRegistrationTable;
+  re_registration_steps: ReRegistrationStepTable;
 }
 
 export type StudentRow = Selectable<StudentTable>;

@@ -20,6 +20,7 @@ import { nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import { isFamilyRole } from '../http/policy.js';
 import * as registration from '../registration/registration.service.js';
+import * as reRegistration from '../re-registration/re-registration.service.js';
 import * as repo from './documents.repository.js';
 import { detectKind, findPdfProblem } from './file-sniffing.js';
 
@@ -120,6 +121,8 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
       new_value: describe(document),
     });
     if (isFamilyRole(caller.role)) await registration.reopenReturned(trx, caller, input.studentId);
+    // A family's upload confirms the Documents step of a re-registration (D62).
+    if (isFamilyRole(caller.role)) await reRegistration.confirmChangedSteps(trx, caller, input.studentId, ['documents']);
     const progress = await registration.refreshProgress(trx, input.studentId, now);
     return {
       message: DOCUMENT_MESSAGES.uploaded,

@@ -27,6 +27,8 @@ import { isFamilyRole } from '../http/policy.js';
 import type { UserRole } from '../db/schema.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
 import { REVIEW_MESSAGES } from '../../shared/review.schemas.js';
+import * as reRegistration from '../re-registration/re-registration.service.js';
+import type { ReRegistrationStep, StudentReRegistration } from '../../shared/re-registration.schemas.js';
 import * as repo from './registration.repository.js';
 
 /** The caller of a registration call, as the access layer knows it. */
@@ -200,6 +202,10 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       );
     }
     if (changed.length > 0 && isFamilyRole(caller.role) && window.review === 'returned') await reopenReturned(trx, caller, id);
+    // A family's saved change confirms its step of a re-registration (D62); an office correction does not.
+    if (changed.length > 0 && isFamilyRole(caller.role)) {
+      await reRegistration.confirmChangedSteps(trx, caller, id, changed.map(([name]) => findField(name)?.step ?? ''));
+    }
     // The row read for this save is its own: the record after the save is that row with the
     // changes written onto it (the audit rows above hold the old values already).
     const after = Object.assign(old, changes);
@@ -212,6 +218,24 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       updated_at: changed.length > 0 ? updatedAt : row.updated_at,
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Re-registration (issue 19, D62)
+
+/**
+ * "Nothing changed" on a step of the record's re-registration. The family is held to the same
+ * window as a save (closed, past the deadline, or verified: 422 with the reason); staff may confirm
+ * on the family's behalf at any time.
+ */
+export async function confirmReRegistrationStep(db: Db, caller: Caller, studentId: string, step: ReRegistrationStep, now = new Date()): Promise<StudentReRegistration> {
+  if (isFamilyRole(caller.role)) {
+    const window = await repo.findWindowOfStudent(db, studentId);
+    if (!window) throw notFound('No student has this ID.');
+    const status = statusOfWindow(window, schoolToday(now));
+    if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
+  }
+  return db.transaction().execute((trx) => reRegistration.confirmUnchanged(trx, caller, studentId, step));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { nowIso, type Db } from '../db/database.js';
 import { violatedUniqueIndex } from '../db/unique-violation.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import { closeReRegistration, isReRegistrationOpen, openReRegistration } from '../re-registration/re-registration.service.js';
 import * as repo from './rollover.repository.js';
 
 /**
@@ -142,18 +143,25 @@ const clearReviews: RolloverStep<{ reviews: repo.ReviewRow[] }> = {
 };
 
 /**
- * The run's steps, in order; the undo takes them in reverse. Re-registration joins here at merge:
- * a step whose `run` calls `openReRegistration(trx, { year: plan.toYear, actor })` and returns
- * what its undo needs.
+ * Every returning student is asked to confirm each registration step for the new year (D62), after
+ * the classes moved, so the leavers are not asked. A year the administrator already opened by hand
+ * is left as it is, and the undo leaves it open too.
  */
+const openNewYearReRegistration: RolloverStep<{ year: number; opened: boolean }> = {
+  name: 're-registration',
+  async run({ trx, plan, actor }) {
+    if (await isReRegistrationOpen(trx, plan.toYear)) return { year: plan.toYear, opened: false };
+    await openReRegistration(trx, { year: plan.toYear, actor });
+    return { year: plan.toYear, opened: true };
+  },
+  async undo(trx, before, { actor }) {
+    if (before.opened) await closeReRegistration(trx, before.year, actor);
+  },
+};
+
+/** The run's steps, in order; the undo takes them in reverse. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each step's before-state is its own type, stored as JSON
-const STEPS: readonly RolloverStep<any>[] = [
-  moveClasses,
-  createTerms,
-  resetPeriods,
-  clearReviews,
-  // merge: the re-registration step (src/server/re-registration, openReRegistration) goes here.
-];
+const STEPS: readonly RolloverStep<any>[] = [moveClasses, createTerms, resetPeriods, clearReviews, openNewYearReRegistration];
 
 // ---- the plan ----------------------------------------------------------------------------------
 

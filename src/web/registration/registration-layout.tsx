@@ -35,6 +35,8 @@ import { registrationReviewKey, registrationStudentOf, studentRecordKey, useRegi
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
 import { ReviewNotice } from './review-notice.js';
+import { reRegistrationKey } from './re-registration.api.js';
+import { ReRegistrationNotice } from './re-registration-notice.js';
 
 const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
   'student-data': <AssignmentIndIcon />,
@@ -108,6 +110,7 @@ export function RegistrationLayout() {
         refreshRecord: () => {
           void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
           void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+          void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
         },
       }}
     >
@@ -159,6 +162,7 @@ export function RegistrationLayout() {
               </Alert>
             )}
             <ReviewNotice studentId={studentId} closedToFamily={!editable && Boolean(status.data?.reason)} />
+            <ReRegistrationNotice studentId={studentId} activePath={activePath} editable={editable} />
             <Outlet />
             {narrow && role === 'student' && (
               <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>

@@ -22,6 +22,7 @@ import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.j
 import { errorMessage } from '../lib/api-client.js';
 import { firstIssueMessage } from '../lib/form-errors.js';
 import { useRegistrationPeriods, useRemoveRegistrationPeriod, useSaveRegistrationPeriod } from './registration.api.js';
+import { ReRegistrationSettings } from './re-registration-settings.js';
 
 const ALL = 'all';
 const scopeLabel = (formLevel: number | null) => (formLevel === null ? 'All forms (default)' : `Form ${formLevel}`);
@@ -229,6 +230,7 @@ export function RegistrationSettings() {
           </>
         )}
       </ConfirmDialog>
+      <ReRegistrationSettings />
     </Paper>
   );
 }

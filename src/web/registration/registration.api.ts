@@ -14,6 +14,7 @@ import {
 } from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+import { reRegistrationKey } from './re-registration.api.js';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 
@@ -154,6 +155,8 @@ export function useSaveField(studentId: string) {
       );
       // A returned record goes back to the office on the family's change (D56): the notice follows.
       void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+      // A family's change confirms its step of a re-registration (D62).
+      void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
     },
   });
 }

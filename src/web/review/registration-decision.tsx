@@ -10,6 +10,7 @@ import { REGISTRATION_STATE_LABELS } from '../../shared/admin.schemas.js';
 import { REVIEW_STEPS, type ReviewStep } from '../../shared/review.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
+import { ReRegistrationChanges } from './re-registration-changes.js';
 import { useDecideRegistration, useRegistrationState } from './review.api.js';
 
 /** Verify, return (with a note and steps) or reopen the student's registration record. */
@@ -63,6 +64,7 @@ export function RegistrationDecision({ studentId, name, bare = false }: { studen
           </Button>
         </Stack>
       </Stack>
+      <ReRegistrationChanges studentId={studentId} />
     </Paper>
   );
 }

@@ -8,6 +8,7 @@ import {
   type ReturnRegistrationInput,
   type ReviewDocumentInput,
 } from '../../shared/review.schemas.js';
+import { ReRegistrationChangesSchema } from '../../shared/re-registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
@@ -69,5 +70,16 @@ export function useDecideRegistration(studentId: string) {
       void queryClient.invalidateQueries({ queryKey: ['review'] });
       void queryClient.invalidateQueries({ queryKey: ['students'] });
     },
+  });
+}
+
+// ---- GET /api/review/re-registrations/{studentId} (issue 19) ------------------------------------
+
+/** What changed in the record since its re-registration opened, and its steps. */
+export function useReRegistrationChanges(studentId: string) {
+  return useQuery({
+    queryKey: ['review', 're-registration', studentId],
+    queryFn: ({ signal }) => apiRequest(`/api/review/re-registrations/${encodeURIComponent(studentId)}`, { schema: ReRegistrationChangesSchema, signal }),
+    staleTime: 0,
   });
 }

@@ -95,6 +95,18 @@ async function setRegistrationReview(db: Db, studentId: string, state: 'returned
     .execute();
 }
 
+/** A re-registration year held open for the samples, asking `studentId` to confirm each step (D62). */
+async function openSampleReRegistration(db: Db, year: number, studentId?: string): Promise<void> {
+  const iso = nowIso();
+  await db.insertInto('re_registrations').values({ year, opened_by: null, opened_at: iso, created_at: iso, updated_at: iso }).onConflict((oc) => oc.column('year').doNothing()).execute();
+  if (!studentId) return;
+  await db
+    .insertInto('re_registration_steps')
+    .values((['student', 'family', 'health', 'other', 'documents'] as const).map((step) => ({ year, student_id: studentId, step, created_at: iso, updated_at: iso })))
+    .onConflict((oc) => oc.columns(['year', 'student_id', 'step']).doNothing())
+    .execute();
+}
+
 /** Puts a small PNG in the student's picture slot directly (so a removal has something to remove). */
 async function ensurePicture(db: Db, studentId: string): Promise<string> {
   const existing = await db
@@ -571,6 +583,33 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     },
     ok: 200,
   },
+
+  // ---- re-registration (issue 19, D62): administrators open and close; the record's readers read; its editors confirm ----
+  'GET /api/re-registrations': { request: get('/api/re-registrations'), ok: 200 },
+  'POST /api/re-registrations': {
+    request: async ({ db }) => {
+      await db.deleteFrom('re_registrations').where('year', '=', 2031).execute();
+      return { url: '/api/re-registrations', body: { year: 2031 } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/re-registrations/:year': {
+    request: async ({ db }) => {
+      await openSampleReRegistration(db, 2032);
+      return { url: '/api/re-registrations/2032' };
+    },
+    ok: 200,
+  },
+  'GET /api/students/:studentId/re-registration': { request: ({ student }) => ({ url: `/api/students/${student}/re-registration` }), ok: 200 },
+  'POST /api/students/:studentId/re-registration/:step': {
+    request: async ({ db, student }) => {
+      // The newest year asks this student (a step already confirmed answers 200 again).
+      await openSampleReRegistration(db, 2033, student);
+      return { url: `/api/students/${student}/re-registration/health` };
+    },
+    ok: 200,
+  },
+  'GET /api/review/re-registrations/:studentId': { request: ({ student }) => ({ url: `/api/review/re-registrations/${student}` }), ok: 200 },
 
   // ---- the Outbox (issue 17): administrators only ----
   'GET /api/outbox': { request: get('/api/outbox'), ok: 200 },
