@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddStudentSchema,
@@ -11,6 +12,9 @@ import {
   StudentImportQuerySchema,
   StudentImportResultSchema,
   StudentListFilterSchema,
+  StudentListPageSchema,
+  StudentListQuerySchema,
+  pageRequestOf,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -48,13 +52,18 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       config: { access: { can: 'students.list' } },
       schema: {
         tags,
-        summary: "Every student for the dashboard list (SPEC §3), newest change first; a form teacher's classes only",
-        response: { 200: AdminStudentListSchema, ...errorResponses },
+        summary:
+          "The dashboard list (SPEC §3), newest change first; a form teacher's classes only. Without a query, every student (the spec's call); " +
+          'with one (page, page_size, sort, direction and the filters), one page with its counts (issue 20)',
+        querystring: StudentListQuerySchema,
+        response: { 200: z.union([AdminStudentListSchema, StudentListPageSchema]), ...errorResponses },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return admin.listStudents(db, visibleClassIds(requireRequester(request)));
+      const classIds = visibleClassIds(requireRequester(request));
+      if (Object.keys(request.query).length === 0) return admin.listStudents(db, classIds);
+      return admin.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
     },
   );
 
