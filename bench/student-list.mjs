@@ -10,9 +10,7 @@
 // No baseline. Budget: LCP <= 2.5 s. ratio = LCP / 2.5 s (<= 1 passes).
 
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Client, RUNS, ensureBuilt, log, median, onCleanup, runBench, startPortal } from './lib/harness.mjs';
+import { Client, RUNS, ensureBuilt, launchChromium, log, median, runBench, startPortal } from './lib/harness.mjs';
 
 const NAME = 'student-list';
 const MAX_LCP_MS = 2500;
@@ -52,16 +50,7 @@ await runBench(NAME, `lcp_ms<=${MAX_LCP_MS}`, async () => {
   const whole = await timeGet(office, '/api/students', 3);
 
   const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-chromium-'));
-  onCleanup(() => fs.rmSync(profileDir, { recursive: true, force: true }));
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    userDataDir: profileDir,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'],
-    logLevel: 'error',
-  });
-  onCleanup(() => chrome.kill());
+  const chrome = await launchChromium(CHROMIUM);
 
   const audit = async () => {
     // Lighthouse now and then fails to record a trace on a busy machine: up to two more tries.
