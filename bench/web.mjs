@@ -9,7 +9,6 @@
 // over both pages (<= 1 passes); `failed=` names each part over its limit.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
@@ -17,9 +16,9 @@ import {
   appSnapshot,
   ensureBuilt,
   interleaved,
+  launchChromium,
   log,
   median,
-  onCleanup,
   runBench,
   signInStudent,
   signInableStudentIds,
@@ -58,16 +57,7 @@ await runBench(NAME, `js_gzip_kb<=${MAX_JS_KB},lcp_ms<=${MAX_LCP_MS},tbt_ms<=${M
   const student = await signInStudent(portal.url, studentId);
 
   const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-chromium-'));
-  onCleanup(() => fs.rmSync(profileDir, { recursive: true, force: true }));
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    userDataDir: profileDir,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'],
-    logLevel: 'error',
-  });
-  onCleanup(() => chrome.kill());
+  const chrome = await launchChromium(CHROMIUM);
 
   let loginScripts = [];
   let registrationScripts = [];

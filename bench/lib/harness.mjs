@@ -675,3 +675,21 @@ export async function steadyRun({ url, method = 'POST', path: urlPath, rate, dur
     statuses: Object.fromEntries(statuses),
   };
 }
+
+/**
+ * Debian's Chromium, headless, for Lighthouse (chrome-launcher; nothing is downloaded), in a temp
+ * profile; stopped and the profile removed at cleanup.
+ */
+export async function launchChromium(chromePath) {
+  const chromeLauncher = await import('chrome-launcher');
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-chromium-'));
+  onCleanup(() => fs.rmSync(profileDir, { recursive: true, force: true }));
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    userDataDir: profileDir,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'],
+    logLevel: 'error',
+  });
+  onCleanup(() => chrome.kill());
+  return chrome;
+}

@@ -137,6 +137,7 @@ const EnvSchema = z
     SMTP_URL: SmtpUrlSchema.optional(),
     MAIL_FROM: MailFromSchema.optional(),
     PUBLIC_URL: PublicUrlSchema.optional(),
+    STUDENT_LIST_SERVER_MODE_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
   })
@@ -184,6 +185,11 @@ export interface Config {
   readonly mailFrom: MailSender;
   /** PUBLIC_URL without a trailing slash: the base of the links in messages. */
   readonly publicUrl: string;
+  /**
+   * STUDENT_LIST_SERVER_MODE_ABOVE (default 2,000): past this many students the admin list pages,
+   * sorts, searches and filters on the server instead of in the page (issue 20, D64).
+   */
+  readonly studentListServerModeAbove: number;
 }
 
 export class ConfigError extends Error {}
@@ -215,5 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: Object.freeze({ name: e.MAIL_FROM?.name || e.SCHOOL_NAME, address: e.MAIL_FROM?.address ?? 'no-reply@localhost' }),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    studentListServerModeAbove: e.STUDENT_LIST_SERVER_MODE_ABOVE,
   });
 }

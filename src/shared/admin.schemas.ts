@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
+import { FormerStudentsQuerySchema } from './rollover.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
 import type { ProgressFlags } from './registration.progress.js';
@@ -89,12 +90,20 @@ export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>
 }
 
 /**
- * True when the search text occurs in the ID, either name, 'Last, First', the birth pin, the
- * class or the date of birth (yyyy-MM-dd, so '2013-05' finds May 2013), case-insensitive.
+ * The student list's search, one definition for the browser (a small school's list filters in
+ * the page) and the server (a large school's list, and the call list, filter in SQL: the
+ * repository's `whereStudentSearch` looks in the same texts the same way). The search text,
+ * trimmed, occurs case-insensitively in one of `studentSearchTexts`; an empty search finds all.
  */
-export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (needle === '') return true;
+export function studentSearchNeedle(search: string): string {
+  return search.trim().toLowerCase();
+}
+
+/**
+ * The texts the search looks in: the ID, either name, 'Last, First', 'First Last', the birth pin,
+ * the class and the date of birth (yyyy-MM-dd, so '2013-05' finds May 2013).
+ */
+export function studentSearchTexts(student: Pick<AdminStudent, 'id' | 'first_name' | 'last_name' | 'birth_certificate_no' | 'class_id' | 'date_of_birth'>): (string | null)[] {
   return [
     student.id,
     student.first_name,
@@ -104,7 +113,14 @@ export function matchesStudentSearch(student: AdminStudent, search: string): boo
     student.birth_certificate_no,
     student.class_id,
     student.date_of_birth,
-  ].some((value) => value?.toLowerCase().includes(needle));
+  ];
+}
+
+/** True when the search text occurs in one of the student's `studentSearchTexts`, case-insensitive. */
+export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
+  const needle = studentSearchNeedle(search);
+  if (needle === '') return true;
+  return studentSearchTexts(student).some((value) => value?.toLowerCase().includes(needle));
 }
 
 /**
@@ -116,6 +132,8 @@ export const StudentListFilterSchema = z.object({
   search: z.string().max(100, 'The search is at most 100 characters.').optional(),
   class_id: ClassIdSchema.optional(),
   registration: z.enum(REGISTRATION_STATES, { message: 'Registration is not_started, in_progress, submitted, returned or verified.' }).optional(),
+  /** Former students (a rollover's leavers, D60) are left out unless `include`. */
+  former: FormerStudentsQuerySchema.shape.former,
 });
 export type StudentListFilter = z.infer<typeof StudentListFilterSchema>;
 
@@ -123,6 +141,78 @@ export function matchesStudentFilter(student: AdminStudent, filter: StudentListF
   if (filter.class_id !== undefined && student.class_id !== filter.class_id) return false;
   if (filter.registration !== undefined && student.registration !== filter.registration) return false;
   return matchesStudentSearch(student, filter.search ?? '');
+}
+
+// ---- GET /api/students?page=… (a large school's list, paged on the server) -----------------------
+
+/** The most rows one page of the list may ask for (the grid offers 25, 50 and 100). */
+export const STUDENT_PAGE_SIZE_MAX = 100;
+export const STUDENT_PAGE_SIZES = [25, 50, 100] as const;
+
+/**
+ * The columns the list sorts by: the grid's sortable columns (Name is 'Last, First', so last name
+ * then first name, case-insensitive), and updatedAt, the list's own order (newest change first).
+ */
+export const STUDENT_SORT_FIELDS = ['updatedAt', 'id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no'] as const;
+export type StudentSortField = (typeof STUDENT_SORT_FIELDS)[number];
+
+const wholeNumber = (label: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, `${label} is a whole number.`)
+    .transform(Number)
+    .pipe(z.number().max(max, `${label} is at most ${max}.`));
+
+/**
+ * One page of the student list, with its sort and filters (the list's filters above): the query
+ * of `GET /api/students` when the grid runs on the server (issue 20, docs/decisions.md D64). With
+ * `page` left out the route answers the whole list, as a small school's grid wants it.
+ */
+export const StudentListQuerySchema = StudentListFilterSchema.extend({
+  /** From 0, as the Data Grid counts. */
+  page: wholeNumber('The page', 100_000).optional(),
+  page_size: wholeNumber('The page size', STUDENT_PAGE_SIZE_MAX)
+    .pipe(z.number().min(1, 'The page size is at least 1.'))
+    .optional(),
+  sort: z.enum(STUDENT_SORT_FIELDS, { message: `Sort by ${STUDENT_SORT_FIELDS.join(', ')}.` }).optional(),
+  direction: z.enum(['asc', 'desc'], { message: 'The direction is asc or desc.' }).optional(),
+});
+export type StudentListQuery = z.infer<typeof StudentListQuerySchema>;
+
+/** A page of the list as the route reads it: every choice made (25 newest changes first unless asked otherwise). */
+export interface StudentListPageRequest extends StudentListFilter {
+  page: number;
+  page_size: number;
+  sort: StudentSortField;
+  direction: 'asc' | 'desc';
+}
+
+export function pageRequestOf(query: StudentListQuery): StudentListPageRequest {
+  const { page = 0, page_size = STUDENT_PAGE_SIZES[0], sort = 'updatedAt', direction = sort === 'updatedAt' ? 'desc' : 'asc', ...filter } = query;
+  return { ...filter, page, page_size, sort, direction };
+}
+
+/**
+ * One page of the list: its rows, how many match the filters (`total`, what the pager counts), how
+ * many the caller may see at all (`totalStudents`, the 'Total Number of Students' line), and
+ * whether that is past the school's threshold, so the grid pages on the server (`serverMode`).
+ */
+export const StudentListPageSchema = z.object({
+  rows: AdminStudentListSchema,
+  total: z.number().int().min(0),
+  totalStudents: z.number().int().min(0),
+  serverMode: z.boolean(),
+});
+export type StudentListPage = z.infer<typeof StudentListPageSchema>;
+
+/** The address of one page of the list (only the choices made are sent). */
+export function studentPageUrl(request: StudentListPageRequest): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(request)) {
+    const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (text !== '') query.set(key, text);
+  }
+  return `/api/students?${query.toString()}`;
 }
 
 /** The call list of the filtered students (XLSX): what the list shows, with the parents' phones and e-mails. */

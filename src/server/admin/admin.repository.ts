@@ -1,5 +1,5 @@
-import { sql, type Selectable } from 'kysely';
-import type { AdminStudent } from '../../shared/admin.schemas.js';
+import { sql, type OrderByItemBuilder, type RawBuilder, type Selectable } from 'kysely';
+import { studentSearchNeedle, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/admin.schemas.js';
 import type { Db } from '../db/database.js';
 import type { StudentTable } from '../db/schema.js';
 import { onRoll, studentScope } from '../db/student-scope.js';
@@ -8,17 +8,105 @@ import { onRoll, studentScope } from '../db/student-scope.js';
 
 export type StudentRow = Selectable<StudentTable>;
 
-/** The dashboard list (SPEC §3): only its columns, newest change first, in one query (the registration state is the service's). */
-/** Every student on the roll (and the former students with `includeFormer`), or only those of `classIds` when given (a form teacher's list). */
-export async function listStudents(db: Db, classIds: readonly string[] | null, includeFormer = false): Promise<Omit<AdminStudent, 'registration'>[]> {
-  let query = db
-    .selectFrom('students')
-    .select(['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'])
-    .where(studentScope(includeFormer));
+/** The columns of one list row (SPEC §3 "Student (admin list and edit)"); the registration state is the service's. */
+export type StudentListRow = Omit<AdminStudent, 'registration'>;
+const LIST_COLUMNS = ['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'] as const;
+
+/** Who the list is for and what it is narrowed to: the caller's classes (null = every class), the search, one class, and whether former students count. */
+export interface StudentListScope {
+  classIds: readonly string[] | null;
+  filter?: Pick<StudentListFilter, 'search' | 'class_id' | 'former'>;
+}
+
+/** `%text%` for LIKE, with LIKE's own wildcards in the text taken literally (escaped with a backslash). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * The students of the list, as one WHERE: the caller's classes, the class chosen, and the search
+ * as `studentSearchTexts` (src/shared/admin.schemas.ts) defines it — the texts lower-cased, the
+ * needle a substring; former students only when asked (D60). Every read of the list (the whole
+ * list, a page, a count, the ids in order) starts here, so a narrowing is added once.
+ */
+export function studentListQuery(db: Db, { classIds, filter = {} }: StudentListScope) {
+  let query = db.selectFrom('students').where(studentScope(filter.former === 'include'));
   if (classIds) query = classIds.length > 0 ? query.where('class_id', 'in', classIds) : query.where(sql<boolean>`1 = 0`);
-  const rows = await query.orderBy('updated_at', 'desc').orderBy('id').execute();
-  // Only a former student's row carries when and whence they left: the list's rows stay as they were.
-  return rows.map(({ updated_at, left_on, left_class, ...row }) => ({ ...row, updatedAt: updated_at, ...(left_on ? { left_on, left_class } : {}) }));
+  if (filter.class_id !== undefined) query = query.where('class_id', '=', filter.class_id);
+  const needle = studentSearchNeedle(filter.search ?? '');
+  if (needle !== '') {
+    const pattern = containsPattern(needle);
+    // A contains-search reads every row of the scope: no B-tree index serves '%text%' (D64).
+    const like = (text: RawBuilder<unknown>) => sql<boolean>`lower(${text}) like ${pattern} escape '\\'`;
+    query = query.where(() =>
+      sql<boolean>`(${sql.join(
+        [
+          like(sql.ref('id')),
+          like(sql.ref('first_name')),
+          like(sql.ref('last_name')),
+          // listName: 'Last, First' (null unless both are there; one alone is its column above)
+          like(sql`trim(last_name) || ', ' || trim(first_name)`),
+          like(sql`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`),
+          like(sql.ref('birth_certificate_no')),
+          like(sql.ref('class_id')),
+          like(sql.ref('date_of_birth')),
+        ],
+        sql` or `,
+      )})`,
+    );
+  }
+  return query;
+}
+
+type ListQuery = ReturnType<typeof studentListQuery>;
+
+/** Only a former student's row carries when and whence they left: the list's rows stay as they were. */
+function toListRow({ updated_at, left_on, left_class, ...row }: Pick<StudentRow, (typeof LIST_COLUMNS)[number]>): StudentListRow {
+  return { ...row, updatedAt: updated_at, ...(left_on ? { left_on, left_class } : {}) };
+}
+
+/** The whole list (SPEC §3): only its columns, newest change first, in one query; the former students too with `includeFormer`. */
+export async function listStudents(db: Db, classIds: readonly string[] | null, includeFormer = false): Promise<StudentListRow[]> {
+  const rows = await studentListQuery(db, { classIds, filter: includeFormer ? { former: 'include' } : {} }).select(LIST_COLUMNS).orderBy('updated_at', 'desc').orderBy('id').execute();
+  return rows.map(toListRow);
+}
+
+/** How many students the scope holds. */
+export async function countStudents(db: Db, scope: StudentListScope): Promise<number> {
+  const row = await studentListQuery(db, scope).select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * The list's order by one column (empty values last in either direction), then by id, so a page
+ * is the same on both engines and no row shows on two pages. Names sort case-insensitively
+ * (lower(), which the 0018 index serves), as the Name column reads.
+ */
+function inOrder(query: ListQuery, sort: StudentSortField, direction: 'asc' | 'desc'): ListQuery {
+  const way = (order: OrderByItemBuilder) => (direction === 'asc' ? order.asc() : order.desc()).nullsLast();
+  const columns = sort === 'name' ? [sql`lower(last_name)`, sql`lower(first_name)`] : [sql.ref(sort === 'updatedAt' ? 'updated_at' : sort)];
+  for (const column of columns) query = query.orderBy(column, way);
+  return query.orderBy('id', direction);
+}
+
+/** One page of the scope in the order asked for. */
+export async function pageStudents(db: Db, scope: StudentListScope, sort: StudentSortField, direction: 'asc' | 'desc', offset: number, limit: number): Promise<StudentListRow[]> {
+  const rows = await inOrder(studentListQuery(db, scope), sort, direction).select(LIST_COLUMNS).offset(offset).limit(limit).execute();
+  return rows.map(toListRow);
+}
+
+/** The ids of the whole scope in the order asked for (a filter the SQL cannot apply narrows them after). */
+export async function listStudentIdsInOrder(db: Db, scope: StudentListScope, sort: StudentSortField, direction: 'asc' | 'desc'): Promise<string[]> {
+  const rows = await inOrder(studentListQuery(db, scope), sort, direction).select('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** List rows of the given ids, in the order of `ids`. */
+export async function listStudentsByIds(db: Db, ids: readonly string[]): Promise<StudentListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('students').select(LIST_COLUMNS).where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, toListRow(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** Contact rows of the given students (those that exist), for the call list. */
@@ -206,4 +294,24 @@ export async function listRegistrationDecisions(db: Db, classId: string | null =
   let query = db.selectFrom('registration_reviews').innerJoin('students', 'students.id', 'registration_reviews.student_id').select(['registration_reviews.student_id', 'registration_reviews.state']);
   if (classId !== null) query = query.where('students.class_id', '=', classId);
   return new Map((await query.execute()).map((row) => [row.student_id, row.state]));
+}
+
+/** The filled document slots of the given students: a returned document does not fill its slot (D56), as in `listDocumentTypesOfClass`. */
+export async function listFilledSlotsOf(db: Db, studentIds: readonly string[]): Promise<Map<string, string[]>> {
+  const byStudent = new Map<string, string[]>();
+  if (studentIds.length === 0) return byStudent;
+  const rows = await db.selectFrom('documents').select(['student_id', 'file_type']).where('student_id', 'in', studentIds).where('review_state', '<>', 'returned').execute();
+  for (const row of rows) {
+    const list = byStudent.get(row.student_id);
+    if (list) list.push(row.file_type);
+    else byStudent.set(row.student_id, [row.file_type]);
+  }
+  return byStudent;
+}
+
+/** The office's decision on those of the given students that have one. */
+export async function listRegistrationDecisionsOf(db: Db, studentIds: readonly string[]): Promise<Map<string, 'returned' | 'verified'>> {
+  if (studentIds.length === 0) return new Map();
+  const rows = await db.selectFrom('registration_reviews').select(['student_id', 'state']).where('student_id', 'in', studentIds).execute();
+  return new Map(rows.map((row) => [row.student_id, row.state]));
 }

@@ -72,9 +72,13 @@ describe('permission matrix', () => {
 
   it('every admin route is declared for staff: a school-wide action, no student route (D49)', () => {
     const adminPaths = t.app.routeTable
-      // A student's family (issue 17) and its parent e-mails' marks (issue 18) are reached per
-      // student, through the policy's student actions.
-      .filter((route) => /^\/api\/(students|registration-data|registration-report|parents-contact)/.test(route.url) && !/^\/api\/students\/:student_id\/(family|parent-emails)/.test(route.url))
+      // A student's family (issue 17), its parent e-mails' marks (issue 18) and its re-registration
+      // (issue 19) are reached per student, through the policy's student actions.
+      .filter(
+        (route) =>
+          /^\/api\/(students|registration-data|registration-report|parents-contact)/.test(route.url) &&
+          !/^\/api\/students\/:(student_id|studentId)\/(family|parent-emails|re-registration)/.test(route.url),
+      )
       .map((route) => [route.url, route.config?.access] as const);
     expect(adminPaths.length).toBeGreaterThanOrEqual(7);
     for (const [url, access] of adminPaths) {

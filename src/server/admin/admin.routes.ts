@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddStudentSchema,
@@ -11,6 +12,9 @@ import {
   StudentImportQuerySchema,
   StudentImportResultSchema,
   StudentListFilterSchema,
+  StudentListPageSchema,
+  StudentListQuerySchema,
+  pageRequestOf,
 } from '../../shared/admin.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { FormerStudentsQuerySchema } from '../../shared/rollover.schemas.js';
@@ -49,14 +53,19 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       config: { access: { can: 'students.list' } },
       schema: {
         tags,
-        summary: "Every student on the roll for the dashboard list (SPEC §3), newest change first; a form teacher's classes only; former=include adds former students",
-        querystring: FormerStudentsQuerySchema,
-        response: { 200: AdminStudentListSchema, ...errorResponses },
+        summary:
+          "The dashboard list (SPEC §3), newest change first; a form teacher's classes only; former=include adds former students. " +
+          'Without any other query, every student (the spec\'s call); with one (page, page_size, sort, direction and the filters), one page with its counts (issue 20)',
+        querystring: StudentListQuerySchema,
+        response: { 200: z.union([AdminStudentListSchema, StudentListPageSchema]), ...errorResponses },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return admin.listStudents(db, visibleClassIds(requireRequester(request)), new Date(), request.query.former === 'include');
+      const classIds = visibleClassIds(requireRequester(request));
+      const { former, ...paging } = request.query;
+      if (Object.keys(paging).length === 0) return admin.listStudents(db, classIds, new Date(), former === 'include');
+      return admin.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
     },
   );
 

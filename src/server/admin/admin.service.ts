@@ -7,6 +7,8 @@ import {
   type AdminStudent,
   type RegistrationState,
   type StudentListFilter,
+  type StudentListPage,
+  type StudentListPageRequest,
 } from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';
@@ -46,6 +48,66 @@ export async function listStudents(db: Db, classIds: readonly string[] | null, n
     await nextTurn();
   }
   return students.map((student) => ({ ...student, registration: states.get(student.id) ?? 'not_started' }));
+}
+
+/** How far each given student's registration has come (the rule `listStudents` applies), a page of records per event-loop turn. */
+async function registrationStatesOf(db: Db, ids: readonly string[], today: string): Promise<Map<string, RegistrationState>> {
+  const states = new Map<string, RegistrationState>();
+  for (let i = 0; i < ids.length; i += RECORDS_PER_PAGE) {
+    if (i > 0) await nextTurn();
+    const chunk = ids.slice(i, i + RECORDS_PER_PAGE);
+    const [records, documents, decisions] = await Promise.all([
+      repo.findStudentRecords(db, chunk),
+      repo.listFilledSlotsOf(db, chunk),
+      repo.listRegistrationDecisionsOf(db, chunk),
+    ]);
+    for (const [id, record] of records) {
+      states.set(id, registrationStateOf(computeProgress(record, documents.get(id) ?? [], { today }), decisions.get(id) ?? null));
+    }
+  }
+  return states;
+}
+
+/**
+ * One page of the student list (issue 20, D64): the caller's students (`classIds`, null = all)
+ * narrowed by the search and the class in SQL, sorted and paged there, the registration state
+ * worked out for the page's rows only. The state is computed from the record, not stored, so a
+ * state filter works it out for every student the SQL leaves and pages after.
+ */
+export async function pageStudentList(
+  db: Db,
+  classIds: readonly string[] | null,
+  request: StudentListPageRequest,
+  serverModeAbove: number,
+  now = new Date(),
+): Promise<StudentListPage> {
+  const { search, class_id: classId, registration, former, sort, direction, page, page_size: pageSize } = request;
+  const scope: repo.StudentListScope = {
+    classIds,
+    filter: { ...(search !== undefined ? { search } : {}), ...(classId !== undefined ? { class_id: classId } : {}), ...(former !== undefined ? { former } : {}) },
+  };
+  const today = schoolToday(now);
+  const offset = page * pageSize;
+  const totalStudents = await repo.countStudents(db, { classIds, ...(former !== undefined ? { filter: { former } } : {}) });
+  let rows: repo.StudentListRow[];
+  let total: number;
+  let states: Map<string, RegistrationState>;
+  if (registration === undefined) {
+    [total, rows] = await Promise.all([repo.countStudents(db, scope), repo.pageStudents(db, scope, sort, direction, offset, pageSize)]);
+    states = await registrationStatesOf(db, rows.map((row) => row.id), today);
+  } else {
+    const ids = await repo.listStudentIdsInOrder(db, scope, sort, direction);
+    states = await registrationStatesOf(db, ids, today);
+    const matching = ids.filter((id) => states.get(id) === registration);
+    total = matching.length;
+    rows = await repo.listStudentsByIds(db, matching.slice(offset, offset + pageSize));
+  }
+  return {
+    rows: rows.map((row) => ({ ...row, registration: states.get(row.id) ?? 'not_started' })),
+    total,
+    totalStudents,
+    serverMode: totalStudents > serverModeAbove,
+  };
 }
 
 /** The form class a report names, or null for 'all'; 404 for a class the school does not have. */
@@ -178,7 +240,7 @@ export async function* contactPages(db: Db, classId: string | null, pageSize = 5
  * class and name, with their contact columns.
  */
 export async function gatherCallList(db: Db, filter: StudentListFilter): Promise<CallListRow[]> {
-  const students = (await listStudents(db, null)).filter((student) => matchesStudentFilter(student, filter));
+  const students = (await listStudents(db, null, new Date(), filter.former === 'include')).filter((student) => matchesStudentFilter(student, filter));
   const state = new Map(students.map((student) => [student.id, student.registration]));
   const contacts = await repo.listContactsOf(db, [...state.keys()]);
   contacts.sort((a, b) => (a.class_id ?? '~').localeCompare(b.class_id ?? '~', 'en') || byName(a, b));
@@ -187,7 +249,7 @@ export async function gatherCallList(db: Db, filter: StudentListFilter): Promise
 
 /** 'Call List - 2B, Not started.xlsx': the filter in words, for the file name and the audit row. */
 export function callListScope(filter: StudentListFilter): string {
-  const parts = [filter.class_id ?? 'All classes', filter.registration ? REGISTRATION_STATE_LABELS[filter.registration] : null, filter.search?.trim() ? `search ${filter.search.trim()}` : null];
+  const parts = [filter.class_id ?? 'All classes', filter.registration ? REGISTRATION_STATE_LABELS[filter.registration] : null, filter.search?.trim() ? `search ${filter.search.trim()}` : null, filter.former === 'include' ? 'with former students' : null];
   return parts.filter(Boolean).join(', ');
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
-import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/admin.schemas.js';
 import { ClassAttendanceSchema } from '../../shared/attendance.schemas.js';
 import { RolloverPreviewSchema, RolloverRunAnswerSchema, RolloverStateSchema, type RolloverPlanInput } from '../../shared/rollover.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -230,6 +230,14 @@ describe('the run and its undo', () => {
     expect(withFormer.find((s) => s.id === leaver)).toMatchObject({ class_id: null, left_on: schoolToday(), left_class: '5A' });
     expect(withFormer.length - listed.length).toBe(before.students.filter((s) => s.class_id?.startsWith('5')).length);
     expectError(await admin.get('/api/students?former=all'), 400);
+
+    // The list paged on the server (a large school's, D64) leaves them out the same way, and counts them only when asked.
+    const paged = StudentListPageSchema.parse((await admin.get(`/api/students?page=0&search=${leaver}`)).json());
+    expect(paged.rows.map((s) => s.id)).not.toContain(leaver);
+    expect(paged.totalStudents).toBe(listed.length);
+    const pagedWithFormer = StudentListPageSchema.parse((await admin.get(`/api/students?page=0&former=include&search=${leaver}`)).json());
+    expect(pagedWithFormer.rows.find((s) => s.id === leaver)).toMatchObject({ left_class: '5A' });
+    expect(pagedWithFormer.totalStudents).toBe(withFormer.length);
 
     const plain = await readWorkbook((await admin.get('/api/registration-data-spreadsheet')).rawPayload);
     const full = await readWorkbook((await admin.get('/api/registration-data-spreadsheet?former=include')).rawPayload);

@@ -1,9 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   AdminStudentListSchema,
   AdminStudentSchema,
+  StudentListPageSchema,
+  studentPageUrl,
   type AddStudentInput,
+  type StudentListPage,
+  type StudentListPageRequest,
   StudentImportResultSchema,
   type AdminEditField,
   type AdminStudent,
@@ -23,9 +27,39 @@ export function getStudents(signal?: AbortSignal, includeFormer = false): Promis
   return apiRequest(includeFormer ? '/api/students?former=include' : '/api/students', { schema: AdminStudentListSchema, ...(signal ? { signal } : {}) });
 }
 
-/** Every student on the roll, newest change first (SPEC §2 dashboard list); with `includeFormer`, the former students too (D60). */
-export function useStudents(includeFormer = false) {
-  return useQuery({ queryKey: includeFormer ? [...studentsQueryKey, 'former'] : studentsQueryKey, queryFn: ({ signal }) => getStudents(signal, includeFormer), staleTime: 15_000 });
+/**
+ * Every student on the roll, newest change first (SPEC §2 dashboard list), once `enabled` (a small
+ * school's list); with `includeFormer`, the former students too (D60).
+ */
+export function useStudents(includeFormer = false, enabled = true) {
+  return useQuery({
+    queryKey: includeFormer ? [...studentsQueryKey, 'former'] : studentsQueryKey,
+    queryFn: ({ signal }) => getStudents(signal, includeFormer),
+    staleTime: 15_000,
+    enabled,
+  });
+}
+
+/** Under `studentsQueryKey`, so whatever refreshes the list refreshes its pages too. */
+const studentPageKey = (request: StudentListPageRequest) => [...studentsQueryKey, 'page', request] as const;
+
+export function getStudentPage(request: StudentListPageRequest, signal?: AbortSignal): Promise<StudentListPage> {
+  return apiRequest(studentPageUrl(request), { schema: StudentListPageSchema, ...(signal ? { signal } : {}) });
+}
+
+/**
+ * One page of the list, sorted and filtered on the server (issue 20, D64); the page shown stays
+ * while the next loads, so the grid does not empty between pages. Its `serverMode` tells the list
+ * whether the school is past the threshold.
+ */
+export function useStudentPage(request: StudentListPageRequest, enabled: boolean) {
+  return useQuery({
+    queryKey: studentPageKey(request),
+    queryFn: ({ signal }) => getStudentPage(request, signal),
+    staleTime: 15_000,
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 }
 
 // ---- POST /api/student (the Edit Student dialog) -------------------------------------------------
@@ -55,6 +89,7 @@ export function useSaveStudent() {
         const updated: AdminStudent = { ...old, ...saved, updatedAt: answer.updated_at };
         return [updated, ...list.filter((s) => s.id !== answer.id)];
       });
+      void queryClient.invalidateQueries({ queryKey: [...studentsQueryKey, 'page'] });
     },
   });
 }
@@ -69,6 +104,7 @@ export function useAddStudent() {
     meta: BACKGROUND_QUERY,
     onSuccess: (created) => {
       queryClient.setQueryData<AdminStudent[]>(studentsQueryKey, (list) => (list ? [created, ...list] : list));
+      void queryClient.invalidateQueries({ queryKey: [...studentsQueryKey, 'page'] });
     },
   });
 }

@@ -22,12 +22,14 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
 import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import {
   ADMIN_MESSAGES,
   REGISTRATION_STATES,
   REGISTRATION_STATE_LABELS,
+  STUDENT_PAGE_SIZES,
+  STUDENT_SORT_FIELDS,
   callListUrl,
   listName,
   matchesStudentFilter,
@@ -35,6 +37,8 @@ import {
   type AdminStudent,
   type RegistrationState,
   type StudentListFilter,
+  type StudentListPageRequest,
+  type StudentSortField,
 } from '../../shared/admin.schemas.js';
 import { FROM_STUDENT_LIST } from '../components/back-to-students.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
@@ -42,7 +46,8 @@ import { errorMessage } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useSession } from '../lib/session.js';
 import { canTake, classChoicesFor, firstClassOf, reachesEveryClass } from '../lib/staff-access.js';
-import { useDownloadFile, useStudents } from './admin.api.js';
+import { useDebouncedValue } from '../lib/use-debounced-value.js';
+import { useDownloadFile, useStudentPage, useStudents } from './admin.api.js';
 import { AddStudentDialog } from './add-student-dialog.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 import { PdfDialog } from '../components/pdf-view.js';
@@ -98,6 +103,16 @@ interface StudentListProps {
   classTools?: ClassTools;
 }
 
+/** How long the search waits for typing to pause before a large school's list asks the server. */
+const SERVER_SEARCH_DELAY_MS = 300;
+
+/** The server's sort for the grid's sort model: a sortable column, or the list's own order (newest change first). */
+function serverSortOf(model: GridSortModel): Pick<StudentListPageRequest, 'sort' | 'direction'> {
+  const first = model[0];
+  const sort = STUDENT_SORT_FIELDS.find((field) => field === first?.field);
+  return sort && first?.sort ? { sort, direction: first.sort } : { sort: 'updatedAt' satisfies StudentSortField, direction: 'desc' };
+}
+
 /** One row action button's width in the grid (an icon button and its gap). */
 const ACTION_WIDTH_PX = 34;
 
@@ -107,7 +122,9 @@ const ACTION_WIDTH_PX = 34;
  * and date of birth, and filters by class and registration stage (not started, in progress,
  * complete); 'Total Number of Students: N'. Export call list downloads the rows shown with the
  * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
- * as quick as 20. Actions: the registration form, edit, reset password, the student's documents
+ * as quick as 20. Past the school's threshold (STUDENT_LIST_SERVER_MODE_ABOVE, the server's
+ * answer says when) the grid runs in server mode: it asks for one page at a time, and the server
+ * sorts, searches and filters (issue 20, D64); below it the whole list is filtered here. Actions: the registration form, edit, reset password, the student's documents
  * (a dialog with previews), term reports and attendance (the student's own screens, which an
  * administrator opens with ?student=ID), and for the office the student's Family (who is linked,
  * codes, invitations: issue 17). Each action has a tooltip and a name that says whose row it is
@@ -131,7 +148,6 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
   // Former students (a year rollover's leavers, D60) are left out unless asked for.
   const [withFormer, setWithFormer] = useState(false);
-  const students = useStudents(withFormer);
   const navigate = useNavigate();
   const navigationType = useNavigationType();
   // Back from a student's screen, the list shows the search and filters it had.
@@ -146,12 +162,31 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const showsClassChoice = everyClass || classChoices.length > 1;
   const download = useDownloadFile();
   const snackbar = useSnackbar();
-  const filter: StudentListFilter = {
-    ...(deferredSearch.trim() !== '' ? { search: deferredSearch.trim() } : {}),
+  const filterWith = (text: string): StudentListFilter => ({
+    ...(text !== '' ? { search: text } : {}),
     ...(classId !== '' ? { class_id: classId } : {}),
     ...(registration !== '' ? { registration } : {}),
-  };
+    ...(withFormer ? { former: 'include' as const } : {}),
+  });
+  const filter = filterWith(deferredSearch.trim());
   const filtered = Object.keys(filter).length > 0;
+  const [paginationModel, setPaginationModel] = useState<GridPaginationModel>({ page: 0, pageSize: STUDENT_PAGE_SIZES[0] });
+  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  // The first page is asked of the server whatever the school's size; its answer says whether the
+  // list stays on the server (a large school) or loads whole and works here (a small one).
+  const [clientMode, setClientMode] = useState(false);
+  const [serverSearch] = useDebouncedValue(search.trim(), SERVER_SEARCH_DELAY_MS);
+  const pageRequest: StudentListPageRequest = { ...filterWith(serverSearch), ...serverSortOf(sortModel), page: paginationModel.page, page_size: paginationModel.pageSize };
+  const studentPage = useStudentPage(pageRequest, !clientMode);
+  const serverMode = !clientMode && studentPage.data?.serverMode === true;
+  useEffect(() => {
+    if (studentPage.data?.serverMode === false) setClientMode(true);
+  }, [studentPage.data?.serverMode]);
+  const students = useStudents(withFormer, clientMode);
+  // A new search or filter starts at the first page.
+  useEffect(() => {
+    setPaginationModel((model) => (model.page === 0 ? model : { ...model, page: 0 }));
+  }, [serverSearch, classId, registration, withFormer]);
   const [dialog, setDialog] = useState<Dialog>(null);
   // What the list keeps when a row action leaves it; a ref, so the columns are not rebuilt per keystroke.
   const filters = useRef<KeptFilters>({ search, classId, registration });
@@ -161,13 +196,17 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
 
-  const rows = useMemo(
+  const clientRows = useMemo(
     () =>
       (students.data ?? []).filter((student) =>
         matchesStudentFilter(student, { search: deferredSearch, ...(classId ? { class_id: classId } : {}), ...(registration ? { registration } : {}) }),
       ),
     [students.data, deferredSearch, classId, registration],
   );
+  const rows = serverMode ? (studentPage.data?.rows ?? []) : clientRows;
+  const found = serverMode ? (studentPage.data?.total ?? 0) : clientRows.length;
+  const loaded = serverMode ? studentPage.data !== undefined : students.data !== undefined;
+  const listError = serverMode || !clientMode ? studentPage.error : students.error;
 
   // The call list holds exactly the rows the filters show, with the parents' phones and e-mails.
   const exportCallList = () =>
@@ -221,7 +260,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
     ];
   }, [narrow, navigate, mayEdit, mayReset, mayFamily, mayReview]);
 
-  const total = students.data?.length ?? 0;
+  const total = serverMode ? (studentPage.data?.totalStudents ?? 0) : (students.data?.length ?? 0);
   const close = () => setDialog(null);
   const of = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
@@ -272,12 +311,12 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
         <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
           {ADMIN_MESSAGES.totalStudents(total)}
-          {filtered && students.data && ` · ${rows.length} found`}
+          {filtered && loaded && ` · ${found} found`}
         </Typography>
         <FormControlLabel control={<Checkbox size="small" checked={withFormer} onChange={(event) => setWithFormer(event.target.checked)} />} label="Include former students" />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', ml: { sm: 'auto' } }}>
           {mayExport && (
-            <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || rows.length === 0}>
+            <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={exportCallList} disabled={download.isPending || found === 0}>
               Export call list
             </Button>
           )}
@@ -289,9 +328,9 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           )}
         </Box>
       </Box>
-      {students.isError && (
+      {listError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-          {errorMessage(students.error)}
+          {errorMessage(listError)}
         </Alert>
       )}
       <Box sx={{ height: { xs: 520, md: 'max(440px, calc(100vh - 350px))' }, width: '100%' }}>
@@ -299,13 +338,23 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           aria-label="Students"
           rows={rows}
           columns={columns}
-          loading={students.isPending}
+          loading={!loaded || (serverMode && studentPage.isFetching)}
           density="compact"
           disableRowSelectionOnClick
           disableColumnMenu={narrow}
           columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
-          initialState={{ pagination: { paginationModel: { pageSize: 25, page: 0 } } }}
-          pageSizeOptions={[25, 50, 100]}
+          paginationModel={paginationModel}
+          onPaginationModelChange={setPaginationModel}
+          sortModel={sortModel}
+          onSortModelChange={setSortModel}
+          pageSizeOptions={[...STUDENT_PAGE_SIZES]}
+          // Past the threshold the server pages, sorts and filters (the search box and the two
+          // filters above are the list's filters; the column menu's own filter has no server side).
+          paginationMode={serverMode ? 'server' : 'client'}
+          sortingMode={serverMode ? 'server' : 'client'}
+          filterMode={serverMode ? 'server' : 'client'}
+          disableColumnFilter={serverMode}
+          {...(serverMode ? { rowCount: found } : {})}
           localeText={{ noRowsLabel: filtered ? 'No student matches the search.' : 'No students yet.' }}
         />
       </Box>
