@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IsoDateSchema } from './attendance.schemas.js';
 import { isIsoDate } from './dates.js';
 import { ClassIdSchema } from './form-class.js';
 import { DeadlineSchema } from './registration.schemas.js';
@@ -22,8 +23,8 @@ export type RolloverMove = z.infer<typeof RolloverMoveSchema>;
 /** A term of the new year; dates yyyy-MM-dd. */
 export const RolloverTermSchema = z.object({
   term: z.union([z.literal(1), z.literal(2), z.literal(3)], { message: 'Terms are 1, 2 and 3.' }),
-  start_date: z.string().refine(isIsoDate, 'Enter a date as yyyy-MM-dd.'),
-  end_date: z.string().refine(isIsoDate, 'Enter a date as yyyy-MM-dd.'),
+  start_date: IsoDateSchema,
+  end_date: IsoDateSchema,
 });
 export type RolloverTerm = z.infer<typeof RolloverTermSchema>;
 

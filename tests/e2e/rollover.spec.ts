@@ -38,7 +38,7 @@ describe('the year rollover', () => {
     await preview.waitFor();
     await preview.locator('[data-preview-class="3A"]').getByText(`3A: ${inThreeA.length} students → 4B`).waitFor();
     await preview.locator('[data-preview-class="5A"]').getByText(`5A: ${inFiveA.length} students → leave`).waitFor();
-    await page.screenshot({ path: screenshotPath('rollover-preview-1280') });
+    await page.screenshot({ path: screenshotPath('rollover-preview-1280.png') });
 
     await page.getByRole('button', { name: 'Run the rollover' }).click();
     await page.getByRole('dialog', { name: 'Move the school to 2027-2028?' }).getByRole('button', { name: 'Run the rollover' }).click();
@@ -71,6 +71,6 @@ describe('the year rollover', () => {
     const box = await preview.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: screenshotPath('rollover-preview-390'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('rollover-preview-390.png'), fullPage: true });
   });
 });

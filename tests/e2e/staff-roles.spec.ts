@@ -57,7 +57,7 @@ const MENUS = {
   formTeacher: ['Dashboard', ...REPORTS],
 };
 /** What only an administrator may use (the office sees everything else). */
-const ADMINISTRATOR_ONLY = ['Registration Settings', 'Scanner Devices', 'Attendance Settings', 'Outbox', 'Privacy'];
+const ADMINISTRATOR_ONLY = ['Registration Settings', 'Scanner Devices', 'Attendance Settings', 'New School Year', 'Outbox', 'Privacy'];
 
 async function countStudents(classId?: string): Promise<number> {
   let query = spec.portal.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count'));
