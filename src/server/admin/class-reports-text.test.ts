@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { testConfig } from '../../../tests/support/test-config.js';
+import { makeParentsContact, makeRegistrationReport } from './admin.service.js';
 
 /**
  * The text of the school-wide documents, page by page, on the demo school: the all-classes
@@ -26,7 +28,11 @@ async function pagesOf(url: string): Promise<{ pages: number; text: string }> {
   const response = await admin.get(url);
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toBe('application/pdf');
-  const pdf = await readPdf(response.rawPayload);
+  return textOf(response.rawPayload);
+}
+
+async function textOf(bytes: Uint8Array): Promise<{ pages: number; text: string }> {
+  const pdf = await readPdf(bytes);
   const pages = pdf.pageTexts.map((page, index) => `--- page ${index + 1}\n${page.replace(/printed \d{4}-\d{2}-\d{2} \d{2}:\d{2}/g, 'printed <time>')}`);
   return { pages: pdf.pages, text: `${pages.join('\n')}\n` };
 }
@@ -42,5 +48,15 @@ describe('the school-wide documents read as before, page by page', () => {
     const { pages, text } = await pagesOf('/api/parents-contact/all');
     expect(pages).toBeGreaterThan(20);
     await expect(text).toMatchFileSnapshot('__snapshots__/parents-contact-all.txt');
+  });
+
+  // The demo school (32 a class) fits in one part (its classes apart by page breaks); a large
+  // school's classes are split over many. Parts of 40 rows put each class in a part of its own.
+  it('the same text when every class is a part of its own', async () => {
+    const rowsPerPart = 40;
+    const report = await textOf(await makeRegistrationReport(t.database.db, testConfig().schoolName, null, { rowsPerPart }));
+    await expect(report.text).toMatchFileSnapshot('__snapshots__/registration-report-all.txt');
+    const contacts = await textOf(await makeParentsContact(t.database.db, testConfig().schoolName, null, { rowsPerPart }));
+    await expect(contacts.text).toMatchFileSnapshot('__snapshots__/parents-contact-all.txt');
   });
 });
