@@ -1,4 +1,4 @@
-import { PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import type { Content } from 'pdfmake/interfaces.js';
 import type { PdfFrame } from './pdf-document.js';
 import { printPdf } from './pdf-printer.js';
@@ -16,13 +16,14 @@ import { printPdf } from './pdf-printer.js';
 export async function joinPdfParts(frame: PdfFrame, parts: readonly Uint8Array[]): Promise<Uint8Array> {
   const joined = await PDFDocument.create({ updateMetadata: false });
   for (const bytes of parts) {
-    const part = await PDFDocument.load(bytes, { updateMetadata: false });
+    const part = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
     for (const page of await joined.copyPages(part, part.getPageIndices())) joined.addPage(page);
   }
   const pageCount = joined.getPageCount();
   const emptyPages: Content[] = Array.from({ length: pageCount }, (_, index) => (index === 0 ? { text: '' } : { text: '', pageBreak: 'before' }));
   const numbers = await printPdf({ ...frame, content: emptyPages }, 'page-number');
-  const stamps = await joined.embedPdf(numbers, joined.getPageIndices());
+  const numbered = await PDFDocument.load(numbers, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const stamps = await joined.embedPdf(numbered, joined.getPageIndices());
   // pdfkit leaves a page's coordinates flipped (its `1 0 0 -1 0 h cm`) when the page ends: each
   // page's own content goes inside q … Q, so the number is drawn in PDF's ordinary coordinates.
   const save = joined.context.register(joined.context.contentStream([pushGraphicsState()]));
@@ -35,5 +36,9 @@ export async function joinPdfParts(frame: PdfFrame, parts: readonly Uint8Array[]
   if (frame.info?.author) joined.setAuthor(frame.info.author);
   joined.setCreator('pdfmake');
   joined.setProducer('pdf-lib');
-  return joined.save();
+  // pdf-lib pauses for a timer tick every 50 objects by default, to let an event loop breathe;
+  // this thread has nothing else to do, and the pauses cost seconds on a busy machine. Object
+  // streams would deflate every small object again in JavaScript (pako): the pages' content is
+  // compressed already, and the file is barely smaller.
+  return joined.save({ objectsPerTick: Infinity, useObjectStreams: false });
 }
