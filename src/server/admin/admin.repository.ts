@@ -1,7 +1,7 @@
-import { sql, type OrderByItemBuilder, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type OrderByItemBuilder, type RawBuilder, type Selectable } from 'kysely';
 import { studentSearchNeedle, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/admin.schemas.js';
 import type { Db } from '../db/database.js';
-import type { StudentTable } from '../db/schema.js';
+import type { Database, StudentTable } from '../db/schema.js';
 import { onRoll, studentScope } from '../db/student-scope.js';
 
 /** All SQL of the admin area (STYLE "A server feature"). Nothing here reads document bytes. */
@@ -130,6 +130,22 @@ export function listFormClasses(db: Db): Promise<FormClassRow[]> {
 }
 
 /**
+ * Whose rows a query of the class reports reads: every student (null), one form class's (its id),
+ * or the students in none of the school's classes (`notIn` the school's class ids: no class, or
+ * a class the school no longer has). The school-wide documents read a class at a time (D63).
+ */
+export type StudentScope = string | null | { notIn: readonly string[] };
+
+/** The condition on `students` for a scope other than everyone. */
+function inScope(scope: Exclude<StudentScope, null>) {
+  return (eb: ExpressionBuilder<Database, 'students'>) => {
+    if (typeof scope === 'string') return eb('students.class_id', '=', scope);
+    if (scope.notIn.length === 0) return eb.lit(true);
+    return eb.or([eb('students.class_id', 'is', null), eb('students.class_id', 'not in', scope.notIn)]);
+  };
+}
+
+/**
  * One page of whole student records after `afterId`, by id (keyset pagination: each page is an
  * index range scan, however deep into the table), optionally of one class.
  */
@@ -144,9 +160,9 @@ export function pageStudentRecords(db: Db, afterId: string | null, limit: number
  * Full student records of one class (or all), a page at a time: keyset by id, `limit` rows after
  * `afterId`. A whole school's records read in one statement hold the event loop for ~30 ms on SQLite.
  */
-export function listStudentRecordsPage(db: Db, classId: string | null, afterId: string | null, limit: number, includeFormer = false): Promise<StudentRow[]> {
+export function listStudentRecordsPage(db: Db, scope: StudentScope, afterId: string | null, limit: number, includeFormer = false): Promise<StudentRow[]> {
   let query = db.selectFrom('students').selectAll().where(studentScope(includeFormer)).orderBy('id').limit(limit);
-  if (classId !== null) query = query.where('class_id', '=', classId);
+  if (scope !== null) query = query.where(inScope(scope));
   if (afterId !== null) query = query.where('id', '>', afterId);
   return query.execute();
 }
@@ -167,14 +183,14 @@ export async function listDocumentTypesOf(db: Db, studentIds: readonly string[])
 }
 
 /** (student, document type) pairs of one class or the whole school, in one query. */
-export async function listDocumentTypesOfClass(db: Db, classId: string | null): Promise<Map<string, string[]>> {
+export async function listDocumentTypesOfClass(db: Db, scope: StudentScope): Promise<Map<string, string[]>> {
   // A returned document does not fill its slot (issue 18, D56), as on the registration screens.
   let query = db
     .selectFrom('documents')
     .innerJoin('students', 'students.id', 'documents.student_id')
     .select(['documents.student_id', 'documents.file_type'])
     .where('documents.review_state', '<>', 'returned');
-  if (classId !== null) query = query.where('students.class_id', '=', classId);
+  if (scope !== null) query = query.where(inScope(scope));
   const byStudent = new Map<string, string[]>();
   for (const row of await query.execute()) {
     const list = byStudent.get(row.student_id);
@@ -240,10 +256,10 @@ export function pageContacts(db: Db, afterId: string | null, limit: number, clas
   return query.execute();
 }
 
-/** Every contact row of one class or all (the PDF's one query). */
-export function listContacts(db: Db, classId: string | null): Promise<ContactRow[]> {
+/** Every contact row on the roll of one class (the PDF's query per class), of the students in no class, or of all. */
+export function listContacts(db: Db, scope: StudentScope): Promise<ContactRow[]> {
   let query = db.selectFrom('students').select(CONTACT_COLUMNS).where(onRoll);
-  if (classId !== null) query = query.where('class_id', '=', classId);
+  if (scope !== null) query = query.where(inScope(scope));
   return query.execute();
 }
 
@@ -290,9 +306,9 @@ export async function updateStudent(db: Db, id: string, values: Record<string, s
 }
 
 /** The office's decision on each record that has one (issue 18, D56): student id → returned or verified. */
-export async function listRegistrationDecisions(db: Db, classId: string | null = null): Promise<Map<string, 'returned' | 'verified'>> {
+export async function listRegistrationDecisions(db: Db, scope: StudentScope = null): Promise<Map<string, 'returned' | 'verified'>> {
   let query = db.selectFrom('registration_reviews').innerJoin('students', 'students.id', 'registration_reviews.student_id').select(['registration_reviews.student_id', 'registration_reviews.state']);
-  if (classId !== null) query = query.where('students.class_id', '=', classId);
+  if (scope !== null) query = query.where(inScope(scope));
   return new Map((await query.execute()).map((row) => [row.student_id, row.state]));
 }
 

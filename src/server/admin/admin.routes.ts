@@ -25,11 +25,10 @@ import type { Db } from '../db/database.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireRequester, visibleClassIds } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { renderPdf, sendPdf } from '../pdf/renderer.js';
+import { sendPdf } from '../pdf/renderer.js';
 import * as admin from './admin.service.js';
 import * as repo from './admin.repository.js';
-import { buildParentsContact, callListColumns, contactColumns } from './parents-contact.js';
-import { buildRegistrationReport } from './registration-report.pdf.js';
+import { callListColumns, contactColumns } from './parents-contact.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
 import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';
 import { addOneStudent, buildImportTemplate, importStudents } from './student-import.js';
@@ -124,9 +123,8 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     },
     async (request, reply) => {
       const formClass = await admin.resolveReportClass(db, request.params.classId);
-      const data = await admin.gatherRegistrationReport(db, config.schoolName, formClass);
-      const bytes = await renderPdf(buildRegistrationReport(data));
-      return sendPdf(reply, bytes, `Registration Report - ${data.scope}.pdf`, pdfDisposition(request.query));
+      const bytes = await admin.makeRegistrationReport(db, config.schoolName, formClass);
+      return sendPdf(reply, bytes, `Registration Report - ${admin.scopeLabel(formClass)}.pdf`, pdfDisposition(request.query));
     },
   );
 
@@ -145,10 +143,10 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     },
     async (request, reply) => {
       const formClass = await admin.resolveReportClass(db, request.params.classId);
-      const data = await admin.gatherParentsContact(db, config.schoolName, formClass);
-      await admin.auditExport(db, actorOf(request), `Parents Contact PDF (${data.scope})`);
-      const bytes = await renderPdf(buildParentsContact(data));
-      return sendPdf(reply, bytes, `Parents Contact - ${data.scope}.pdf`, pdfDisposition(request.query));
+      const scope = admin.scopeLabel(formClass);
+      await admin.auditExport(db, actorOf(request), `Parents Contact PDF (${scope})`);
+      const bytes = await admin.makeParentsContact(db, config.schoolName, formClass);
+      return sendPdf(reply, bytes, `Parents Contact - ${scope}.pdf`, pdfDisposition(request.query));
     },
   );
 

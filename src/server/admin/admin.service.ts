@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Content } from 'pdfmake/interfaces.js';
 import {
   REGISTRATION_STATE_LABELS,
   listName,
@@ -18,8 +19,18 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './admin.repository.js';
-import type { CallListRow, ContactClass, ParentsContactData } from './parents-contact.js';
-import type { RegistrationReportData, ReportClass, ReportStudent } from './registration-report.pdf.js';
+import { PdfInParts } from '../pdf/renderer.js';
+import { parentsContactFrame, parentsContactHeader, parentsContactSection, type CallListRow } from './parents-contact.js';
+import {
+  registrationClassSection,
+  registrationReportFrame,
+  registrationSummary,
+  totalsOf,
+  type ClassSummary,
+  type ReportClass,
+  type ReportHeading,
+  type ReportStudent,
+} from './registration-report.pdf.js';
 
 /** The admin area's rules: the student list, report data, export auditing. */
 
@@ -136,57 +147,56 @@ const documentLabel = (type: string) => DOCUMENT_LABELS[type] ?? type.replaceAll
 const byName = (a: { first_name: string | null; last_name: string | null; id: string }, b: typeof a) =>
   (a.last_name ?? '').localeCompare(b.last_name ?? '', 'en') || (a.first_name ?? '').localeCompare(b.first_name ?? '', 'en') || a.id.localeCompare(b.id);
 
-/** Groups rows under the school's classes, in school order; students without a class come last. */
-function groupByClass<R extends { class_id: string | null }, G>(
-  classes: readonly repo.FormClassRow[],
-  rows: readonly R[],
-  only: repo.FormClassRow | null,
-  make: (formClass: repo.FormClassRow | null, rows: R[]) => G,
-): G[] {
-  const byClass = new Map<string | null, R[]>();
-  for (const row of rows) {
-    const list = byClass.get(row.class_id);
-    if (list) list.push(row);
-    else byClass.set(row.class_id, [row]);
-  }
-  const groups = (only ? [only] : classes).map((formClass) => make(formClass, byClass.get(formClass.id) ?? []));
-  if (!only) {
-    const known = new Set(classes.map((c) => c.id));
-    const orphans = rows.filter((row) => row.class_id === null || !known.has(row.class_id));
-    if (orphans.length > 0) groups.push(make(null, orphans));
-  }
-  return groups;
-}
-
 const PROGRESS_PER_TURN = 200;
 const RECORDS_PER_PAGE = 250;
 
+/** One class a school-wide document covers, and the rows that are its students (D63). */
+interface DocumentClass {
+  scope: repo.StudentScope;
+  classId: string | null;
+  formLevel: number | null;
+  formTeacher: string | null;
+  /** The students in none of the school's classes: a section only when there are some. */
+  isRest: boolean;
+}
+
 /**
- * The registration report's data: the classes, the (student, document type) pairs, and the
- * records 250 at a time; progress is computed here by the same rules the registration screens
- * use. Pages and progress are taken a slice per event-loop turn, so a 2,000-student report does
- * not hold other users' requests (the PDF itself renders on the worker pool).
+ * The classes a report covers, in school order: the one asked for, or every form class and then
+ * the students in none of them (no class, or a class the school no longer has).
  */
-export async function gatherRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<RegistrationReportData> {
-  const classId = formClass?.id ?? null;
-  const [classes, documents, decisions] = await Promise.all([
-    repo.listFormClasses(db),
-    repo.listDocumentTypesOfClass(db, classId),
-    repo.listRegistrationDecisions(db, classId),
-  ]);
+async function documentClasses(db: Db, only: repo.FormClassRow | null): Promise<DocumentClass[]> {
+  const classes = only ? [only] : await repo.listFormClasses(db);
+  const groups: DocumentClass[] = classes.map((c) => ({ scope: c.id, classId: c.id, formLevel: c.form_level, formTeacher: c.form_teacher, isRest: false }));
+  if (!only) groups.push({ scope: { notIn: classes.map((c) => c.id) }, classId: null, formLevel: null, formTeacher: null, isRest: true });
+  return groups;
+}
+
+/** The time a document is printed at and its scope, as its first page and its feet say them. */
+function reportHeading(schoolName: string, formClass: repo.FormClassRow | null, now: Date): ReportHeading {
+  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now) };
+}
+
+/**
+ * One class of the registration report: its records 250 at a time, its documents and the office's
+ * decisions, each student's progress computed by the rules the registration screens use, a slice
+ * per event-loop turn, sorted by name.
+ */
+async function gatherReportClass(db: Db, group: DocumentClass, today: string): Promise<ReportClass> {
+  const [documents, decisions] = await Promise.all([repo.listDocumentTypesOfClass(db, group.scope), repo.listRegistrationDecisions(db, group.scope)]);
   const records: repo.StudentRow[] = [];
   for (;;) {
-    const page = await repo.listStudentRecordsPage(db, classId, records.at(-1)?.id ?? null, RECORDS_PER_PAGE);
+    const page = await repo.listStudentRecordsPage(db, group.scope, records.at(-1)?.id ?? null, RECORDS_PER_PAGE);
     records.push(...page);
     if (page.length < RECORDS_PER_PAGE) break;
     await nextTurn();
   }
-  const today = schoolToday(now);
   records.sort(byName);
-  const toStudent = (record: repo.StudentRow): ReportStudent => {
+  const students: ReportStudent[] = [];
+  for (const [index, record] of records.entries()) {
+    if (index > 0 && index % PROGRESS_PER_TURN === 0) await nextTurn();
     const uploaded = documents.get(record.id) ?? [];
     const progress = computeProgress(record, uploaded, { today });
-    return {
+    students.push({
       id: record.id,
       name: listName(record),
       progress,
@@ -194,33 +204,53 @@ export async function gatherRegistrationReport(db: Db, schoolName: string, formC
       missingDocuments: DEFAULT_REQUIRED_DOCUMENT_TYPES.filter((type) => !uploaded.includes(type)).map(documentLabel),
       termsAgreed: record.agree_terms_conditions === 1,
       termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,
-    };
-  };
-  const students = new Map<string, ReportStudent>();
-  for (const [index, record] of records.entries()) {
-    if (index > 0 && index % PROGRESS_PER_TURN === 0) await nextTurn();
-    students.set(record.id, toStudent(record));
+    });
   }
-  const groups = groupByClass(classes, records, formClass, (c, rows): ReportClass => ({
-    classId: c?.id ?? null,
-    formLevel: c?.form_level ?? null,
-    formTeacher: c?.form_teacher ?? null,
-    students: rows.map((row) => students.get(row.id)!),
-  }));
-  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now), classes: groups };
+  return { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };
 }
 
-/** The Parents Contact data in two queries (classes, contacts). */
-export async function gatherParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, now = new Date()): Promise<ParentsContactData> {
-  const [classes, contacts] = await Promise.all([repo.listFormClasses(db), repo.listContacts(db, formClass?.id ?? null)]);
-  contacts.sort(byName);
-  const groups = groupByClass(classes, contacts, formClass, (c, rows): ContactClass => ({
-    classId: c?.id ?? null,
-    formLevel: c?.form_level ?? null,
-    formTeacher: c?.form_teacher ?? null,
-    students: rows,
-  }));
-  return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now), classes: groups };
+/** How a school-wide document is made: when it is printed, and its part size (tests make small parts). */
+export interface DocumentOptions {
+  now?: Date;
+  rowsPerPart?: number;
+}
+
+/**
+ * The registration report PDF of one class or of all, made a class at a time (D63): each class is
+ * read, then handed to the pool's layout (a few classes a part) while the next is read; only its
+ * totals are kept for the summary, which is laid out last and put first. Memory is a part's,
+ * whatever the size of the school.
+ */
+export async function makeRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: DocumentOptions = {}): Promise<Buffer> {
+  const now = options.now ?? new Date();
+  const heading = reportHeading(schoolName, formClass, now);
+  const today = schoolToday(now);
+  const pdf = new PdfInParts(registrationReportFrame(heading), { rowsPerPart: options.rowsPerPart, openingLater: true });
+  const summary: ClassSummary[] = [];
+  for (const group of await documentClasses(db, formClass)) {
+    const reportClass = await gatherReportClass(db, group, today);
+    if (group.isRest && reportClass.students.length === 0) continue;
+    summary.push({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, totals: totalsOf(reportClass.students) });
+    await pdf.add(registrationClassSection(reportClass), reportClass.students.length + 1);
+  }
+  return pdf.finish(registrationSummary(heading, summary));
+}
+
+/** The Parents Contact PDF of one class or of all, made a class at a time (D63): a query and a section per class. */
+export async function makeParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: DocumentOptions = {}): Promise<Buffer> {
+  const heading = reportHeading(schoolName, formClass, options.now ?? new Date());
+  const pdf = new PdfInParts(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
+  // The school's header opens the first class's section.
+  let opening: Content | undefined = parentsContactHeader(heading);
+  for (const group of await documentClasses(db, formClass)) {
+    const students = (await repo.listContacts(db, group.scope)).sort(byName);
+    if (group.isRest && students.length === 0) continue;
+    await pdf.add(parentsContactSection({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students }, opening), students.length + 1);
+    opening = undefined;
+  }
+  // A school without a class or a student: the header alone.
+  if (opening) await pdf.add([opening], 1);
+  return pdf.finish();
 }
 
 /** Pages of contact rows for the spreadsheet (keyset by id). */

@@ -2,9 +2,9 @@ import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/admin.schemas.js';
 import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfFrame } from '../pdf/renderer.js';
 import type { ContactRow } from './admin.repository.js';
-import { classTitle } from './registration-report.pdf.js';
+import { classTitle, type ReportHeading } from './registration-report.pdf.js';
 import type { SheetColumn } from './xlsx-writer.js';
 
 /**
@@ -12,7 +12,8 @@ import type { SheetColumn } from './xlsx-writer.js';
  * guardian's names, phones and e-mails, and the emergency contact, per class or for the whole
  * school, as a PDF and as a spreadsheet. A parent section the living status hides (SPEC §2) is
  * left out of the PDF, so an old number of a parent no longer at home is not called by mistake;
- * the spreadsheet keeps every stored value for the office to sort out.
+ * the spreadsheet keeps every stored value for the office to sort out. The PDF is made a class
+ * at a time (renderer.ts PdfInParts, D63).
  */
 
 type Party = 'mother' | 'father' | 'guardian';
@@ -72,48 +73,47 @@ export interface ContactClass {
   students: ContactRow[];
 }
 
-export interface ParentsContactData {
-  schoolName: string;
-  scope: string;
-  printedAt: string;
-  classes: ContactClass[];
-}
-
-/** The Parents Contact PDF (Letter, landscape): a table per class, each on its own pages. */
-export function buildParentsContact(data: ParentsContactData): PdfDocument {
-  const content: Content[] = [schoolHeader(data.schoolName, 'Parents Contact', data.scope)];
-  data.classes.forEach((group, index) => {
-    if (index > 0) content.push({ text: '', pageBreak: 'before' });
-    const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
-    const heading = `${classTitle(group)}${teacher} (${group.students.length} students)`;
-    if (group.students.length === 0) {
-      content.push(sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted });
-      return;
-    }
-    content.push(
-      dataTable(
-        ['Student', 'Living Status', 'Mother', 'Father', 'Guardian', 'Emergency Contact'],
-        group.students.map((row) => [
-          { stack: [{ text: listName(row) || '—', bold: true }, { text: row.id, color: COLORS.muted }] },
-          { text: row.living_status ?? '—' },
-          ...(['mother', 'father', 'guardian'] as const).map((party) => personCell(isShown(row, party) ? personOf(row, party) : null)),
-          emergencyCell(row),
-        ]),
-        [100, 55, '*', '*', '*', '*'],
-        // The heading repeats on the class's continued pages.
-        { caption: heading },
-      ),
-    );
-  });
+/** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */
+export function parentsContactFrame(heading: ReportHeading): PdfFrame {
   return {
     pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
     pageOrientation: 'landscape',
     pageMargins: [36, 36, 36, 44],
-    info: { title: `Parents Contact — ${data.scope}`, author: data.schoolName },
+    info: { title: `Parents Contact — ${heading.scope}`, author: heading.schoolName },
     defaultStyle: { fontSize: 8 },
-    content,
-    footer: pageFooter(`${data.schoolName} · Parents Contact · ${data.scope} · printed ${data.printedAt}. Confidential: for school use only.`),
+    footer: pageFooter(`${heading.schoolName} · Parents Contact · ${heading.scope} · printed ${heading.printedAt}. Confidential: for school use only.`),
   };
+}
+
+/** The school's header, which opens the first part. */
+export function parentsContactHeader(heading: ReportHeading): Content {
+  return schoolHeader(heading.schoolName, 'Parents Contact', heading.scope);
+}
+
+/**
+ * A class's section of the Parents Contact PDF (Letter, landscape): a table on pages of its own
+ * (D63). The first class follows the school's header (`opening`).
+ */
+export function parentsContactSection(group: ContactClass, opening?: Content): Content[] {
+  const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
+  const heading = `${classTitle(group)}${teacher} (${group.students.length} students)`;
+  const top = opening ? [opening] : [];
+  if (group.students.length === 0) return [...top, sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }];
+  return [
+    ...top,
+    dataTable(
+      ['Student', 'Living Status', 'Mother', 'Father', 'Guardian', 'Emergency Contact'],
+      group.students.map((row) => [
+        { stack: [{ text: listName(row) || '—', bold: true }, { text: row.id, color: COLORS.muted }] },
+        { text: row.living_status ?? '—' },
+        ...(['mother', 'father', 'guardian'] as const).map((party) => personCell(isShown(row, party) ? personOf(row, party) : null)),
+        emergencyCell(row),
+      ]),
+      [100, 55, '*', '*', '*', '*'],
+      // The heading repeats on the class's continued pages.
+      { caption: heading },
+    ),
+  ];
 }
 
 /** The Parents Contact spreadsheet's columns (the registration spreadsheet's style). */

@@ -3,13 +3,15 @@ import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationState } from '../../shared/admin.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfFrame } from '../pdf/renderer.js';
 
 /**
  * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`): one
  * section per form class listing each student's six progress flags, the documents still
  * missing and whether the terms are agreed, with class totals, and a summary of every class
- * with the school's totals. Built from data already gathered by a few set-based queries.
+ * with the school's totals. Made in parts (renderer.ts PdfInParts, D63): the classes are
+ * gathered and laid out a few at a time; the summary, which needs every class's totals, is laid
+ * out last and put first.
  */
 
 export interface ReportStudent {
@@ -34,13 +36,21 @@ export interface ReportClass {
   students: ReportStudent[];
 }
 
-export interface RegistrationReportData {
+/** What names the document on its first page and at the foot of every page. */
+export interface ReportHeading {
   schoolName: string;
   /** 'All classes' or 'Form 3 3B'. */
   scope: string;
   /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
   printedAt: string;
-  classes: ReportClass[];
+}
+
+/** A class's line of the summary: the class and its totals (its students are long gone by then). */
+export interface ClassSummary {
+  classId: string | null;
+  formLevel: number | null;
+  formTeacher: string | null;
+  totals: Totals;
 }
 
 /** The six progress flags in step order, as the report's columns name them (SPEC §3). */
@@ -66,7 +76,22 @@ export interface Totals {
   verified: number;
 }
 
-/** Counts of one class or of several (the school's totals). */
+/** The school's totals: the classes' added up. */
+export function sumTotals(classes: readonly Totals[]): Totals {
+  const sum = totalsOf([]);
+  for (const t of classes) {
+    for (const key of Object.keys(sum.steps) as (keyof ProgressFlags)[]) sum.steps[key] += t.steps[key];
+    sum.students += t.students;
+    sum.termsAgreed += t.termsAgreed;
+    sum.complete += t.complete;
+    sum.submitted += t.submitted;
+    sum.returned += t.returned;
+    sum.verified += t.verified;
+  }
+  return sum;
+}
+
+/** Counts of one class. */
 export function totalsOf(students: readonly ReportStudent[]): Totals {
   const steps = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
   let termsAgreed = 0;
@@ -88,7 +113,7 @@ export function classTitle(group: Pick<ReportClass, 'classId' | 'formLevel'>): s
 const flag = (done: 0 | 1): TableCell => (done === 1 ? { text: 'Yes' } : { text: 'No', color: '#b3261e' });
 const bold = (text: string | number): TableCell => ({ text: String(text), bold: true });
 
-function summaryTable(classes: readonly ReportClass[], school: Totals): Content {
+function summaryTable(classes: readonly ClassSummary[], school: Totals): Content {
   const headers = ['Class', 'Form Teacher', 'Students', ...PROGRESS_STEPS.map(([, label]) => label), 'Terms Agreed', 'Complete', 'Awaiting Review', 'Returned', 'Verified'];
   const row = (label: string, teacher: string | null, t: Totals, strong = false) =>
     [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete, t.submitted, t.returned, t.verified].map((cell) =>
@@ -96,7 +121,7 @@ function summaryTable(classes: readonly ReportClass[], school: Totals): Content 
     );
   return dataTable(
     headers,
-    [...classes.map((group) => row(classTitle(group), group.formTeacher, totalsOf(group.students))), row('School total', null, school, true)],
+    [...classes.map((group) => row(classTitle(group), group.formTeacher, group.totals)), row('School total', null, school, true)],
     ['auto', '*', 'auto', ...PROGRESS_STEPS.map(() => 'auto'), 'auto', 'auto', 'auto', 'auto', 'auto'],
   );
 }
@@ -116,28 +141,32 @@ function classTable(group: ReportClass, caption: string): Content {
   return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58], { caption });
 }
 
-/** The document definition (Letter, landscape). Tests read its text back from the PDF. */
-export function buildRegistrationReport(data: RegistrationReportData): PdfDocument {
-  const school = totalsOf(data.classes.flatMap((group) => group.students));
-  const content: Content[] = [
-    schoolHeader(data.schoolName, 'Registration Report', data.scope),
-    sectionTitle(`Summary — ${school.students} students, ${school.complete} with every step complete, ${school.termsAgreed} with the terms agreed`),
-    summaryTable(data.classes, school),
-  ];
-  data.classes.forEach((group) => {
-    const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
-    const heading = `${classTitle(group)}${teacher}`;
-    content.push({ text: '', pageBreak: 'before' });
-    // The heading is the class table's first header row, so it repeats on the class's continued pages.
-    content.push(group.students.length > 0 ? classTable(group, heading) : [sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }]);
-  });
+/** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */
+export function registrationReportFrame(heading: ReportHeading): PdfFrame {
   return {
     pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
     pageOrientation: 'landscape',
     pageMargins: [36, 36, 36, 44],
-    info: { title: `Registration Report — ${data.scope}`, author: data.schoolName },
+    info: { title: `Registration Report — ${heading.scope}`, author: heading.schoolName },
     defaultStyle: { fontSize: 8 },
-    content,
-    footer: pageFooter(`${data.schoolName} · Registration Report · ${data.scope} · printed ${data.printedAt}`),
+    footer: pageFooter(`${heading.schoolName} · Registration Report · ${heading.scope} · printed ${heading.printedAt}`),
   };
+}
+
+/** The first page: the school's header and the summary of every class. */
+export function registrationSummary(heading: ReportHeading, classes: readonly ClassSummary[]): Content[] {
+  const school = sumTotals(classes.map((group) => group.totals));
+  return [
+    schoolHeader(heading.schoolName, 'Registration Report', heading.scope),
+    sectionTitle(`Summary — ${school.students} students, ${school.complete} with every step complete, ${school.termsAgreed} with the terms agreed`),
+    summaryTable(classes, school),
+  ];
+}
+
+/** A class's section, on pages of its own. Tests read its text back from the joined PDF. */
+export function registrationClassSection(group: ReportClass): Content {
+  const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
+  const heading = `${classTitle(group)}${teacher}`;
+  // The heading is the class table's first header row, so it repeats on the class's continued pages.
+  return group.students.length > 0 ? classTable(group, heading) : [sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }];
 }

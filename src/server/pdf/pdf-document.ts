@@ -17,3 +17,9 @@ export interface PdfImage {
   mime: 'image/png' | 'image/jpeg';
   bytes: Uint8Array;
 }
+
+/**
+ * What every part of a document made in parts shares (renderer.ts `renderPdfPart`,
+ * `joinPdfParts`): the page, its margins, the foot and the title; each part adds its content.
+ */
+export type PdfFrame = Omit<PdfDocument, 'content'>;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
 import type { PdfDocument } from './pdf-document.js';
-import { footerContent, TABLE_LAYOUTS } from './pieces.js';
+import { footerContent, TABLE_LAYOUTS, type FooterPart } from './pieces.js';
 
 /**
  * pdfmake with the Roboto TTFs it ships, embedded in every document: the one place a document is
@@ -46,10 +46,10 @@ function newPrinter(): Printer {
 }
 
 /** The portal's document → pdfmake's: the footer function, pictures as data URLs, the default font. */
-function toPdfmake(doc: PdfDocument): TDocumentDefinitions {
+function toPdfmake(doc: PdfDocument, footerPart: FooterPart): TDocumentDefinitions {
   const { footer, images, ...rest } = doc;
   const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } };
-  if (footer) definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount);
+  if (footer) definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount, footerPart);
   if (images) {
     // pdfmake's image dictionary takes data URLs (or file paths, which a document never names).
     definition.images = Object.fromEntries(
@@ -59,10 +59,13 @@ function toPdfmake(doc: PdfDocument): TDocumentDefinitions {
   return definition;
 }
 
-/** Lays out and writes a document on this thread: its PDF bytes. */
-export function printPdf(doc: PdfDocument): Promise<Buffer> {
+/**
+ * Lays out and writes a document on this thread: its PDF bytes. `footerPart` 'small-print' leaves
+ * 'Page n of m' out of the foot, for a part of a document made in parts (pdf-parts.ts).
+ */
+export function printPdf(doc: PdfDocument, footerPart: FooterPart = 'whole'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const pdf = newPrinter().createPdfKitDocument(toPdfmake(doc), { tableLayouts: TABLE_LAYOUTS });
+    const pdf = newPrinter().createPdfKitDocument(toPdfmake(doc, footerPart), { tableLayouts: TABLE_LAYOUTS });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));

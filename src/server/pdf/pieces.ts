@@ -150,12 +150,19 @@ export function pageFooter(smallPrint: string): PageFooter {
   return { smallPrint };
 }
 
+/**
+ * Which part of the foot a rendering writes: all of it; only the small print (each part of a
+ * document made in parts, whose page numbers are not known yet); only 'Page n of m' (stamped on
+ * the joined document's pages, pdf-parts.ts). The two halves sit where the whole foot puts them.
+ */
+export type FooterPart = 'whole' | 'small-print' | 'page-number';
+
 /** What the renderer puts at the foot of page `currentPage` of `pageCount`. */
-export function footerContent(footer: PageFooter, currentPage: number, pageCount: number): Content {
+export function footerContent(footer: PageFooter, currentPage: number, pageCount: number, part: FooterPart = 'whole'): Content {
   return {
     columns: [
-      { text: footer.smallPrint, fontSize: 7, color: COLORS.muted },
-      { text: `Page ${currentPage} of ${pageCount}`, fontSize: 7, color: COLORS.muted, alignment: 'right' },
+      { text: part === 'page-number' ? '' : footer.smallPrint, fontSize: 7, color: COLORS.muted },
+      { text: part === 'small-print' ? '' : `Page ${currentPage} of ${pageCount}`, fontSize: 7, color: COLORS.muted, alignment: 'right' },
     ],
     margin: [40, 10, 40, 0],
   };

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { runInWorker } from '../workers/worker-pool.js';
-import type { PdfDocument } from './pdf-document.js';
+import type { PdfDocument, PdfFrame } from './pdf-document.js';
 
-export type { PdfDocument, PdfImage } from './pdf-document.js';
+export type { PdfDocument, PdfFrame, PdfImage } from './pdf-document.js';
 
 /**
  * Every document of the portal (report card, registration form, attendance report, registration
@@ -21,6 +21,80 @@ export const PAGE_SIZES = {
 export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const answer = await runInWorker({ kind: 'render-pdf', doc });
   return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
+}
+
+/** Rows (a table's rows, roughly) a part of a document made in parts holds at most: whole sections. */
+export const ROWS_PER_PART = 1_000;
+
+/**
+ * A document too large to lay out at once (a school-wide report), made a part at a time (D63).
+ * The caller adds sections (a class each) in order; each starts on a new page. Whole sections
+ * are gathered into a part until the next would take it past `rowsPerPart` rows; the part is then
+ * laid out and written on the pool while the caller gathers the next sections, and `finish` joins
+ * the parts and numbers every page (pdf-parts.ts). Memory is one part's layout and the finished
+ * parts' bytes, however large the school; each part costs ~25 ms of font set-up, hence parts of
+ * many small classes rather than one part a class.
+ */
+export class PdfInParts {
+  private readonly parts: Promise<Uint8Array>[] = [];
+  private batch: PdfDocument['content'][] = [];
+  private batchRows = 0;
+  private readonly rowsPerPart: number;
+  private readonly openingLater: boolean;
+  private sections = 0;
+
+  /**
+   * `openingLater`: the document's first page is given to `finish`, after every section (a summary
+   * that needs them all); otherwise the first section added opens the document.
+   */
+  constructor(
+    private readonly frame: PdfFrame,
+    options: { rowsPerPart?: number; openingLater?: boolean } = {},
+  ) {
+    this.rowsPerPart = options.rowsPerPart ?? ROWS_PER_PART;
+    this.openingLater = options.openingLater ?? false;
+  }
+
+  /** Adds a section of about `rows` rows, starting on a new page. */
+  async add(section: PdfDocument['content'], rows: number): Promise<void> {
+    if (this.batch.length > 0 && this.batchRows + rows > this.rowsPerPart) await this.flush();
+    const opensDocument = this.sections === 0 && !this.openingLater;
+    // Inside a part a section starts with a page break. A part starts on a new page by itself: its
+    // first section gets the empty line the page break stands on, so its rows fall on the pages
+    // they would in one whole document. The document's opening stands at the top of page 1.
+    if (!opensDocument) this.batch.push(this.batch.length > 0 ? { text: '', pageBreak: 'before' } : { text: '' });
+    this.batch.push(section);
+    this.batchRows += rows;
+    this.sections++;
+  }
+
+  /** The whole document: the opening (with `openingLater`), the parts in order, every page numbered. */
+  async finish(opening?: PdfDocument['content']): Promise<Buffer> {
+    await this.flush();
+    const first = this.openingLater && opening !== undefined ? [this.render([opening])] : [];
+    const parts = await Promise.all([...first, ...this.parts]);
+    const answer = await runInWorker(
+      { kind: 'join-pdfs', frame: this.frame, parts },
+      parts.map((part) => part.buffer as ArrayBuffer),
+    );
+    return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
+  }
+
+  /** Lays out the gathered sections as a part, once the part before it is done (one waits at a time). */
+  private async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    await Promise.allSettled(this.parts.slice(-1));
+    this.parts.push(this.render(this.batch));
+    this.batch = [];
+    this.batchRows = 0;
+  }
+
+  private render(content: PdfDocument['content'][]): Promise<Uint8Array> {
+    const rendering = runInWorker({ kind: 'render-pdf', doc: { ...this.frame, content }, footerPart: 'small-print' });
+    // A failure surfaces in finish(); until then the promise must not count as unhandled.
+    rendering.catch(() => undefined);
+    return rendering;
+  }
 }
 
 /** Sends PDF bytes to be shown in a frame (inline) or saved (attachment), never cached by proxies. */

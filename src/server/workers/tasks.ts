@@ -1,6 +1,7 @@
 import { move } from 'piscina';
 import type { PdfVerdict } from '../documents/pdf-inspection.js';
-import type { PdfDocument } from '../pdf/pdf-document.js';
+import type { PdfDocument, PdfFrame } from '../pdf/pdf-document.js';
+import type { FooterPart } from '../pdf/pieces.js';
 import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js';
 
 /**
@@ -11,12 +12,14 @@ import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js'
  */
 
 export type TaskRequest =
-  | { kind: 'render-pdf'; doc: PdfDocument }
+  | { kind: 'render-pdf'; doc: PdfDocument; footerPart?: FooterPart }
+  | { kind: 'join-pdfs'; frame: PdfFrame; parts: Uint8Array[] }
   | { kind: 'inspect-pdf'; bytes: Uint8Array }
   | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
 
 interface Answers {
   'render-pdf': Uint8Array;
+  'join-pdfs': Uint8Array;
   'inspect-pdf': PdfVerdict;
   'read-spreadsheet': SheetAnswer;
 }
@@ -32,7 +35,11 @@ export default async function runTask(task: TaskRequest): Promise<Answers[TaskRe
   switch (task.kind) {
     case 'render-pdf': {
       const { printPdf } = await import('../pdf/pdf-printer.js');
-      return transferable(await printPdf(task.doc));
+      return transferable(await printPdf(task.doc, task.footerPart));
+    }
+    case 'join-pdfs': {
+      const { joinPdfParts } = await import('../pdf/pdf-parts.js');
+      return transferable(await joinPdfParts(task.frame, task.parts));
     }
     case 'inspect-pdf': {
       const { inspectPdf } = await import('../documents/pdf-inspection.js');

@@ -1,0 +1,113 @@
+// scale: how the admin area's school-wide work grows with the school (issue 20). The demo school
+// seeded at 2,000 and at 10,000 students (100 and 500 a class; seeded and cached before any
+// clock starts), and for each path in PATHS a fresh portal of each size, one warm-up download,
+// then three downloads each, interleaved (2k, 10k, 2k, …), medians: seconds to download it whole
+// and the server process's peak RSS during the download (VmHWM from /proc/<pid>/status, reset
+// before each download and polled every 50 ms; a fresh process per path, so one path's garbage
+// is not the next one's peak). Tool: fetch, one request at a time.
+// Budget: per path, time(10k) / time(2k) <= 5.5 (linear: 5 × the students, and a little);
+// for the documents (rssBudget), peak RSS at 10k <= 300 MB. ratio = the largest of
+// time ratio / 5.5 and, for the documents, MB / 300; <= 1 passes.
+//
+// To measure another path, add a line to PATHS: a name, the URL, what the answer starts with,
+// and whether the 300 MB budget applies (documents built a class at a time do; lists need not).
+
+import {
+  RUNS,
+  appSnapshot,
+  ensureBuilt,
+  interleaved,
+  log,
+  median,
+  processCpuMs,
+  runBench,
+  seededDatabase,
+  signInAdmin,
+  startPortal,
+  timeDownload,
+  withPeakRss,
+} from './lib/harness.mjs';
+
+const NAME = 'scale';
+const MAX_TIME_RATIO = 5.5;
+const MAX_RSS_MB = 300;
+/** The two schools: students in each of the 20 form classes. */
+const SMALL = 100;
+const LARGE = 500;
+
+/** The measured paths; `starts`: the first bytes of a right answer; `rssBudget`: the 300 MB applies. */
+const PATHS = [
+  { name: 'students', url: '/api/students', starts: '[', rssBudget: false },
+  { name: 'export', url: '/api/registration-data-spreadsheet', starts: 'PK', rssBudget: false },
+  { name: 'registration-report', url: '/api/registration-report/all', starts: '%PDF-', rssBudget: true },
+  { name: 'parents-contact', url: '/api/parents-contact/all', starts: '%PDF-', rssBudget: true },
+];
+
+/** One download: seconds, the process's peak RSS while it ran, its CPU, the size of the answer. */
+async function download(portal, client, path) {
+  const cpuBefore = processCpuMs(portal.pid);
+  const { value, peakMb } = await withPeakRss(portal.pid, () => timeDownload(client, path.url));
+  const head = value.bytes.subarray(0, path.starts.length).toString('latin1');
+  if (head !== path.starts) throw new Error(`${path.url} did not answer what it should (starts ${JSON.stringify(head)})`);
+  return { seconds: value.seconds, peakMb, cpuMs: processCpuMs(portal.pid) - cpuBefore, bytes: value.bytes.length };
+}
+
+/** A fresh portal of a size, signed in and warmed up on the path (pdfmake, exceljs loaded). */
+async function warmPortal(studentsPerClass, path) {
+  const portal = await startPortal({ studentsPerClass });
+  const admin = await signInAdmin(portal.url);
+  await download(portal, admin, path);
+  return { portal, admin };
+}
+
+await runBench(NAME, `time_ratio<=${MAX_TIME_RATIO},document_rss_mb<=${MAX_RSS_MB}`, async () => {
+  const { buildWarning } = ensureBuilt();
+  await appSnapshot();
+  // Seeding (about a minute for 10,000 students) happens here, cached, before any clock starts.
+  await seededDatabase(SMALL);
+  await seededDatabase(LARGE);
+
+  const figures = {};
+  const ratios = [];
+  for (const path of PATHS) {
+    const small = await warmPortal(SMALL, path);
+    const large = await warmPortal(LARGE, path);
+    const runs = await interleaved({
+      [`${path.name}@2k`]: () => download(small.portal, small.admin, path),
+      [`${path.name}@10k`]: () => download(large.portal, large.admin, path),
+    });
+    await small.portal.stop();
+    await large.portal.stop();
+    const of = (size, key) => median(runs[`${path.name}@${size}`].map((run) => run[key]));
+    const timeRatio = of('10k', 'seconds') / of('2k', 'seconds');
+    const rss10k = of('10k', 'peakMb');
+    const ratio = Math.max(timeRatio / MAX_TIME_RATIO, path.rssBudget ? rss10k / MAX_RSS_MB : 0);
+    ratios.push(ratio);
+    const line = {
+      s_2k: of('2k', 'seconds'),
+      s_10k: of('10k', 'seconds'),
+      time_ratio: timeRatio,
+      cpu_ratio: of('10k', 'cpuMs') / of('2k', 'cpuMs'),
+      rss_mb_2k: of('2k', 'peakMb'),
+      rss_mb_10k: rss10k,
+      kb_2k: of('2k', 'bytes') / 1024,
+      kb_10k: of('10k', 'bytes') / 1024,
+    };
+    const shown = Object.entries(line)
+      .map(([key, value]) => `${key}=${value >= 100 ? value.toFixed(0) : value.toFixed(2)}`)
+      .join(' ');
+    process.stdout.write(`PATH ${path.name} ${shown} ratio=${ratio.toFixed(2)}${path.rssBudget ? ' (time and memory)' : ' (time)'}\n`);
+    log(`${path.name}: ${shown}`);
+    for (const [key, value] of Object.entries(line)) figures[`${path.name}_${key}`] = value;
+  }
+  const ratio = Math.max(...ratios);
+  return {
+    ratio,
+    pass: ratio <= 1,
+    ...Object.fromEntries(Object.entries(figures).filter(([key]) => /_(time_ratio|rss_mb_10k)$/.test(key))),
+    students: `${SMALL * 20}/${LARGE * 20}`,
+    runs: RUNS,
+    tool: 'fetch',
+    build_warning: buildWarning,
+  };
+});

@@ -1,0 +1,44 @@
+import { ParseSpeeds, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
+import type { Content } from 'pdfmake/interfaces.js';
+import type { PdfFrame } from './pdf-document.js';
+import { printPdf } from './pdf-printer.js';
+
+/**
+ * Joins the parts of a document made in parts (a school-wide report, one class a part: D63) into
+ * one PDF, and writes 'Page n of m' at the foot of every page, which no part could know while it
+ * was laid out alone. Runs on a thread of the worker pool.
+ *
+ * The page numbers are laid out by pdfmake too (a document of as many pages as the parts hold,
+ * each with only the number half of the foot, pieces.ts `footerContent`), so they are in the
+ * document's own font, at the very place the whole foot puts them; pdf-lib copies the parts'
+ * pages into one document and draws each number page over its page.
+ */
+export async function joinPdfParts(frame: PdfFrame, parts: readonly Uint8Array[]): Promise<Uint8Array> {
+  const joined = await PDFDocument.create({ updateMetadata: false });
+  for (const bytes of parts) {
+    const part = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+    for (const page of await joined.copyPages(part, part.getPageIndices())) joined.addPage(page);
+  }
+  const pageCount = joined.getPageCount();
+  const emptyPages: Content[] = Array.from({ length: pageCount }, (_, index) => (index === 0 ? { text: '' } : { text: '', pageBreak: 'before' }));
+  const numbers = await printPdf({ ...frame, content: emptyPages }, 'page-number');
+  const numbered = await PDFDocument.load(numbers, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const stamps = await joined.embedPdf(numbered, joined.getPageIndices());
+  // pdfkit leaves a page's coordinates flipped (its `1 0 0 -1 0 h cm`) when the page ends: each
+  // page's own content goes inside q … Q, so the number is drawn in PDF's ordinary coordinates.
+  const save = joined.context.register(joined.context.contentStream([pushGraphicsState()]));
+  const restore = joined.context.register(joined.context.contentStream([popGraphicsState()]));
+  joined.getPages().forEach((page, index) => {
+    page.node.wrapContentStreams(save, restore);
+    page.drawPage(stamps[index]!);
+  });
+  if (frame.info?.title) joined.setTitle(frame.info.title);
+  if (frame.info?.author) joined.setAuthor(frame.info.author);
+  joined.setCreator('pdfmake');
+  joined.setProducer('pdf-lib');
+  // pdf-lib pauses for a timer tick every 50 objects by default, to let an event loop breathe;
+  // this thread has nothing else to do, and the pauses cost seconds on a busy machine. Object
+  // streams would deflate every small object again in JavaScript (pako): the pages' content is
+  // compressed already, and the file is barely smaller.
+  return joined.save({ objectsPerTick: Infinity, useObjectStreams: false });
+}
