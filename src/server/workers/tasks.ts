@@ -12,11 +12,13 @@ import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js'
 
 export type TaskRequest =
   | { kind: 'render-pdf'; doc: PdfDocument }
+  | { kind: 'join-pdfs'; parts: Uint8Array[] }
   | { kind: 'inspect-pdf'; bytes: Uint8Array }
   | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
 
 interface Answers {
   'render-pdf': Uint8Array;
+  'join-pdfs': Uint8Array;
   'inspect-pdf': PdfVerdict;
   'read-spreadsheet': SheetAnswer;
 }
@@ -33,6 +35,10 @@ export default async function runTask(task: TaskRequest): Promise<Answers[TaskRe
     case 'render-pdf': {
       const { printPdf } = await import('../pdf/pdf-printer.js');
       return transferable(await printPdf(task.doc));
+    }
+    case 'join-pdfs': {
+      const { joinPdfs } = await import('../pdf/pdf-join.js');
+      return transferable(await joinPdfs(task.parts));
     }
     case 'inspect-pdf': {
       const { inspectPdf } = await import('../documents/pdf-inspection.js');
