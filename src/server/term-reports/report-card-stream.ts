@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.js';
 import { actorOf } from '../http/request-context.js';
 import type { TermNumber } from '../../shared/school.constants.js';
 import { classReportCardsFileName, formReportCardsFileName, type ReportCardBuildEvent } from '../../shared/term-reports.schemas.js';
-import { buildClassCardsPdf, recordReportCardsPrinted, type CardsPlan } from './report-card-sets.service.js';
+import { buildClassCardsPdf, recordReportCardsPrinted, type BuildOptions, type CardsPlan } from './report-card-sets.service.js';
 
 /**
  * The report-day answer as a stream of JSON lines (docs/decisions.md D59): the browser reads the
@@ -73,6 +73,11 @@ function run(input: BuildRequest, events: EventStream, build: () => Promise<void
     .finally(() => events.out.end());
 }
 
+/** What a class's build needs from the request: who asks, the term, and where its progress goes. */
+function buildOptions(input: BuildRequest, events: EventStream, onProgress: BuildOptions['onProgress']): BuildOptions {
+  return { viewer: { role: input.request.user!.role }, year: input.year, term: input.term, schoolName: input.schoolName, signal: events.aborted.signal, onProgress };
+}
+
 /** A class's cards: one PDF. */
 export function sendClassCards(input: BuildRequest): FastifyReply {
   const events = new EventStream(input.reply);
@@ -81,14 +86,7 @@ export function sendClassCards(input: BuildRequest): FastifyReply {
   run(input, events, async () => {
     const fileName = classReportCardsFileName(cards.classId, input.year, input.term);
     await events.send({ type: 'start', total: input.plan.total, classes: 1, file_name: fileName, content_type: 'application/pdf' });
-    const pdf = await buildClassCardsPdf(input.db, cards, {
-      viewer: { role: input.request.user!.role },
-      year: input.year,
-      term: input.term,
-      schoolName: input.schoolName,
-      signal: events.aborted.signal,
-      onProgress: (done) => events.send({ type: 'progress', done, total: input.plan.total, class_id: cards.classId }),
-    });
+    const pdf = await buildClassCardsPdf(input.db, cards, buildOptions(input, events, (done) => events.send({ type: 'progress', done, total: input.plan.total, class_id: cards.classId })));
     // Logged before a byte of the file leaves, as a single card is.
     await recordReportCardsPrinted(input.db, actorOf(input.request), cards, input.year, input.term, `${cards.classId} class PDF`);
     await events.sendBytes(pdf);
@@ -126,14 +124,8 @@ export function sendFormCards(input: BuildRequest, formLevel: number): FastifyRe
     zip.pipe(framing).pipe(events.out, { end: false });
     let before = 0;
     for (const cards of input.plan.classes) {
-      const pdf = await buildClassCardsPdf(input.db, cards, {
-        viewer: { role: input.request.user!.role },
-        year: input.year,
-        term: input.term,
-        schoolName: input.schoolName,
-        signal: events.aborted.signal,
-        onProgress: (done) => events.send({ type: 'progress', done: before + done, total: input.plan.total, class_id: cards.classId }),
-      });
+      const onProgress = (done: number) => events.send({ type: 'progress', done: before + done, total: input.plan.total, class_id: cards.classId });
+      const pdf = await buildClassCardsPdf(input.db, cards, buildOptions(input, events, onProgress));
       await recordReportCardsPrinted(input.db, actorOf(input.request), cards, input.year, input.term, `Form ${formLevel} zip`);
       // The next class is read only once this one is in the zip, whatever the browser's pace.
       const written = once(zip, 'entry', { signal: events.aborted.signal });
