@@ -257,6 +257,19 @@ export function dataDirWith(templateFile) {
   return { dir, dbFile: path.join(dir, 'portal.sqlite') };
 }
 
+/** Runs statements on a SQLite file with better-sqlite3 (a script reshaping its own copy of a school). */
+export function changeDatabase(dbFile, statements) {
+  const SQLite = require(path.join(ROOT, 'node_modules/better-sqlite3'));
+  const db = new SQLite(dbFile, { fileMustExist: true });
+  try {
+    db.transaction(() => {
+      for (const [sql, params = []] of statements) db.prepare(sql).run(...params);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
 /** Runs a read-only query on a SQLite file with better-sqlite3. */
 export function queryDatabase(dbFile, sql, params = []) {
   const SQLite = require(path.join(ROOT, 'node_modules/better-sqlite3'));
@@ -382,10 +395,11 @@ function childEnv(extra) {
 
 /**
  * The built portal (`node dist/server/main.js`) on 127.0.0.1 and a free port, LOG_LEVEL=warn,
- * DEMO_DATA=true, over a copy of a seeded school. Answers { url, pid, dbFile, stop }.
+ * DEMO_DATA=true, over a copy of a seeded school (or of `templateFile`, a school a script
+ * reshaped). Answers { url, pid, dbFile, stop }.
  */
-export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [] } = {}) {
-  const template = await seededDatabase(studentsPerClass);
+export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [], templateFile } = {}) {
+  const template = templateFile ?? (await seededDatabase(studentsPerClass));
   const data = dataDirWith(template);
   const server = spawnChild(
     'the portal',

@@ -25,9 +25,9 @@ export const SCHOOL_ACTIONS = [
   'students.list',
   /** Add a student, import students, reset a student's password. */
   'students.add',
-  /** Every student at once: the registration data spreadsheet, the call list, all-classes reports. */
+  /** Every student at once: the registration data spreadsheet, the call list, all-classes reports, a form's report cards (zip). */
   'students.export',
-  /** One class's reports: registration report, parents' contacts, class attendance. */
+  /** One class's reports: registration report, parents' contacts, class attendance, the class's report cards (one PDF). */
   'class.read',
   /** Mark sheets, grading and subjects of term results. */
   'term-results.read',

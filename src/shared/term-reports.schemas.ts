@@ -69,6 +69,68 @@ export function reportCardUrl(studentId: string, year: number, term: number | st
   return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}`;
 }
 
+// ---- a class's cards at once: GET /api/report-cards/class/… and /form/… (issue 19, D59) ------
+
+/** A form level as a path names it: 1 to 6 (Form 6 where the school has one). */
+const FormLevelSchema = z.coerce
+  .number({ message: 'Form level must be a number from 1 to 6.' })
+  .int('Form level must be a number from 1 to 6.')
+  .min(1, 'Form level must be a number from 1 to 6.')
+  .max(6, 'Form level must be a number from 1 to 6.');
+
+export const ClassReportCardsParamsSchema = z.object({
+  classId: ClassIdSchema,
+  year: AcademicYearSchema,
+  term: TermSchema,
+});
+export const FormReportCardsParamsSchema = z.object({
+  formLevel: FormLevelSchema,
+  year: AcademicYearSchema,
+  term: TermSchema,
+});
+
+/** Report cards joined into one PDF per class, a few cards per rendering (D59: the measured part size). */
+export const REPORT_CARDS_PER_PART = 8;
+
+/** Where a class's report cards are built (one PDF, streamed with its progress). */
+export function classReportCardsUrl(classId: string, year: number, term: number | string): string {
+  return `/api/report-cards/class/${encodeURIComponent(classId)}/${year}/${term}`;
+}
+/** Where a form level's report cards are built (a zip of class PDFs, streamed with its progress). */
+export function formReportCardsUrl(formLevel: number, year: number, term: number | string): string {
+  return `/api/report-cards/form/${formLevel}/${year}/${term}`;
+}
+
+/** The file a class's cards are saved as: 'Report Cards 4A 2025-2026 Term 1.pdf'. */
+export function classReportCardsFileName(classId: string, year: number, term: number): string {
+  return `Report Cards ${classId} ${academicYearLabel(year)} Term ${term}.pdf`;
+}
+/** The zip a form level's cards are saved as: 'Report Cards Form 4 2025-2026 Term 1.zip'. */
+export function formReportCardsFileName(formLevel: number, year: number, term: number): string {
+  return `Report Cards Form ${formLevel} ${academicYearLabel(year)} Term ${term}.zip`;
+}
+
+/**
+ * The build's answer is a stream of JSON lines (application/x-ndjson, D59), so the screen can show
+ * how far the server has come before the file exists: `start` (how many cards), `progress` after
+ * each part is rendered, the file itself as `data` lines (base64), then `end` with its size; a
+ * failure after the start is an `error` line (the status is already 200 by then).
+ */
+export const ReportCardBuildEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('start'),
+    total: z.number().int(),
+    classes: z.number().int(),
+    file_name: z.string(),
+    content_type: z.string(),
+  }),
+  z.object({ type: z.literal('progress'), done: z.number().int(), total: z.number().int(), class_id: z.string() }),
+  z.object({ type: z.literal('data'), base64: z.string() }),
+  z.object({ type: z.literal('end'), bytes: z.number().int() }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+export type ReportCardBuildEvent = z.infer<typeof ReportCardBuildEventSchema>;
+
 // ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------
 
 /** 'yyyy-MM-dd HH:mm:ss', what `new Date().toLocaleString('sv-SE')` gives (SPEC §4). */

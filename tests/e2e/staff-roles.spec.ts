@@ -52,9 +52,9 @@ const REFUSAL = 'You can only see the students you are responsible for.';
 
 const REPORTS = ['Registration Report', 'Parents Contact', 'Class Attendance'];
 const MENUS = {
-  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'Post Term Reports', 'Import Term Results', 'Import Attendance', 'Family Messages'],
-  principal: ['Dashboard', 'Export Data', ...REPORTS, 'Post Term Reports'],
-  formTeacher: ['Dashboard', ...REPORTS],
+  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'Post Term Reports', 'Report Cards', 'Import Term Results', 'Import Attendance', 'Family Messages'],
+  principal: ['Dashboard', 'Export Data', ...REPORTS, 'Post Term Reports', 'Report Cards'],
+  formTeacher: ['Dashboard', ...REPORTS, 'Report Cards'],
 };
 /** What only an administrator may use (the office sees everything else). */
 const ADMINISTRATOR_ONLY = ['Registration Settings', 'Scanner Devices', 'Attendance Settings', 'New School Year', 'Outbox', 'Privacy'];

@@ -12,13 +12,23 @@ import { printPdf } from './pdf-printer.js';
  * each with only the number half of the foot, pieces.ts `footerContent`), so they are in the
  * document's own font, at the very place the whole foot puts them; pdf-lib copies the parts'
  * pages into one document and draws each number page over its page.
+ *
+ * Without a frame (a class's report cards, D59: each card is complete and unnumbered) the pages
+ * are only joined, and the first part's title and author are kept. pdf-lib copies each part's
+ * fonts with its pages, which is why a part holds several cards.
  */
-export async function joinPdfParts(frame: PdfFrame, parts: readonly Uint8Array[]): Promise<Uint8Array> {
+export async function joinPdfParts(frame: PdfFrame | null, parts: readonly Uint8Array[]): Promise<Uint8Array> {
   const joined = await PDFDocument.create({ updateMetadata: false });
-  for (const bytes of parts) {
+  for (const [index, bytes] of parts.entries()) {
     const part = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+    if (frame === null && index === 0) {
+      joined.setTitle(part.getTitle() ?? '');
+      joined.setAuthor(part.getAuthor() ?? '');
+      joined.setSubject(part.getSubject() ?? '');
+    }
     for (const page of await joined.copyPages(part, part.getPageIndices())) joined.addPage(page);
   }
+  if (frame === null) return joined.save({ objectsPerTick: Infinity, useObjectStreams: false });
   const pageCount = joined.getPageCount();
   const emptyPages: Content[] = Array.from({ length: pageCount }, (_, index) => (index === 0 ? { text: '' } : { text: '', pageBreak: 'before' }));
   const numbers = await printPdf({ ...frame, content: emptyPages }, 'page-number');

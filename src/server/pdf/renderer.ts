@@ -97,6 +97,17 @@ export class PdfInParts {
   }
 }
 
+/**
+ * Joins rendered PDFs into one, their pages in order, off the event loop (a class's report cards
+ * rendered a part at a time, D59): the same join as a document made in parts, without page numbers.
+ */
+export async function joinRenderedPdfs(parts: readonly Buffer[]): Promise<Buffer> {
+  // Each part gets a buffer of its own to hand to the thread (a Buffer may share a pooled one).
+  const owned = parts.map((part) => new Uint8Array(part));
+  const answer = await runInWorker({ kind: 'join-pdfs', frame: null, parts: owned }, owned.map((part) => part.buffer));
+  return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
+}
+
 /** Sends PDF bytes to be shown in a frame (inline) or saved (attachment), never cached by proxies. */
 export function sendPdf(reply: FastifyReply, bytes: Buffer, fileName: string, disposition: 'inline' | 'attachment' = 'inline') {
   const safeName = fileName.replace(/[^\w .()-]/g, '_');

@@ -53,7 +53,7 @@ export function fieldChangesOf(db: Db, studentId: string) {
     .where('entity', 'in', ['student', 'document'])
     .where('entity_id', '=', studentId)
     .where('field', 'is not', null)
-    .where('action', 'not in', ['read', 'export', 'report-card-viewed'])
+    .where('action', 'not in', ['read', 'export', 'report-card-viewed', 'report-card-printed'])
     .orderBy('id', 'asc');
 }
 

@@ -71,84 +71,118 @@ function remarks(title: string, text: string | null, signedBy: string | null): C
   ];
 }
 
+const termNameOf = (term: TermNumber) => `Term ${term} ${TERM_NAMES[term]}`;
+const studentName = (data: ReportCardData) => [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
+const PAGE = { pageSize: PAGE_SIZES.letter, pageMargins: [40, 36, 40, 48] as [number, number, number, number] };
+
 /** The document definition of a report card (tests read its text back from the PDF). */
 export function buildReportCard(data: ReportCardData): PdfDocument {
-  const termName = `Term ${data.term} ${TERM_NAMES[data.term]}`;
+  const termName = termNameOf(data.term);
   const yearLabel = academicYearLabel(data.year);
-  const name = [data.student.first_name, data.student.last_name].filter(Boolean).join(' ') || data.student.id;
-  const formClass = data.classId ? formClassName(data.classId, data.formLevel) : null;
-  const attendance = data.attendance;
-  const sessions = (n: number) => (attendance ? `${n} of ${attendance.possibleSessions}` : 'Not recorded');
-
+  const name = studentName(data);
   return {
-    pageSize: PAGE_SIZES.letter,
-    pageMargins: [40, 36, 40, 48],
+    ...PAGE,
     info: {
       title: `End of Term Report – ${name} – ${termName} ${yearLabel}`,
       author: data.schoolName,
       subject: 'End of Term Report',
     },
     footer: pageFooter(`${name} (${data.student.id}) · ${termName} ${yearLabel} · printed ${data.printedAt}`),
-    content: [
-      schoolHeader(data.schoolName, 'End of Term Report', `${termName} · Academic Year ${yearLabel}`),
-      keyValueGrid(
-        [
-          ['Student', name],
-          ['Student ID', data.student.id],
-          ['Date of Birth', data.student.date_of_birth],
-          ['Form Class', formClass],
-          ['Term', termName],
-          ['Academic Year', yearLabel],
-          ['Number in Class', data.classSize],
-          ['Position in Class', data.position],
-          ['Average', mark(data.average)],
-          ['Class Average', mark(data.classAverage)],
-        ],
-        2,
-      ),
-      sectionTitle('Subjects'),
-      dataTable(
-        [
-          'Subject',
-          `Coursework${percent(data.weights?.coursework_weight)}`,
-          `Exam${percent(data.weights?.exam_weight)}`,
-          'Total',
-          'Grade',
-          'Comment',
-        ],
-        data.results.map((r) => [
-          r.subject,
-          { text: display(mark(r.coursework)), alignment: 'right' },
-          { text: display(mark(r.exam)), alignment: 'right' },
-          { text: display(mark(r.total)), alignment: 'right', bold: true },
-          { text: display(r.grade), alignment: 'center', bold: true },
-          { text: display(r.comment), fontSize: 8 },
-        ]),
-        [105, 62, 48, 36, 32, '*'],
-      ),
-      sectionTitle('Attendance'),
-      keyValueGrid(
-        [
-          ['Sessions Absent', sessions(attendance?.absentSessions ?? 0)],
-          ['Sessions Late', sessions(attendance?.lateSessions ?? 0)],
-        ],
-        2,
-      ),
-      ...remarks('Form Teacher’s Remarks', data.formTeacherRemarks, data.formTeacher ? `Form teacher: ${data.formTeacher}` : null),
-      ...remarks('Principal’s Remarks', data.principalRemarks, null),
-      sectionTitle('Grade Key'),
-      gradeKeyTable(data.gradeKey),
-      signatureLines(['Form Teacher', 'Principal', 'Parent or Guardian']),
-      {
-        text: NOT_VALID_LINE,
-        bold: true,
-        alignment: 'center',
-        margin: [0, 14, 0, 0],
-        fontSize: 9,
-        color: COLORS.ink,
-      },
-    ],
+    content: reportCardContent(data),
   };
+}
+
+/**
+ * Several students' cards as one document, each starting on a new page (a class's report day,
+ * D59): the same card as `buildReportCard`, under one footer that names the class and term, since
+ * a document has one footer.
+ */
+export function buildReportCardSet(cards: readonly ReportCardData[], set: { classId: string; formLevel: number | null }): PdfDocument {
+  const first = cards[0];
+  if (!first) throw new Error('buildReportCardSet: no cards');
+  const termName = termNameOf(first.term);
+  const yearLabel = academicYearLabel(first.year);
+  const formClass = formClassName(set.classId, set.formLevel) ?? set.classId;
+  return {
+    ...PAGE,
+    info: {
+      title: `End of Term Reports – ${formClass} – ${termName} ${yearLabel}`,
+      author: first.schoolName,
+      subject: 'End of Term Report',
+    },
+    footer: pageFooter(`${formClass} · ${termName} ${yearLabel} · printed ${first.printedAt}`),
+    content: cards.map((card, index) => ({ stack: reportCardContent(card), ...(index > 0 ? { pageBreak: 'before' as const } : {}) })),
+  };
+}
+
+/** What one card prints, page content only: the one card layout both documents use. */
+function reportCardContent(data: ReportCardData): Content[] {
+  const termName = termNameOf(data.term);
+  const yearLabel = academicYearLabel(data.year);
+  const name = studentName(data);
+  const formClass = data.classId ? formClassName(data.classId, data.formLevel) : null;
+  const attendance = data.attendance;
+  const sessions = (n: number) => (attendance ? `${n} of ${attendance.possibleSessions}` : 'Not recorded');
+
+  return [
+    schoolHeader(data.schoolName, 'End of Term Report', `${termName} · Academic Year ${yearLabel}`),
+    keyValueGrid(
+      [
+        ['Student', name],
+        ['Student ID', data.student.id],
+        ['Date of Birth', data.student.date_of_birth],
+        ['Form Class', formClass],
+        ['Term', termName],
+        ['Academic Year', yearLabel],
+        ['Number in Class', data.classSize],
+        ['Position in Class', data.position],
+        ['Average', mark(data.average)],
+        ['Class Average', mark(data.classAverage)],
+      ],
+      2,
+    ),
+    sectionTitle('Subjects'),
+    dataTable(
+      [
+        'Subject',
+        `Coursework${percent(data.weights?.coursework_weight)}`,
+        `Exam${percent(data.weights?.exam_weight)}`,
+        'Total',
+        'Grade',
+        'Comment',
+      ],
+      data.results.map((r) => [
+        r.subject,
+        { text: display(mark(r.coursework)), alignment: 'right' },
+        { text: display(mark(r.exam)), alignment: 'right' },
+        { text: display(mark(r.total)), alignment: 'right', bold: true },
+        { text: display(r.grade), alignment: 'center', bold: true },
+        { text: display(r.comment), fontSize: 8 },
+      ]),
+      [105, 62, 48, 36, 32, '*'],
+    ),
+    sectionTitle('Attendance'),
+    keyValueGrid(
+      [
+        ['Sessions Absent', sessions(attendance?.absentSessions ?? 0)],
+        ['Sessions Late', sessions(attendance?.lateSessions ?? 0)],
+      ],
+      2,
+    ),
+    ...remarks('Form Teacher’s Remarks', data.formTeacherRemarks, data.formTeacher ? `Form teacher: ${data.formTeacher}` : null),
+    ...remarks('Principal’s Remarks', data.principalRemarks, null),
+    sectionTitle('Grade Key'),
+    gradeKeyTable(data.gradeKey),
+    signatureLines(['Form Teacher', 'Principal', 'Parent or Guardian']),
+    {
+      text: NOT_VALID_LINE,
+      bold: true,
+      alignment: 'center',
+      margin: [0, 14, 0, 0],
+      fontSize: 9,
+      color: COLORS.ink,
+    },
+  ];
 }
 
 /** The grade key in one row of bands: 'A 75–100 Excellent' … */

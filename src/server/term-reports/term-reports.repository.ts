@@ -71,6 +71,36 @@ export async function listClassStudents(db: Db, classId: string): Promise<Studen
     .execute();
 }
 
+/**
+ * The students of a form class today who have results for a term, in list order: whose cards a
+ * class's report day prints (D59). Today's class, as the policy reaches students by it.
+ */
+export async function listClassStudentsWithResults(db: Db, classId: string, year: number, term: number): Promise<StudentBasics[]> {
+  return db
+    .selectFrom('students')
+    .select(['id', 'first_name', 'last_name', 'date_of_birth', 'class_id'])
+    .where('class_id', '=', classId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('term_results')
+          .select('term_results.student_id')
+          .whereRef('term_results.student_id', '=', 'students.id')
+          .where('term_results.year', '=', year)
+          .where('term_results.term', '=', term),
+      ),
+    )
+    .orderBy('last_name')
+    .orderBy('first_name')
+    .orderBy('id')
+    .execute();
+}
+
+/** The form classes of a form level, in class order (4A, 4B, …). */
+export async function listFormClassesOfLevel(db: Db, formLevel: number) {
+  return db.selectFrom('form_classes').select(['id', 'form_level']).where('form_level', '=', formLevel).orderBy('id').execute();
+}
+
 export async function listSubjects(db: Db) {
   return db.selectFrom('subjects').select(['id', 'code', 'name']).orderBy('id').execute();
 }
@@ -251,23 +281,48 @@ export interface SubjectResult {
   comment: string | null;
 }
 
-export async function listStudentResults(db: Db, studentId: string, year: number, term: number): Promise<SubjectResult[]> {
-  return db
-    .selectFrom('term_results')
-    .innerJoin('subjects', 'subjects.id', 'term_results.subject_id')
-    .select([
-      'subjects.name as subject',
-      'term_results.coursework',
-      'term_results.exam',
-      'term_results.total',
-      'term_results.grade',
-      'term_results.comment',
-    ])
-    .where('term_results.student_id', '=', studentId)
-    .where('term_results.year', '=', year)
-    .where('term_results.term', '=', term)
-    .orderBy('subjects.id')
-    .execute();
+/** The students' results for a term, each with the student's ID, in subject order (any number of students). */
+export async function listResultsOfStudents(db: Db, studentIds: readonly string[], year: number, term: number): Promise<(SubjectResult & { student_id: string })[]> {
+  const found: (SubjectResult & { student_id: string })[] = [];
+  for (const part of chunk([...new Set(studentIds)], MAX_PARAMETERS)) {
+    found.push(
+      ...(await db
+        .selectFrom('term_results')
+        .innerJoin('subjects', 'subjects.id', 'term_results.subject_id')
+        .select([
+          'term_results.student_id',
+          'subjects.name as subject',
+          'term_results.coursework',
+          'term_results.exam',
+          'term_results.total',
+          'term_results.grade',
+          'term_results.comment',
+        ])
+        .where('term_results.student_id', 'in', part)
+        .where('term_results.year', '=', year)
+        .where('term_results.term', '=', term)
+        .orderBy('subjects.id')
+        .execute()),
+    );
+  }
+  return found;
+}
+
+/** The students' term summaries (class, standing, remarks) for a term. */
+export async function listSummariesOf(db: Db, studentIds: readonly string[], year: number, term: number) {
+  const found = [];
+  for (const part of chunk([...new Set(studentIds)], MAX_PARAMETERS)) {
+    found.push(
+      ...(await db
+        .selectFrom('term_summaries')
+        .select(['student_id', 'class_id', 'form_teacher_remarks', 'principal_remarks', 'average', 'position', 'class_size'])
+        .where('student_id', 'in', part)
+        .where('year', '=', year)
+        .where('term', '=', term)
+        .execute()),
+    );
+  }
+  return found;
 }
 
 export async function findSummary(db: Db, studentId: string, year: number, term: number) {
@@ -307,17 +362,22 @@ export async function listHolidayDates(db: Db, from: string, to: string): Promis
   return rows.map((row) => row.date);
 }
 
-/** The student's attended sessions and late arrivals on the given days; and whether the school recorded any. */
-export async function summariseAttendance(db: Db, studentId: string, from: string, to: string) {
-  const own = await db
-    .selectFrom('attendance_records')
-    .select(['date_scanned', 'attendance_am', 'attendance_pm', 'time_in', 'time_out', 'late'])
-    .where('student_id', '=', studentId)
-    .where('date_scanned', '>=', from)
-    .where('date_scanned', '<=', to)
-    .execute();
+/** The students' attendance records on the given days (with each student's ID); and whether the school recorded any. */
+export async function summariseAttendanceOf(db: Db, studentIds: readonly string[], from: string, to: string) {
+  const records = [];
+  for (const part of chunk([...new Set(studentIds)], MAX_PARAMETERS)) {
+    records.push(
+      ...(await db
+        .selectFrom('attendance_records')
+        .select(['student_id', 'date_scanned', 'attendance_am', 'attendance_pm', 'time_in', 'time_out', 'late'])
+        .where('student_id', 'in', part)
+        .where('date_scanned', '>=', from)
+        .where('date_scanned', '<=', to)
+        .execute()),
+    );
+  }
   const anyone =
-    own.length > 0
+    records.length > 0
       ? true
       : Boolean(
           await db
@@ -328,7 +388,7 @@ export async function summariseAttendance(db: Db, studentId: string, from: strin
             .limit(1)
             .executeTakeFirst(),
         );
-  return { records: own, schoolRecorded: anyone };
+  return { records, schoolRecorded: anyone };
 }
 
 // ---- import writes -----------------------------------------------------------------------------

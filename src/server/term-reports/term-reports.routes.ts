@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import {
+  ClassReportCardsParamsSchema,
+  FormReportCardsParamsSchema,
   GradingSettingsSchema,
   ImportQuerySchema,
   ImportReportSchema,
@@ -24,6 +26,8 @@ import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/renderer.js';
 import { renderReportCard } from './report-card.pdf.js';
+import { planClassCards, planFormCards } from './report-card-sets.service.js';
+import { sendClassCards, sendFormCards } from './report-card-stream.js';
 import * as repo from './term-reports.repository.js';
 import * as service from './term-reports.service.js';
 import { buildTemplate, sendTemplate } from './term-results.template.js';
@@ -92,6 +96,47 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       const bytes = await renderReportCard(data);
       await service.recordReportCardView(db, actorOf(request), studentId, year, term);
       return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, pdfDisposition(request.query));
+    },
+  );
+
+  // ---- report day: a class's cards as one PDF, a form's as a zip of class PDFs (issue 19, D59) ----
+
+  app.get(
+    '/api/report-cards/class/:classId/:year/:term',
+    {
+      // Compressing would hold the progress lines back until the compressor's buffer fills.
+      compress: false,
+      config: { access: { can: 'class.read', class: { param: 'classId' } } },
+      schema: {
+        tags,
+        summary: 'A class’s report cards for a term (posted or not) as one PDF, streamed as JSON lines with the progress',
+        params: ClassReportCardsParamsSchema,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const { classId, year, term } = request.params;
+      const plan = await planClassCards(db, classId, year, term);
+      return sendClassCards({ db, request, reply, plan, year, term, schoolName: config.schoolName });
+    },
+  );
+
+  app.get(
+    '/api/report-cards/form/:formLevel/:year/:term',
+    {
+      compress: false,
+      config: { access: { can: 'students.export' } },
+      schema: {
+        tags,
+        summary: 'A form level’s report cards for a term as a zip of class PDFs, streamed as JSON lines with the progress',
+        params: FormReportCardsParamsSchema,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const { formLevel, year, term } = request.params;
+      const plan = await planFormCards(db, formLevel, year, term);
+      return sendFormCards({ db, request, reply, plan, year, term, schoolName: config.schoolName }, formLevel);
     },
   );
 

@@ -70,63 +70,110 @@ export async function loadReportCard(
   schoolName: string,
   now: Date = new Date(),
 ): Promise<ReportCardData> {
-  const student = await repo.findStudent(db, studentId);
-  if (!student) throw notFound('No student has that ID.');
+  const [card] = await loadReportCards(db, viewer, [studentId], year, term, schoolName, now);
+  return card!;
+}
+
+/**
+ * The report cards of several students for a term, in the order asked, read with a handful of
+ * queries whatever their number (a class's report day, D59). The same rules as one card: 404 for a
+ * student who does not exist, 403 for an unposted term unless staff, 404 for a student without
+ * results that term.
+ */
+export async function loadReportCards(
+  db: Db,
+  viewer: { role: UserRole },
+  studentIds: readonly string[],
+  year: number,
+  term: TermNumber,
+  schoolName: string,
+  now: Date = new Date(),
+): Promise<ReportCardData[]> {
+  const students = new Map((await repo.findStudents(db, studentIds)).map((s) => [s.id, s]));
+  if (studentIds.some((id) => !students.has(id))) throw notFound('No student has that ID.');
   const report = await repo.findTermReport(db, year, term);
   if (viewer.role !== 'admin' && report?.posted !== 1) {
     throw forbidden('This term’s report has not been posted yet.');
   }
-  const results = await repo.listStudentResults(db, studentId, year, term);
-  if (results.length === 0) throw notFound('There is no report for this student and term.');
-  const summary = await repo.findSummary(db, studentId, year, term);
-  const classId = summary?.class_id ?? null;
-  const formClass = classId ? await repo.findFormClass(db, classId) : undefined;
-  const weights = formClass ? (await repo.listAssessmentWeights(db)).find((w) => w.form_level === formClass.form_level) : undefined;
-  const classAverage = classId ? await repo.findClassAverage(db, classId, year, term) : null;
-  return {
-    schoolName,
-    student,
-    year,
-    term,
-    classId,
-    formLevel: formClass?.form_level ?? null,
-    formTeacher: formClass?.form_teacher ?? null,
-    classSize: summary?.class_size ?? null,
-    position: summary?.position ?? null,
-    average: summary?.average ?? null,
-    classAverage: classAverage === null ? null : roundToTenth(classAverage),
-    weights: weights ?? null,
-    results,
-    attendance: await termAttendance(db, studentId, year, term, now),
-    formTeacherRemarks: summary?.form_teacher_remarks ?? null,
-    principalRemarks: summary?.principal_remarks ?? null,
-    gradeKey: await repo.listGradeKey(db),
-    printedAt: schoolDateTime(now),
-  };
+  const results = groupBy(await repo.listResultsOfStudents(db, studentIds, year, term), (r) => r.student_id);
+  if (studentIds.some((id) => !results.has(id))) throw notFound('There is no report for this student and term.');
+  const summaries = new Map((await repo.listSummariesOf(db, studentIds, year, term)).map((s) => [s.student_id, s]));
+  const classIds = [...new Set([...summaries.values()].flatMap((s) => (s.class_id ? [s.class_id] : [])))];
+  const [formClasses, weights, gradeKey, attendance] = await Promise.all([
+    repo.listFormClasses(db),
+    repo.listAssessmentWeights(db),
+    repo.listGradeKey(db),
+    termAttendance(db, studentIds, year, term, now),
+  ]);
+  const classAverages = new Map<string, number | null>();
+  for (const classId of classIds) classAverages.set(classId, await repo.findClassAverage(db, classId, year, term));
+  const printedAt = schoolDateTime(now);
+  return studentIds.map((studentId) => {
+    const summary = summaries.get(studentId);
+    const classId = summary?.class_id ?? null;
+    const formClass = classId ? formClasses.find((c) => c.id === classId) : undefined;
+    const classAverage = classId ? (classAverages.get(classId) ?? null) : null;
+    return {
+      schoolName,
+      student: students.get(studentId)!,
+      year,
+      term,
+      classId,
+      formLevel: formClass?.form_level ?? null,
+      formTeacher: formClass?.form_teacher ?? null,
+      classSize: summary?.class_size ?? null,
+      position: summary?.position ?? null,
+      average: summary?.average ?? null,
+      classAverage: classAverage === null ? null : roundToTenth(classAverage),
+      weights: (formClass ? weights.find((w) => w.form_level === formClass.form_level) : undefined) ?? null,
+      results: (results.get(studentId) ?? []).map(({ student_id: _, ...result }) => result),
+      attendance: attendance === null ? null : (attendance.get(studentId) ?? null),
+      formTeacherRemarks: summary?.form_teacher_remarks ?? null,
+      principalRemarks: summary?.principal_remarks ?? null,
+      gradeKey,
+      printedAt,
+    };
+  });
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /**
- * Sessions absent and late out of the possible sessions of the term (two per school day: the
- * term's dates minus weekends and school holidays, up to today for a term still running). A
- * session counts as the attendance screen counts it (src/shared/attendance.stats.ts); each late
- * arrival is one late session. When the
- * school recorded no attendance at all in the term, the card says "Not recorded" rather than
- * counting every session as absent.
+ * Sessions absent and late out of the possible sessions of the term, per student (two per school
+ * day: the term's dates minus weekends and school holidays, up to today for a term still
+ * running). A session counts as the attendance screen counts it (src/shared/attendance.stats.ts);
+ * each late arrival is one late session. Null when the term has no dates or the school recorded
+ * no attendance at all in it: the card says "Not recorded" rather than counting every session as
+ * absent.
  */
-async function termAttendance(db: Db, studentId: string, year: number, term: number, now: Date = new Date()) {
+async function termAttendance(db: Db, studentIds: readonly string[], year: number, term: number, now: Date = new Date()) {
   const dates = await repo.findAcademicTerm(db, year, term);
   if (!dates) return null;
   const today = schoolToday(now);
   const end = dates.end_date < today ? dates.end_date : today;
   const holidays = await repo.listHolidayDates(db, dates.start_date, dates.end_date);
-  const { records, schoolRecorded } = await repo.summariseAttendance(db, studentId, dates.start_date, end);
+  const { records, schoolRecorded } = await repo.summariseAttendanceOf(db, studentIds, dates.start_date, end);
   if (!schoolRecorded) return null;
   const schoolDays = listSchoolDays(dates.start_date, end, holidays);
   const open = new Set(schoolDays);
-  // The attendance screen's own counting (SPEC §4: a time in without a time out is both sessions).
-  const counted = countAttendance(records.filter((record) => open.has(record.date_scanned)));
-  const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
-  return { possibleSessions: summary.possible, absentSessions: summary.absent, lateSessions: summary.lates };
+  const byStudent = groupBy(records, (record) => record.student_id);
+  return new Map(
+    studentIds.map((studentId) => {
+      // The attendance screen's own counting (SPEC §4: a time in without a time out is both sessions).
+      const counted = countAttendance((byStudent.get(studentId) ?? []).filter((record) => open.has(record.date_scanned)));
+      const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
+      return [studentId, { possibleSessions: summary.possible, absentSessions: summary.absent, lateSessions: summary.lates }] as const;
+    }),
+  );
 }
 
 /** The audit row of a card being opened (each view is logged). */

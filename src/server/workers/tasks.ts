@@ -13,7 +13,7 @@ import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js'
 
 export type TaskRequest =
   | { kind: 'render-pdf'; doc: PdfDocument; footerPart?: FooterPart }
-  | { kind: 'join-pdfs'; frame: PdfFrame; parts: Uint8Array[] }
+  | { kind: 'join-pdfs'; frame: PdfFrame | null; parts: Uint8Array[] }
   | { kind: 'inspect-pdf'; bytes: Uint8Array }
   | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
 

@@ -13,6 +13,7 @@ import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PostAddIcon from '@mui/icons-material/PostAdd';
+import PrintIcon from '@mui/icons-material/Print';
 import PrivacyTipIcon from '@mui/icons-material/PrivacyTip';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RateReviewIcon from '@mui/icons-material/RateReview';
@@ -40,6 +41,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
   { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, screen: screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },
   { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
+  { id: 'reportCards', needs: 'class.read', label: 'Report Cards', icon: <PrintIcon />, screen: screen(() => import('../term-reports/report-cards-screen.js'), 'ReportCardsScreen') },
   { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
   { id: 'registrationSettings', needs: 'settings.manage', label: 'Registration Settings', icon: <EventNoteIcon />, screen: screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },
   { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },

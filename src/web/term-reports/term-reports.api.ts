@@ -4,14 +4,17 @@ import {
   ImportReportSchema,
   PostedTermReportListSchema,
   PostedTermReportSchema,
+  ReportCardBuildEventSchema,
   ReportCardTermListSchema,
   SubjectListSchema,
   type ImportReport,
   type PostTermReportsInput,
   type PostedTermReport,
+  type ReportCardBuildEvent,
   type ScheduleTermReportsInput,
 } from '../../shared/term-reports.schemas.js';
-import { apiRequest, fileForm } from '../lib/api-client.js';
+import { ApiError, apiRequest, fileForm, send, toApiError } from '../lib/api-client.js';
+import { saveFile } from '../lib/save-file.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 
@@ -123,4 +126,72 @@ export function useImportTermResults() {
       }
     },
   });
+}
+
+// ---- report day: GET /api/report-cards/class/… and /form/… (D59) --------------------------------
+
+/** How far a report-day build has come, as the server last said. */
+export interface CardBuildProgress {
+  done: number;
+  total: number;
+  /** The class whose cards are being made. */
+  classId: string | null;
+  /** The file is made and on its way (the cards are all done). */
+  sending: boolean;
+}
+
+const CUT_OFF = 'The download stopped before the file was complete. Try again.';
+
+/**
+ * Builds a class's cards (one PDF) or a form's (a zip) and saves the file: reads the server's
+ * JSON lines as they come, telling `onProgress` each step, and saves the file once it is whole.
+ * A refusal before the build is the server's error body; a failure during it, its `error` line.
+ */
+export async function buildReportCards(url: string, onProgress: (progress: CardBuildProgress) => void, signal?: AbortSignal): Promise<string> {
+  const response = await send(url, { method: 'GET', headers: { Accept: 'application/x-ndjson' }, ...(signal ? { signal } : {}) });
+  if (!response.ok) throw await toApiError(response);
+  if (!response.body) throw new ApiError(response.status, { code: 'internal', message: CUT_OFF });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  let start: Extract<ReportCardBuildEvent, { type: 'start' }> | null = null;
+  let progress: CardBuildProgress = { done: 0, total: 0, classId: null, sending: false };
+  let pending = '';
+  const handle = (line: string): boolean => {
+    const parsed = ReportCardBuildEventSchema.safeParse(JSON.parse(line));
+    if (!parsed.success) throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+    const event = parsed.data;
+    if (event.type === 'error') throw new ApiError(response.status, { code: 'internal', message: event.message });
+    if (event.type === 'start') {
+      start = event;
+      progress = { ...progress, total: event.total };
+    } else if (event.type === 'progress') {
+      progress = { ...progress, done: event.done, total: event.total, classId: event.class_id, sending: false };
+    } else if (event.type === 'data') {
+      const bytes = Uint8Array.from(atob(event.base64), (c) => c.charCodeAt(0));
+      parts.push(bytes);
+      received += bytes.length;
+      if (!progress.sending) progress = { ...progress, sending: true };
+    } else {
+      if (event.bytes !== received) throw new ApiError(response.status, { code: 'internal', message: CUT_OFF });
+      return true;
+    }
+    onProgress(progress);
+    return false;
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) pending += value;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line !== '' && handle(line)) {
+        const file = start as Extract<ReportCardBuildEvent, { type: 'start' }> | null;
+        if (!file) throw new ApiError(response.status, { code: 'internal', message: CUT_OFF });
+        saveFile(parts, file.file_name, file.content_type);
+        return file.file_name;
+      }
+    }
+    if (done) throw new ApiError(response.status, { code: 'internal', message: CUT_OFF });
+  }
 }

@@ -333,6 +333,17 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/report-card-terms/:userID': { request: ({ student }) => ({ url: `/api/report-card-terms/${student}` }), ok: 200 },
   'GET /api/report-card/:studentId/:year/:term': { costly: true, request: ({ student }) => ({ url: `/api/report-card/${student}/2025/1` }), ok: 200 },
   'GET /api/term-reports-posted': { request: get('/api/term-reports-posted'), ok: 200 },
+  // Report day (D59): 5A's cards (a form teacher's own class); the form zip of a one-card Form 6, so the sweeps stay quick.
+  'GET /api/report-cards/class/:classId/:year/:term': { costly: true, request: get('/api/report-cards/class/5A/2025/1'), ok: 200 },
+  'GET /api/report-cards/form/:formLevel/:year/:term': {
+    costly: true,
+    request: async ({ db }) => {
+      await oneCardForm(db);
+      return { url: '/api/report-cards/form/6/2025/1' };
+    },
+    ok: 200,
+  },
+
   'POST /api/post-term-reports': {
     request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1, date_posted: '2025-12-19 14:05:00' } }),
     ok: 200,
@@ -718,6 +729,18 @@ async function throwawayStudent(db: Db): Promise<string> {
   await db.insertInto('students').values({ id, class_id: '1A', first_name: 'Throwaway', last_name: 'Student', created_at: iso, updated_at: iso }).execute();
   await db.insertInto('users').values({ role: 'student', student_id: id, created_at: iso, updated_at: iso }).execute();
   return id;
+}
+
+/** A Form 6 class (6A) with one student who has a 2025 Term 1 result: a form zip of one card. */
+async function oneCardForm(db: Db): Promise<void> {
+  const iso = nowIso();
+  const stamps = { created_at: iso, updated_at: iso };
+  const id = '20990601';
+  if (await db.selectFrom('students').select('id').where('id', '=', id).executeTakeFirst()) return;
+  await db.insertInto('form_classes').values({ id: '6A', form_level: 6, form_teacher: null, ...stamps }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db.insertInto('students').values({ id, class_id: '6A', first_name: 'Sixth', last_name: 'Former', ...stamps }).execute();
+  const subject = await db.selectFrom('subjects').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
+  await db.insertInto('term_results').values({ student_id: id, year: 2025, term: 1, subject_id: subject.id, coursework: 70, exam: 60, total: 64, grade: 'B', comment: null, ...stamps }).execute();
 }
 
 /** A failed message made for one call that resends it (a resent one is queued, and may be resent again). */
