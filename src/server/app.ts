@@ -170,10 +170,10 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(staffRoutes, appDeps);
   await app.register(outboxRoutes, appDeps);
   await app.register(noticeRoutes, appDeps);
+  await app.register(intakeRoutes, appDeps);
   // Last of the features: the security sweeps call routes in this order, and the rollover's samples
   // roll the whole demo school over (route-samples.ts), so every other feature's samples run first.
   await app.register(rolloverRoutes, appDeps);
-  await app.register(intakeRoutes, appDeps);
 
   await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
   return app;
