@@ -12,6 +12,7 @@ import {
 } from '../../shared/admin.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { LOOKUPS, type LookupName } from '../../shared/lookups.schemas.js';
+import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
 import {
   IDENTITY_FIELDS,
   IDENTITY_TAKEN_MESSAGES,
@@ -245,6 +246,8 @@ export function checkRow(sheetRow: SheetRow, columns: readonly (string | null)[]
   });
 
   const existing = id === null ? undefined : ctx.existing.get(id);
+  // A former student's record is kept read-only (D60), by a file as much as by a form.
+  if (existing?.left_on) add('id', FORMER_STUDENT_MESSAGE);
   if (id !== null && !existing) {
     for (const name of NEW_STUDENT_REQUIRED) {
       if (!(name in values) && !errors[name]) add(name, NEW_STUDENT_MESSAGES.required);

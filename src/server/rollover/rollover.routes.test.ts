@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
 import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/admin.schemas.js';
+import { multipartBody } from '../../../tests/support/test-files.js';
 import { ClassAttendanceSchema } from '../../shared/attendance.schemas.js';
-import { RolloverPreviewSchema, RolloverRunAnswerSchema, RolloverStateSchema, type RolloverPlanInput } from '../../shared/rollover.schemas.js';
+import { FORMER_STUDENT_MESSAGE, RolloverPreviewSchema, RolloverRunAnswerSchema, RolloverStateSchema, type RolloverPlanInput } from '../../shared/rollover.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { schoolToday } from '../../shared/dates.js';
 import { runRollover, undoRollover } from './rollover.service.js';
@@ -267,6 +268,11 @@ describe('the run and its undo', () => {
       expect(refused.message).toMatch(/left the school/);
     }
     expectError(await office.post('/api/reset-password-student', { student_id: leaver }), 422, 'former_student');
+    // Import Students names the leaver: that row is refused, and nothing of the file is written.
+    const file = multipartBody([{ name: 'file', filename: 'students.csv', contentType: 'text/csv', bytes: Buffer.from(`Student ID,First Name\n${leaver},Changed\n`) }]);
+    const refusedImport = expectError(await office.post('/api/students/import?dryRun=0', file.body, { headers: file.headers }), 400, 'validation_failed');
+    expect(refusedImport.errors).toEqual({ 'row 2: Student ID': [FORMER_STUDENT_MESSAGE] });
+    expect((await db().selectFrom('students').select('first_name').where('id', '=', leaver).executeTakeFirstOrThrow()).first_name).not.toBe('Changed');
     expectError(await office.post(`/api/review/registrations/${leaver}/verify`, {}), 422, 'former_student');
     expect((await office.get(`/api/student-record/${leaver}`)).statusCode).toBe(200);
     expect((await student.get(`/api/student-record/${leaver}`)).statusCode).toBe(200);
