@@ -111,9 +111,18 @@ export async function deleteAllReviews(db: Db): Promise<void> {
   await db.deleteFrom('registration_reviews').execute();
 }
 
-export async function insertReviews(db: Db, rows: readonly ReviewRow[]): Promise<void> {
+/**
+ * Puts the run's cleared decisions back. A decision the office made on one of those students since
+ * the run gives way to the one from before (the audit log keeps it), as the undo restores the state
+ * before the run; decisions on other students stay.
+ */
+export async function restoreReviews(db: Db, rows: readonly ReviewRow[]): Promise<void> {
   // 50 rows of 8 columns per statement: under SQLite's 999 parameters of older builds.
-  for (let i = 0; i < rows.length; i += 50) await db.insertInto('registration_reviews').values(rows.slice(i, i + 50)).execute();
+  for (let i = 0; i < rows.length; i += 50) {
+    const chunk = rows.slice(i, i + 50);
+    await db.deleteFrom('registration_reviews').where('student_id', 'in', chunk.map((row) => row.student_id)).execute();
+    await db.insertInto('registration_reviews').values(chunk).execute();
+  }
 }
 
 // ---- the runs ------------------------------------------------------------------------------------

@@ -138,7 +138,7 @@ const clearReviews: RolloverStep<{ reviews: repo.ReviewRow[] }> = {
     return { reviews };
   },
   async undo(trx, before) {
-    await repo.insertReviews(trx, before.reviews);
+    await repo.restoreReviews(trx, before.reviews);
   },
 };
 
