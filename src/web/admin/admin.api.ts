@@ -16,6 +16,7 @@ import {
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { ApiError, apiRequest, errorFromBody, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
+import { saveFile } from '../lib/save-file.js';
 
 /** The admin area's calls (SPEC §7): one fetcher and one hook per call. */
 
@@ -142,16 +143,7 @@ export async function downloadFile(url: string, fileName: string): Promise<void>
   }
   if (!response.ok) throw await errorOf(response);
   const blob = await response.blob();
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start saving before the blob is released.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveFile([blob], fileName, blob.type);
 }
 
 export function useDownloadFile() {

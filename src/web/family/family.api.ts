@@ -20,6 +20,7 @@ import { ApiError, apiRequest, fetchCsrfCookie, readCookie, send, toApiError } f
 import { rememberChild } from '../lib/family-child.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { refreshSession } from '../lib/session.js';
+import { saveFile } from '../lib/save-file.js';
 
 /**
  * The family accounts' calls (issue 17): one fetcher and one hook per call. The sign-ins resolve
@@ -284,16 +285,7 @@ export async function downloadClassLetters(classId: string): Promise<void> {
   if (!response.ok) throw await toApiError(response);
   const blob = await response.blob();
   if (blob.type !== 'application/pdf') throw new ApiError(response.status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = `Family Codes ${classId}.pdf`;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start saving before the blob is released.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveFile([blob], `Family Codes ${classId}.pdf`, blob.type);
 }
 
 export function useDownloadClassLetters() {

@@ -1,6 +1,7 @@
 /**
  * Saves bytes the page holds as a file under `fileName` (a link with `download`, clicked): for
- * files the page assembled itself, such as a report-day build read from a stream (D59).
+ * files the page fetched or assembled itself (an export, a class's family letters, a report-day
+ * build read from a stream, D59).
  */
 export function saveFile(parts: BlobPart[], fileName: string, type: string): void {
   const href = URL.createObjectURL(new Blob(parts, { type }));
