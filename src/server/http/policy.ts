@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { UserRole } from '../db/schema.js';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
+import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
 import { AppError, forbidden, unauthenticated } from './errors.js';
 import type { SessionUser } from './session.js';
@@ -187,7 +188,9 @@ const EDITS: ReadonlySet<StudentAction> = new Set<StudentAction>(['student.edit'
 export async function authorizeStudent(db: Db, who: Requester, action: StudentAction, studentId: string): Promise<void> {
   const edits = EDITS.has(action);
   let row: { class_id: string | null; left_on: string | null } | undefined;
-  if ((who.kind === 'staff' && who.role === 'form_teacher') || edits) {
+  // An id that cannot be a student's (a NUL, say, which PostgreSQL refuses in text) is looked up
+  // nowhere: it reaches no record, and the route's own schema answers it 400.
+  if (((who.kind === 'staff' && who.role === 'form_teacher') || edits) && couldBeStudentId(studentId)) {
     row = await db.selectFrom('students').select(['class_id', 'left_on']).where('id', '=', studentId).executeTakeFirst();
   }
   requireCan(who, action, { studentId, classId: row?.class_id ?? null });
@@ -200,8 +203,13 @@ export async function authorizeStudent(db: Db, who: Requester, action: StudentAc
  * name the student under a school action, call it themselves.
  */
 export async function requireOnRoll(db: Db, studentId: string): Promise<void> {
+  if (!couldBeStudentId(studentId)) return;
   const row = await db.selectFrom('students').select('left_on').where('id', '=', studentId).executeTakeFirst();
   if (row?.left_on) throw formerStudentRefusal();
+}
+
+function couldBeStudentId(id: string): boolean {
+  return StudentIdSchema.safeParse(id).success;
 }
 
 function formerStudentRefusal(): AppError {
