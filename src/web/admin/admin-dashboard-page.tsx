@@ -9,6 +9,8 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSession } from '../lib/session.js';
@@ -31,6 +33,8 @@ export function AdminDashboardPage({ menu: wholeMenu }: { menu: readonly AdminMe
   const navigate = useNavigate();
   const location = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // One menu is drawn: beside the screen when wide, in the drawer on a phone.
+  const wide = useMediaQuery(useTheme().breakpoints.up('md'));
   const active = findMenuEntry(menu, params.get('view'));
   const state = location.state as { selectedAt?: number } | null;
   const selectedAt = state?.selectedAt !== undefined && Date.now() - state.selectedAt < SELECTION_FRESH_MS ? state.selectedAt : undefined;
@@ -43,17 +47,21 @@ export function AdminDashboardPage({ menu: wholeMenu }: { menu: readonly AdminMe
 
   return (
     <Box sx={{ display: 'grid', gap: { xs: 2, md: 3 }, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: '240px minmax(0, 1fr)' }, alignItems: 'start' }}>
-      <Box sx={{ display: { xs: 'block', md: 'none' } }}>
-        <Button variant="outlined" startIcon={<MenuIcon aria-hidden />} onClick={() => setDrawerOpen(true)} aria-haspopup="true" aria-expanded={drawerOpen}>
-          Menu: {active.label}
-        </Button>
-        <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} slotProps={{ paper: { sx: { width: 280 } } }}>
+      {!wide && (
+        <Box>
+          <Button variant="outlined" startIcon={<MenuIcon aria-hidden />} onClick={() => setDrawerOpen(true)} aria-haspopup="true" aria-expanded={drawerOpen}>
+            Menu: {active.label}
+          </Button>
+          <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} slotProps={{ paper: { sx: { width: 280 } } }}>
+            <AdminMenu menu={menu} active={active} onSelect={select} />
+          </Drawer>
+        </Box>
+      )}
+      {wide && (
+        <Paper variant="outlined" sx={{ position: 'sticky', top: 80 }}>
           <AdminMenu menu={menu} active={active} onSelect={select} />
-        </Drawer>
-      </Box>
-      <Paper variant="outlined" sx={{ display: { xs: 'none', md: 'block' }, position: 'sticky', top: 80 }}>
-        <AdminMenu menu={menu} active={active} onSelect={select} />
-      </Paper>
+        </Paper>
+      )}
       <Box sx={{ minWidth: 0 }}>
         <Suspense fallback={<PageSpinner />}>
           <Screen key={active.id} {...(selectedAt !== undefined ? { selectedAt } : {})} />

@@ -32,6 +32,8 @@ export interface AdminMenuEntry {
   needs?: SchoolAction;
   /** The screen, loaded when it is first opened (React.lazy). */
   screen: ComponentType<AdminScreenProps>;
+  /** Fetches the screen's code: the route starts it beside the menu's, so the two arrive together. */
+  load: () => Promise<unknown>;
 }
 
 /** The entry of a menu id; the first (the Dashboard) for anything unknown. */

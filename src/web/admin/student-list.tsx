@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import EditIcon from '@mui/icons-material/Edit';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
@@ -16,13 +16,14 @@ import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import {
   ADMIN_MESSAGES,
@@ -47,12 +48,22 @@ import { useFormClasses } from '../lib/form-classes.js';
 import { useSession } from '../lib/session.js';
 import { canTake, classChoicesFor, firstClassOf, reachesEveryClass } from '../lib/staff-access.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
+import { usePainted } from '../lib/use-painted.js';
 import { useDownloadFile, useStudentPage, useStudents } from './admin.api.js';
-import { AddStudentDialog } from './add-student-dialog.js';
-import { EditStudentDialog } from './edit-student-dialog.js';
-import { PdfDialog } from '../components/pdf-view.js';
-import { ResetPasswordDialog } from './reset-password-dialog.js';
-import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
+import type { StudentRowAction } from './student-row-actions.js';
+
+// The grid and the dialogs are most of the list's code: the search, filters and total paint
+// first, the grid arrives after them, and each dialog's code comes the first time it opens (D64).
+const StudentGrid = lazy(() => import('./student-grid.js'));
+const AddStudentDialog = lazy(async () => ({ default: (await import('./add-student-dialog.js')).AddStudentDialog }));
+const EditStudentDialog = lazy(async () => ({ default: (await import('./edit-student-dialog.js')).EditStudentDialog }));
+const ResetPasswordDialog = lazy(async () => ({ default: (await import('./reset-password-dialog.js')).ResetPasswordDialog }));
+const PdfDialog = lazy(async () => ({ default: (await import('../components/pdf-view.js')).PdfDialog }));
+
+/** Where the grid will be, while its code comes. */
+function GridPlaceholder() {
+  return <Skeleton variant="rounded" height="100%" aria-label="Loading the list" />;
+}
 
 interface KeptFilters {
   search: string;
@@ -79,7 +90,9 @@ function readKeptFilters(): KeptFilters | null {
   }
 }
 
-type Dialog = { kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review'; student: AdminStudent } | { kind: 'add' } | null;
+type StudentDialogKind = 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review';
+type DialogKind = StudentDialogKind | 'add';
+type Dialog = { kind: StudentDialogKind; student: AdminStudent } | { kind: 'add' } | null;
 
 /**
  * A student's uploaded documents over the list. The documents feature draws it; src/web/app hands
@@ -112,9 +125,6 @@ function serverSortOf(model: GridSortModel): Pick<StudentListPageRequest, 'sort'
   const sort = STUDENT_SORT_FIELDS.find((field) => field === first?.field);
   return sort && first?.sort ? { sort, direction: first.sort } : { sort: 'updatedAt' satisfies StudentSortField, direction: 'desc' };
 }
-
-/** One row action button's width in the grid (an icon button and its gap). */
-const ACTION_WIDTH_PX = 34;
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
@@ -188,6 +198,15 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
     setPaginationModel((model) => (model.page === 0 ? model : { ...model, page: 0 }));
   }, [serverSearch, classId, registration, withFormer]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // The grid's code is asked for once the search and filters are on screen: rendered in the same
+  // pass, React would hold the whole list back until the grid's code had come (D64).
+  const gridWanted = usePainted();
+  // A dialog stays mounted once opened, so it closes with its transition; its code loads on first opening.
+  const [opened, setOpened] = useState<ReadonlySet<DialogKind>>(() => new Set());
+  const openDialog = useCallback((next: NonNullable<Dialog>) => {
+    setOpened((kinds) => (kinds.has(next.kind) ? kinds : new Set([...kinds, next.kind])));
+    setDialog(next);
+  }, []);
   // What the list keeps when a row action leaves it; a ref, so the columns are not rebuilt per keystroke.
   const filters = useRef<KeptFilters>({ search, classId, registration });
   useEffect(() => {
@@ -215,12 +234,11 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
       { onError: (cause) => snackbar(errorMessage(cause), 'error') },
     );
 
-  // On a phone the actions fold into one menu, and the date of birth and pin columns are hidden,
-  // so the row (and its actions) fits a 360 px screen without sideways scrolling.
-  const columns = useMemo<GridColDef<AdminStudent>[]>(() => {
-    const actionsOf = (row: AdminStudent): StudentRowAction[] => {
+  // A row's actions; the grid draws them as icon buttons, or on a phone as one menu.
+  const actionsOf = useCallback(
+    (row: AdminStudent): StudentRowAction[] => {
       const name = listName(row) || row.id;
-      const open = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review') => () => setDialog({ kind, student: row });
+      const open = (kind: StudentDialogKind) => () => openDialog({ kind, student: row });
       const show = (path: string) => () => {
         window.sessionStorage.setItem(KEPT_FILTERS_KEY, JSON.stringify(filters.current));
         void navigate(`${path}?student=${encodeURIComponent(row.id)}`, { state: FROM_STUDENT_LIST });
@@ -236,33 +254,14 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         mayReview && { key: 'review', label: 'Review registration', name: `Review registration of ${name}`, icon: <FactCheckIcon />, onClick: open('review') },
       ];
       return all.filter((action) => action !== false);
-    };
-    const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0);
-    return [
-      { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
-      { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
-      { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
-      {
-        field: 'actions',
-        headerName: 'Actions',
-        width: narrow ? 72 : 8 + ACTION_WIDTH_PX * actionCount,
-        sortable: false,
-        filterable: false,
-        hideable: false,
-        disableColumnMenu: true,
-        disableExport: true,
-        align: 'center',
-        headerAlign: 'center',
-        renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
-      },
-    ];
-  }, [narrow, navigate, mayEdit, mayReset, mayFamily, mayReview]);
+    },
+    [navigate, openDialog, mayEdit, mayReset, mayFamily, mayReview],
+  );
+  const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0);
 
   const total = serverMode ? (studentPage.data?.totalStudents ?? 0) : (students.data?.length ?? 0);
   const close = () => setDialog(null);
-  const of = (kind: 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review') => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
+  const of = (kind: StudentDialogKind) => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
   const documentsStudent = of('documents');
   const familyStudent = of('family');
@@ -322,7 +321,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           )}
           {mayLetters && classId !== '' && ClassToolsOf && <ClassToolsOf classId={classId} />}
           {mayAdd && (
-            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => openDialog({ kind: 'add' })}>
               Add student
             </Button>
           )}
@@ -334,41 +333,38 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         </Alert>
       )}
       <Box sx={{ height: { xs: 520, md: 'max(440px, calc(100vh - 350px))' }, width: '100%' }}>
-        <DataGrid
-          aria-label="Students"
-          rows={rows}
-          columns={columns}
-          loading={!loaded || (serverMode && studentPage.isFetching)}
-          density="compact"
-          disableRowSelectionOnClick
-          disableColumnMenu={narrow}
-          columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
-          paginationModel={paginationModel}
-          onPaginationModelChange={setPaginationModel}
-          sortModel={sortModel}
-          onSortModelChange={setSortModel}
-          pageSizeOptions={[...STUDENT_PAGE_SIZES]}
-          // Past the threshold the server pages, sorts and filters (the search box and the two
-          // filters above are the list's filters; the column menu's own filter has no server side).
-          paginationMode={serverMode ? 'server' : 'client'}
-          sortingMode={serverMode ? 'server' : 'client'}
-          filterMode={serverMode ? 'server' : 'client'}
-          disableColumnFilter={serverMode}
-          {...(serverMode ? { rowCount: found } : {})}
-          localeText={{ noRowsLabel: filtered ? 'No student matches the search.' : 'No students yet.' }}
-        />
+        <Suspense fallback={<GridPlaceholder />}>
+          {gridWanted ? <StudentGrid
+            rows={rows}
+            loading={!loaded || (serverMode && studentPage.isFetching)}
+            serverMode={serverMode}
+            rowCount={found}
+            paginationModel={paginationModel}
+            onPaginationModelChange={setPaginationModel}
+            sortModel={sortModel}
+            onSortModelChange={setSortModel}
+            filtered={filtered}
+            narrow={narrow}
+            actionsOf={actionsOf}
+            actionCount={actionCount}
+          /> : <GridPlaceholder />}
+        </Suspense>
       </Box>
-      <PdfDialog
-        url={formStudent ? registrationFormUrl(formStudent.id) : null}
-        title={formStudent ? `Registration Form — ${listName(formStudent)} (${formStudent.id})` : ''}
-        onClose={close}
-      />
-      {mayEdit && <EditStudentDialog student={of('edit')} onClose={close} />}
-      {mayReset && <ResetPasswordDialog student={of('reset')} onClose={close} />}
-      <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />
-      {mayFamily && FamilyDialog && <FamilyDialog student={familyStudent ? { id: familyStudent.id, name: listName(familyStudent) || familyStudent.id } : null} onClose={close} />}
-      {mayReview && ReviewDialog && <ReviewDialog student={reviewStudent ? { id: reviewStudent.id, name: listName(reviewStudent) || reviewStudent.id } : null} onClose={close} />}
-      {mayAdd && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
+      <Suspense fallback={null}>
+        {opened.has('form') && (
+          <PdfDialog
+            url={formStudent ? registrationFormUrl(formStudent.id) : null}
+            title={formStudent ? `Registration Form — ${listName(formStudent)} (${formStudent.id})` : ''}
+            onClose={close}
+          />
+        )}
+        {mayEdit && opened.has('edit') && <EditStudentDialog student={of('edit')} onClose={close} />}
+        {mayReset && opened.has('reset') && <ResetPasswordDialog student={of('reset')} onClose={close} />}
+        {opened.has('documents') && <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />}
+        {mayFamily && FamilyDialog && opened.has('family') && <FamilyDialog student={familyStudent ? { id: familyStudent.id, name: listName(familyStudent) || familyStudent.id } : null} onClose={close} />}
+        {mayReview && ReviewDialog && opened.has('review') && <ReviewDialog student={reviewStudent ? { id: reviewStudent.id, name: listName(reviewStudent) || reviewStudent.id } : null} onClose={close} />}
+        {mayAdd && opened.has('add') && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
+      </Suspense>
     </Paper>
   );
 }

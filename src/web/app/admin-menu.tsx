@@ -20,6 +20,7 @@ import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import UpgradeIcon from '@mui/icons-material/Upgrade';
 import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
+import { loadDashboardScreen } from './dashboard-screen.load.js';
 
 /**
  * The admin area's menu (SPEC §2 Admin dashboard): every option a role may use is shown (the spec's
@@ -28,28 +29,30 @@ import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
  * the feature that owns its data and is loaded when first opened. Adding a screen is one entry.
  */
 
-const screen = <M,>(load: () => Promise<M>, name: keyof M): ComponentType<AdminScreenProps> =>
-  lazy(async () => ({ default: (await load())[name] as ComponentType<AdminScreenProps> }));
+const screen = <M,>(load: () => Promise<M>, name: keyof M): Pick<AdminMenuEntry, 'screen' | 'load'> => ({
+  screen: lazy(async () => ({ default: (await load())[name] as ComponentType<AdminScreenProps> })),
+  load,
+});
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
-  { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, screen: screen(() => import('./dashboard-screen.js'), 'default') },
-  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, screen: screen(() => import('../admin/export-data-screen.js'), 'default') },
-  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, screen: screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
-  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, screen: screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
-  { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, screen: screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
-  { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, screen: screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
-  { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, screen: screen(() => import('../admin/import-students-screen.js'), 'default') },
-  { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, screen: screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },
-  { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, screen: screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
-  { id: 'reportCards', needs: 'class.read', label: 'Report Cards', icon: <PrintIcon />, screen: screen(() => import('../term-reports/report-cards-screen.js'), 'ReportCardsScreen') },
-  { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, screen: screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
-  { id: 'registrationSettings', needs: 'settings.manage', label: 'Registration Settings', icon: <EventNoteIcon />, screen: screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },
-  { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, screen: screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
-  { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, screen: screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
-  { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, screen: screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
-  { id: 'newSchoolYear', needs: 'year.rollover', label: 'New School Year', icon: <UpgradeIcon />, screen: screen(() => import('../rollover/new-school-year-screen.js'), 'NewSchoolYearScreen') },
-  { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, screen: screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
-  { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, screen: screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
-  { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, screen: screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
-  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, screen: screen(() => import('../admin/privacy.js'), 'Privacy') },
+  { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, ...screen(loadDashboardScreen, 'default') },
+  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, ...screen(() => import('../admin/export-data-screen.js'), 'default') },
+  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
+  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
+  { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, ...screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
+  { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, ...screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
+  { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, ...screen(() => import('../admin/import-students-screen.js'), 'default') },
+  { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, ...screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },
+  { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, ...screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
+  { id: 'reportCards', needs: 'class.read', label: 'Report Cards', icon: <PrintIcon />, ...screen(() => import('../term-reports/report-cards-screen.js'), 'ReportCardsScreen') },
+  { id: 'importTermResults', needs: 'term-results.import', label: 'Import Term Results', icon: <GradingIcon />, ...screen(() => import('../term-reports/import-term-results.js'), 'ImportTermResults') },
+  { id: 'registrationSettings', needs: 'settings.manage', label: 'Registration Settings', icon: <EventNoteIcon />, ...screen(() => import('../registration/registration-settings.js'), 'RegistrationSettings') },
+  { id: 'scannerDevices', needs: 'scanners.manage', label: 'Scanner Devices', icon: <QrCodeScannerIcon />, ...screen(() => import('../attendance/scanner-devices.js'), 'ScannerDevices') },
+  { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, ...screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
+  { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, ...screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
+  { id: 'newSchoolYear', needs: 'year.rollover', label: 'New School Year', icon: <UpgradeIcon />, ...screen(() => import('../rollover/new-school-year-screen.js'), 'NewSchoolYearScreen') },
+  { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, ...screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
+  { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, ...screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
+  { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, ...screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
+  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, ...screen(() => import('../admin/privacy.js'), 'Privacy') },
 ];

@@ -1,35 +1,28 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react';
 import StudentsScreen from '../admin/students-screen.js';
-import { StudentDocumentsDialog } from '../documents/student-documents-dialog.js';
 
-// Only the office and administrators see these: loaded beside the list, never holding it up.
+// Each dialog's code comes when the list first opens it, never holding the list up.
+const LazyDocumentsDialog = lazy(async () => ({ default: (await import('../documents/student-documents-dialog.js')).StudentDocumentsDialog }));
+// Only the office and administrators see these.
 const LazyFamilyDialog = lazy(async () => ({ default: (await import('../family/student-family-dialog.js')).StudentFamilyDialog }));
 const LazyReviewDialog = lazy(async () => ({ default: (await import('../review/registration-review-dialog.js')).RegistrationReviewDialog }));
 const LazyFamilyLetters = lazy(async () => ({ default: (await import('../family/family-letters-button.js')).FamilyLettersButton }));
 
-function FamilyDialog(props: ComponentProps<typeof LazyFamilyDialog>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyFamilyDialog {...props} />
-    </Suspense>
-  );
+/** A lazily loaded component that draws nothing until its code is in. */
+function loadedWhenShown<P extends object>(Lazy: ComponentType<P>): ComponentType<P> {
+  return function Shown(props: P) {
+    return (
+      <Suspense fallback={null}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  };
 }
 
-function ReviewDialog(props: ComponentProps<typeof LazyReviewDialog>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyReviewDialog {...props} />
-    </Suspense>
-  );
-}
-
-function FamilyLetters(props: ComponentProps<typeof LazyFamilyLetters>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyFamilyLetters {...props} />
-    </Suspense>
-  );
-}
+const DocumentsDialog = loadedWhenShown<ComponentProps<typeof LazyDocumentsDialog>>(LazyDocumentsDialog);
+const FamilyDialog = loadedWhenShown<ComponentProps<typeof LazyFamilyDialog>>(LazyFamilyDialog);
+const ReviewDialog = loadedWhenShown<ComponentProps<typeof LazyReviewDialog>>(LazyReviewDialog);
+const FamilyLetters = loadedWhenShown<ComponentProps<typeof LazyFamilyLetters>>(LazyFamilyLetters);
 
 /**
  * The admin Dashboard: the student list, whose Documents action opens the documents feature's
@@ -38,5 +31,5 @@ function FamilyLetters(props: ComponentProps<typeof LazyFamilyLetters>) {
  * feature's code letters (features meet only here, in app/).
  */
 export default function DashboardScreen() {
-  return <StudentsScreen documentsDialog={StudentDocumentsDialog} familyDialog={FamilyDialog} reviewDialog={ReviewDialog} classTools={FamilyLetters} />;
+  return <StudentsScreen documentsDialog={DocumentsDialog} familyDialog={FamilyDialog} reviewDialog={ReviewDialog} classTools={FamilyLetters} />;
 }

@@ -7,6 +7,7 @@ import { StudentLoginPage } from '../auth/student-login-page.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { RouteErrorPage } from '../components/route-error-page.js';
 import { sessionQuery } from '../lib/session.js';
+import { loadDashboardScreen } from './dashboard-screen.load.js';
 import { RootLayout } from './root-layout.js';
 
 /**
@@ -150,6 +151,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               children: [
                 {
                   path: 'admin/dashboard',
+                  // The chosen screen's code is fetched beside the menu's, not once the menu has
+                  // rendered; the list (no view named) even before the menu's code is in.
+                  loader: async ({ request }) => {
+                    const view = new URL(request.url).searchParams.get('view');
+                    if (view === null) loadDashboardScreen().catch(() => undefined);
+                    const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../admin/admin-menu.js'), import('./admin-menu.js')]);
+                    findMenuEntry(ADMIN_MENU, view)
+                      .load()
+                      .catch(() => undefined);
+                    return null;
+                  },
                   lazy: async () => {
                     const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([
                       import('../admin/admin-dashboard-page.js'),
