@@ -9,8 +9,12 @@
 // for the documents (rssBudget), peak RSS at 10k <= 300 MB. ratio = the largest of
 // time ratio / 5.5 and, for the documents, MB / 300; <= 1 passes.
 //
-// To measure another path, add a line to PATHS: a name, the URL, what the answer starts with,
-// and whether the 300 MB budget applies (documents built a class at a time do; lists need not).
+// To measure another path, add a line to PATHS: a name, the URL, what the answer starts with
+// (and, for a report-day answer of JSON lines, what its last line starts with: a build that
+// failed halfway ends with an error line), and whether the 300 MB budget applies (documents
+// built a class at a time do; lists need not). The report cards of a form are Form 5's for
+// 2025 Term 1: the demo school gives every student of Forms 2-5 that term's results, so 400
+// cards (4 classes) at 2,000 students and 2,000 at 10,000, a zip of class PDFs sent as JSON lines.
 
 import {
   RUNS,
@@ -35,12 +39,13 @@ const MAX_RSS_MB = 300;
 const SMALL = 100;
 const LARGE = 500;
 
-/** The measured paths; `starts`: the first bytes of a right answer; `rssBudget`: the 300 MB applies. */
+/** The measured paths; `starts`/`ends`: the first bytes of a right answer and of its last line; `rssBudget`: the 300 MB applies. */
 const PATHS = [
   { name: 'students', url: '/api/students', starts: '[', rssBudget: false },
   { name: 'export', url: '/api/registration-data-spreadsheet', starts: 'PK', rssBudget: false },
   { name: 'registration-report', url: '/api/registration-report/all', starts: '%PDF-', rssBudget: true },
   { name: 'parents-contact', url: '/api/parents-contact/all', starts: '%PDF-', rssBudget: true },
+  { name: 'form-cards', url: '/api/report-cards/form/5/2025/1', starts: '{"type":"start"', ends: '{"type":"end"', rssBudget: true },
 ];
 
 /** One download: seconds, the process's peak RSS while it ran, its CPU, the size of the answer. */
@@ -49,6 +54,8 @@ async function download(portal, client, path) {
   const { value, peakMb } = await withPeakRss(portal.pid, () => timeDownload(client, path.url));
   const head = value.bytes.subarray(0, path.starts.length).toString('latin1');
   if (head !== path.starts) throw new Error(`${path.url} did not answer what it should (starts ${JSON.stringify(head)})`);
+  const last = path.ends === undefined ? '' : value.bytes.toString('utf8').trimEnd().split('\n').at(-1);
+  if (path.ends !== undefined && !last.startsWith(path.ends)) throw new Error(`${path.url} did not finish (last line ${last.slice(0, 200)})`);
   return { seconds: value.seconds, peakMb, cpuMs: processCpuMs(portal.pid) - cpuBefore, bytes: value.bytes.length };
 }
 
