@@ -62,7 +62,7 @@ const PdfDialog = lazy(async () => ({ default: (await import('../components/pdf-
 
 /** Where the grid will be, while its code comes. */
 function GridPlaceholder() {
-  return <Skeleton variant="rounded" height="100%" aria-label="Loading the list" />;
+  return <Skeleton variant="rounded" height="100%" role="progressbar" aria-label="Loading the list" />;
 }
 
 interface KeptFilters {
