@@ -9,7 +9,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { INTAKE_COLUMNS, type IntakeClass, type IntakeFinaliseResult, type IntakeStudent, type IntakeView } from '../../shared/intake.schemas.js';
+import { INTAKE_COLUMNS, type IntakeClass, type IntakeStudent, type IntakeView } from '../../shared/intake.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ApiError, errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -31,7 +31,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function NewFormOneScreen() {
   usePageTitle('New Form 1');
   const intake = useIntake();
-  const [created, setCreated] = useState<IntakeFinaliseResult | null>(null);
+  // The finalise belongs to the screen, not the allocation: its answer empties the intake, which
+  // unmounts the allocation before a callback of its own could report the IDs.
+  const finalise = useFinaliseIntake();
+  const created = finalise.data;
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
@@ -41,7 +44,7 @@ export function NewFormOneScreen() {
         children to the Form 1 classes, then finalise: each becomes a student with a student ID and signs in the first time with the SEA number and date of birth.
       </Typography>
       {created && (
-        <Alert severity="success" role="status" sx={{ mt: 2 }} onClose={() => setCreated(null)}>
+        <Alert severity="success" role="status" sx={{ mt: 2 }} onClose={() => finalise.reset()}>
           {created.created.length === 0
             ? 'No students were created.'
             : `Created ${plural(created.created.length, 'student')}: ${created.created[0]!.id} to ${created.created.at(-1)!.id}.`}
@@ -52,7 +55,7 @@ export function NewFormOneScreen() {
           {errorMessage(intake.error)}
         </Alert>
       )}
-      {intake.data && (intake.data.students.length === 0 ? <ImportList onImported={() => setCreated(null)} /> : <Allocation view={intake.data} onFinalised={setCreated} />)}
+      {intake.data && (intake.data.students.length === 0 ? <ImportList onImported={() => finalise.reset()} /> : <Allocation view={intake.data} finalise={finalise} />)}
     </Paper>
   );
 }
@@ -101,11 +104,10 @@ function ImportList({ onImported }: { onImported: () => void }) {
   );
 }
 
-function Allocation({ view, onFinalised }: { view: IntakeView; onFinalised: (result: IntakeFinaliseResult) => void }) {
+function Allocation({ view, finalise }: { view: IntakeView; finalise: ReturnType<typeof useFinaliseIntake> }) {
   const balance = useBalanceIntake();
   const move = useMoveIntakeStudent();
   const clear = useClearIntake();
-  const finalise = useFinaliseIntake();
   const [confirm, setConfirm] = useState<'clear' | 'finalise' | null>(null);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor));
   const failed = [balance, move, clear, finalise].find((request) => request.isError);
@@ -173,10 +175,7 @@ function Allocation({ view, onFinalised }: { view: IntakeView; onFinalised: (res
         busy={finalise.isPending}
         onCancel={() => setConfirm(null)}
         onConfirm={() =>
-          finalise.mutate(undefined, {
-            onSuccess: (result) => onFinalised(result),
-            onSettled: () => setConfirm(null),
-          })
+finalise.mutate(undefined, { onSettled: () => setConfirm(null) })
         }
       >
         Each child becomes a student in the class shown, with the next student ID of the year. This cannot be undone here.
