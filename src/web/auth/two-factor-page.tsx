@@ -40,9 +40,8 @@ function CodeField({ value, onChange, error }: { value: string; onChange: (value
 }
 
 /** Enrolment (issue 16): the QR code and the secret as text, then a first code from the app. */
-function Enrolment({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
+function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment> }) {
   const start = useStartEnrolment();
-  const confirm = useConfirmEnrolment();
   const [code, setCode] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
   const enrolment: EnrolmentAnswer | undefined = start.data;
@@ -56,7 +55,7 @@ function Enrolment({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) 
       return;
     }
     setInvalid(null);
-    confirm.mutate(parsed.data, { onSuccess: (answer) => onConfirmed(answer.recovery_codes) });
+    confirm.mutate(parsed.data);
   };
 
   if (!enrolment) {
@@ -176,7 +175,10 @@ export function TwoFactorPage() {
   const navigate = useNavigate();
   const session = useSession();
   const status = useStaff2faStatus();
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  // The confirmation belongs to the page, not the enrolment form: its answer turns the status to
+  // enabled, which unmounts the form before a callback of its own could show the codes.
+  const confirm = useConfirmEnrolment();
+  const recoveryCodes = confirm.data?.recovery_codes ?? null;
   const mustSetUp = session.data?.user?.second_factor_setup === true;
 
   let body;
@@ -184,7 +186,7 @@ export function TwoFactorPage() {
   else if (status.isPending) body = <PageSpinner />;
   else if (status.isError) body = <ErrorAlert message={errorMessage(status.error)} />;
   else if (status.data.rule === 'off') body = <Typography>This portal does not use two-step sign-in.</Typography>;
-  else if (!status.data.enabled) body = <Enrolment onConfirmed={setRecoveryCodes} />;
+  else if (!status.data.enabled) body = <Enrolment confirm={confirm} />;
   else
     body = (
       <Box>
