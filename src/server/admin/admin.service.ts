@@ -1,5 +1,4 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Content } from 'pdfmake/interfaces.js';
 import {
   REGISTRATION_STATE_LABELS,
   listName,
@@ -20,11 +19,9 @@ import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './admin.repository.js';
 import { PdfInParts } from '../pdf/renderer.js';
-import { parentsContactFrame, parentsContactHeader, parentsContactSection, type CallListRow } from './parents-contact.js';
+import { parentsContactFrame, type CallListRow } from './parents-contact.js';
 import {
-  registrationClassSection,
   registrationReportFrame,
-  registrationSummary,
   totalsOf,
   type ClassSummary,
   type ReportClass,
@@ -231,9 +228,9 @@ export async function makeRegistrationReport(db: Db, schoolName: string, formCla
     const reportClass = await gatherReportClass(db, group, today);
     if (group.isRest && reportClass.students.length === 0) continue;
     summary.push({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, totals: totalsOf(reportClass.students) });
-    await pdf.add(registrationClassSection(reportClass), reportClass.students.length + 1);
+    await pdf.add({ layout: 'registration-class', group: reportClass }, reportClass.students.length + 1);
   }
-  return pdf.finish(registrationSummary(heading, summary));
+  return pdf.finish({ layout: 'registration-summary', heading, classes: summary });
 }
 
 /** The Parents Contact PDF of one class or of all, made a class at a time (D63): a query and a section per class. */
@@ -241,15 +238,16 @@ export async function makeParentsContact(db: Db, schoolName: string, formClass: 
   const heading = reportHeading(schoolName, formClass, options.now ?? new Date());
   const pdf = new PdfInParts(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
   // The school's header opens the first class's section.
-  let opening: Content | undefined = parentsContactHeader(heading);
+  let opening: ReportHeading | undefined = heading;
   for (const group of await documentClasses(db, formClass)) {
     const students = (await repo.listContacts(db, group.scope)).sort(byName);
     if (group.isRest && students.length === 0) continue;
-    await pdf.add(parentsContactSection({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students }, opening), students.length + 1);
+    const contacts = { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };
+    await pdf.add({ layout: 'parents-contact-class', group: contacts, heading: opening }, students.length + 1);
     opening = undefined;
   }
   // A school without a class or a student: the header alone.
-  if (opening) await pdf.add([opening], 1);
+  if (opening) await pdf.add({ layout: 'parents-contact-header', heading: opening }, 1);
   return pdf.finish();
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { DocumentSection } from '../admin/document-sections.js';
 import { runInWorker } from '../workers/worker-pool.js';
 import type { PdfDocument, PdfFrame } from './pdf-document.js';
 
@@ -26,18 +27,28 @@ export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
 /** Rows (a table's rows, roughly) a part of a document made in parts holds at most: whole sections. */
 export const ROWS_PER_PART = 1_000;
 
+/** Where a section of a part starts: the top of the part, a new page, or the top of page 1. */
+export type SectionStart = 'part' | 'page' | 'document';
+
+/** A section of a part, as the thread lays it out (pdf-printer.ts `printSections`). */
+export interface PartSection {
+  start: SectionStart;
+  section: DocumentSection;
+}
+
 /**
  * A document too large to lay out at once (a school-wide report), made a part at a time (D63).
- * The caller adds sections (a class each) in order; each starts on a new page. Whole sections
- * are gathered into a part until the next would take it past `rowsPerPart` rows; the part is then
- * laid out and written on the pool while the caller gathers the next sections, and `finish` joins
- * the parts and numbers every page (pdf-parts.ts). Memory is one part's layout and the finished
- * parts' bytes, however large the school; each part costs ~25 ms of font set-up, hence parts of
- * many small classes rather than one part a class.
+ * The caller adds sections (a class each, as rows: admin/document-sections.ts) in order; each
+ * starts on a new page. Whole sections are gathered into a part until the next would take it past
+ * `rowsPerPart` rows; the part's rows are then sent to the pool, which lays it out and writes it
+ * while the caller gathers the next sections, and `finish` joins the parts and numbers every page
+ * (pdf-parts.ts). Memory is one part's layout and the finished parts' bytes, however large the
+ * school; each part costs ~25 ms of font set-up, hence parts of many small classes rather than one
+ * part a class.
  */
 export class PdfInParts {
   private readonly parts: Promise<Uint8Array>[] = [];
-  private batch: PdfDocument['content'][] = [];
+  private batch: PartSection[] = [];
   private batchRows = 0;
   private readonly rowsPerPart: number;
   private readonly openingLater: boolean;
@@ -56,22 +67,18 @@ export class PdfInParts {
   }
 
   /** Adds a section of about `rows` rows, starting on a new page. */
-  async add(section: PdfDocument['content'], rows: number): Promise<void> {
+  async add(section: DocumentSection, rows: number): Promise<void> {
     if (this.batch.length > 0 && this.batchRows + rows > this.rowsPerPart) await this.flush();
     const opensDocument = this.sections === 0 && !this.openingLater;
-    // Inside a part a section starts with a page break. A part starts on a new page by itself: its
-    // first section gets the empty line the page break stands on, so its rows fall on the pages
-    // they would in one whole document. The document's opening stands at the top of page 1.
-    if (!opensDocument) this.batch.push(this.batch.length > 0 ? { text: '', pageBreak: 'before' } : { text: '' });
-    this.batch.push(section);
+    this.batch.push({ start: opensDocument ? 'document' : this.batch.length > 0 ? 'page' : 'part', section });
     this.batchRows += rows;
     this.sections++;
   }
 
   /** The whole document: the opening (with `openingLater`), the parts in order, every page numbered. */
-  async finish(opening?: PdfDocument['content']): Promise<Buffer> {
+  async finish(opening?: DocumentSection): Promise<Buffer> {
     await this.flush();
-    const first = this.openingLater && opening !== undefined ? [this.render([opening])] : [];
+    const first = this.openingLater && opening !== undefined ? [this.render([{ start: 'document', section: opening }])] : [];
     const parts = await Promise.all([...first, ...this.parts]);
     const answer = await runInWorker(
       { kind: 'join-pdfs', frame: this.frame, parts },
@@ -80,7 +87,7 @@ export class PdfInParts {
     return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
   }
 
-  /** Lays out the gathered sections as a part, once the part before it is done (one waits at a time). */
+  /** Sends the gathered sections as a part, once the part before it is done (one waits at a time). */
   private async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     await Promise.allSettled(this.parts.slice(-1));
@@ -89,8 +96,8 @@ export class PdfInParts {
     this.batchRows = 0;
   }
 
-  private render(content: PdfDocument['content'][]): Promise<Uint8Array> {
-    const rendering = runInWorker({ kind: 'render-pdf', doc: { ...this.frame, content }, footerPart: 'small-print' });
+  private render(sections: PartSection[]): Promise<Uint8Array> {
+    const rendering = runInWorker({ kind: 'render-pdf-part', frame: this.frame, sections });
     // A failure surfaces in finish(); until then the promise must not count as unhandled.
     rendering.catch(() => undefined);
     return rendering;

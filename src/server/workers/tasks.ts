@@ -1,6 +1,7 @@
 import { move } from 'piscina';
 import type { PdfVerdict } from '../documents/pdf-inspection.js';
 import type { PdfDocument, PdfFrame } from '../pdf/pdf-document.js';
+import type { PartSection } from '../pdf/renderer.js';
 import type { FooterPart } from '../pdf/pieces.js';
 import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js';
 
@@ -13,12 +14,14 @@ import type { SheetAnswer, SheetRequest } from '../spreadsheets/sheet-reader.js'
 
 export type TaskRequest =
   | { kind: 'render-pdf'; doc: PdfDocument; footerPart?: FooterPart }
+  | { kind: 'render-pdf-part'; frame: PdfFrame; sections: PartSection[] }
   | { kind: 'join-pdfs'; frame: PdfFrame | null; parts: Uint8Array[] }
   | { kind: 'inspect-pdf'; bytes: Uint8Array }
   | { kind: 'read-spreadsheet'; bytes: Uint8Array; request: SheetRequest };
 
 interface Answers {
   'render-pdf': Uint8Array;
+  'render-pdf-part': Uint8Array;
   'join-pdfs': Uint8Array;
   'inspect-pdf': PdfVerdict;
   'read-spreadsheet': SheetAnswer;
@@ -36,6 +39,10 @@ export default async function runTask(task: TaskRequest): Promise<Answers[TaskRe
     case 'render-pdf': {
       const { printPdf } = await import('../pdf/pdf-printer.js');
       return transferable(await printPdf(task.doc, task.footerPart));
+    }
+    case 'render-pdf-part': {
+      const { printPart } = await import('../pdf/part-printer.js');
+      return transferable(await printPart(task.frame, task.sections));
     }
     case 'join-pdfs': {
       const { joinPdfParts } = await import('../pdf/pdf-parts.js');

@@ -47,6 +47,7 @@ const THREAD_NICE = 10;
 /** Time limits per kind of task, from when it is asked for. */
 export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
   'render-pdf': 60_000,
+  'render-pdf-part': 60_000,
   'join-pdfs': 60_000,
   'inspect-pdf': 30_000,
   'read-spreadsheet': 60_000,
