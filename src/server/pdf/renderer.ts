@@ -30,7 +30,7 @@ export const ROWS_PER_PART = 1_000;
 /** Where a section of a part starts: the top of the part, a new page, or the top of page 1. */
 export type SectionStart = 'part' | 'page' | 'document';
 
-/** A section of a part, as the thread lays it out (pdf-printer.ts `printSections`). */
+/** A section of a part, as the thread lays it out (part-printer.ts `printPart`). */
 export interface PartSection {
   start: SectionStart;
   section: DocumentSection;

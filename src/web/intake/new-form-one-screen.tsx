@@ -174,9 +174,7 @@ function Allocation({ view, finalise }: { view: IntakeView; finalise: ReturnType
         confirmLabel={`Create ${plural(view.students.length, 'student')}`}
         busy={finalise.isPending}
         onCancel={() => setConfirm(null)}
-        onConfirm={() =>
-finalise.mutate(undefined, { onSettled: () => setConfirm(null) })
-        }
+        onConfirm={() => finalise.mutate(undefined, { onSettled: () => setConfirm(null) })}
       >
         Each child becomes a student in the class shown, with the next student ID of the year. This cannot be undone here.
       </ConfirmDialog>
