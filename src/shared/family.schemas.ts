@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { RememberSchema, StudentIdSchema } from './auth.schemas.js';
 import { StaffPasswordSchema } from './staff.schemas.js';
+import { personNameCheck } from './person-name.js';
 
 /**
  * Family accounts (issue 17, docs/decisions.md D54): a parent or guardian signs in with an e-mail
@@ -21,9 +22,10 @@ export const FamilyEmailSchema = z
  */
 export const FamilyPasswordSchema = StaffPasswordSchema;
 
+/** A parent's name, as mails and the office's screens show it: the one rule of every person's name. */
 export const FamilyNameSchema = z
   .string({ error: 'Enter your name.' })
-  .check(z.trim(), z.minLength(1, 'Enter your name.'), z.maxLength(100, 'Name is at most 100 characters.'));
+  .check(z.trim(), z.minLength(1, 'Enter your name.'), z.maxLength(100, 'Name is at most 100 characters.'), personNameCheck());
 
 export const FamilyRegisterSchema = z.object({ name: FamilyNameSchema, email: FamilyEmailSchema, password: FamilyPasswordSchema });
 export type FamilyRegisterInput = z.infer<typeof FamilyRegisterSchema>;

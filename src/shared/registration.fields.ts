@@ -1,5 +1,6 @@
 import { isIsoDate, schoolToday } from './dates.js';
 import type { LookupName } from './lookups.schemas.js';
+import { PERSON_NAME_MESSAGES, personNameProblems } from './person-name.js';
 
 export type { LookupName };
 
@@ -67,15 +68,8 @@ export const FIELD_MESSAGES = {
   year: 'Enter a 4-digit year.',
   futureYear: 'The year cannot be in the future.',
   text: 'Enter text.',
-  bidiControl: 'Names cannot contain hidden text-direction characters. Type the name instead of pasting it.',
+  bidiControl: PERSON_NAME_MESSAGES.bidiControl,
 } as const;
-
-/**
- * Unicode's bidirectional embedding, override and isolate controls. In a name they reorder what
- * follows wherever the name is shown (lists, report cards, exports), so a name can be made to
- * read as another child's ("Trojan Source", CVE-2021-42574); no name needs them.
- */
-export const BIDI_CONTROL_PATTERN = /[\u202A-\u202E\u2066-\u2069]/;
 
 /** A standard e-mail pattern (SPEC §5 'Invalid e-mail'): one @, no spaces, a dotted domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -136,7 +130,7 @@ export interface RegistrationField {
   readonly format?: 'year';
   /** Set by the server, never sent by a client (e.g. the date the terms were agreed). */
   readonly serverManaged?: boolean;
-  /** A person's name: refuses the bidirectional control characters (`BIDI_CONTROL_PATTERN`). */
+  /** A person's name: the one rule of every person's name (shared/person-name.ts). */
   readonly personName?: boolean;
 }
 
@@ -439,7 +433,7 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     default:
       break;
   }
-  if (field.personName && BIDI_CONTROL_PATTERN.test(text)) messages.push(FIELD_MESSAGES.bidiControl);
+  if (field.personName) messages.push(...personNameProblems(text));
   if (field.maxLength !== undefined && text.length > field.maxLength && field.format !== 'year') {
     messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { personNameCheck } from './person-name.js';
 import { StaffRoleSchema, type StaffRole } from './staff.js';
 
 /**
@@ -27,9 +28,10 @@ export const StaffUsernameSchema = z
     z.regex(/^[A-Za-z0-9._-]+$/, 'Username has only letters, digits, dots, dashes and underscores.'),
   );
 
+/** A staff member's name, as families and colleagues see it: the one rule of every person's name. */
 export const StaffNameSchema = z
   .string({ error: 'Enter the name.' })
-  .check(z.trim(), z.minLength(1, 'Enter the name.'), z.maxLength(100, 'Name is at most 100 characters.'));
+  .check(z.trim(), z.minLength(1, 'Enter the name.'), z.maxLength(100, 'Name is at most 100 characters.'), personNameCheck());
 
 /** An e-mail address, or null (or left out) for none. */
 export const StaffEmailSchema = z.nullable(
