@@ -338,3 +338,50 @@ describe("a student's own notices", () => {
     expect((await client().get('/api/notices')).statusCode).toBe(401);
   });
 });
+
+describe('what reaches whom: no parent’s link in a child’s hands, no parent left out by a linked account', () => {
+  it("the portal's copy of a notice never holds the unsubscribe link, for the child or the parent; only the mail does", async () => {
+    const child = DEMO_STUDENTS.registered.student_id;
+    await db.transaction().execute((trx) => notifyFamily(trx, { studentId: child, kind: 'deadline-reminder', data: { deadline: '2026-12-01' } }));
+    const [mail] = await delivered();
+    const link = mail!.links.find((href) => href.includes('/notices/unsubscribe'));
+    expect(link).toBeDefined();
+    const token = new URL(link!).searchParams.get('token')!;
+
+    const student = await client().signInStudent(child, DEMO_STUDENTS.registered.password);
+    const parent = await signInFamily(DEMO_FAMILY.email);
+    for (const reader of [student, parent]) {
+      const answer = await reader.get('/api/notices');
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(NoticeListSchema.parse(answer.json()).notices.map((n) => n.kind)).toContain('deadline-reminder');
+      expect(answer.body).not.toContain(token);
+      expect(answer.body).not.toContain('unsubscribe');
+    }
+    // A notice stored with its token (as the portal once kept them) shows without it too.
+    const outboxData = await db.selectFrom('outbox').select('data').where('template', '=', 'deadline-reminder').executeTakeFirstOrThrow();
+    await db.updateTable('notices').set({ data: outboxData.data }).where('kind', '=', 'deadline-reminder').execute();
+    expect((await db.selectFrom('notices').select('data').where('kind', '=', 'deadline-reminder').executeTakeFirstOrThrow()).data).toContain(token);
+    const again = await student.get('/api/notices');
+    expect(again.body).not.toContain(token);
+    expect(again.body).not.toContain('unsubscribe');
+    // The parent's own link still works from the mail.
+    expect((await client().post('/api/notices/unsubscribe', { token })).statusCode).toBe(200);
+  });
+
+  it("a child's verified parent addresses hear as well as every linked account; a verified address that is a linked account's hears once", async () => {
+    const clerk = await office();
+    const [student] = await pickStudents(1);
+    await verifyMotherEmail(clerk, student!.id, 'mother.kept@example.com');
+    // The student registers an address of their own and links it: the mother must still hear.
+    await addFamily('student.own@example.com', [student!.id]);
+    expect(await db.transaction().execute((trx) => notifyFamily(trx, { studentId: student!.id, kind: 'registration-verified', data: {} }))).toBe(2);
+    expect((await delivered()).map((m) => m.recipients[0]).sort()).toEqual(['mother.kept@example.com', 'student.own@example.com']);
+
+    // The mother's own account, linked with her verified address: one message to her, as the account.
+    const motherId = await addFamily('mother.kept@example.com', [student!.id]);
+    expect(await db.transaction().execute((trx) => notifyFamily(trx, { studentId: student!.id, kind: 'registration-verified', data: {} }))).toBe(2);
+    expect((await delivered()).slice(2).map((m) => m.recipients[0]).sort()).toEqual(['mother.kept@example.com', 'student.own@example.com']);
+    const hers = await db.selectFrom('notices').select(['recipient_key']).where('email', '=', 'mother.kept@example.com').orderBy('id').execute();
+    expect(hers.map((row) => row.recipient_key)).toEqual(['email:mother.kept@example.com', `user:${motherId}`]);
+  });
+});

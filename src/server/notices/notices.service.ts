@@ -37,9 +37,9 @@ import * as repo from './notices.repository.js';
  * of a child, in the transaction of what causes it, and its mail is queued through the outbox in
  * the same transaction: the portal's notices list and the mail never disagree.
  *
- * A child's recipients are the family accounts linked to it; a child with none is written to at
- * the record's parent e-mails the office marked as verified. A "family" in the rules (one digest
- * a day, one reminder a week, preferences) is one recipient.
+ * A child's recipients are the family accounts linked to it and the record's parent e-mails the
+ * office marked as verified (one message where the two are the same mailbox). A "family" in the
+ * rules (one digest a day, one reminder a week, preferences) is one recipient.
  */
 
 type Trx = Db;
@@ -59,7 +59,7 @@ const fullName = (student: { first_name: string | null; last_name: string | null
 const parentEmailOf = (student: repo.NoticeStudent, parent: ParentEmailField) =>
   normalEmail(parent === 'mother' ? student.email_mother : parent === 'father' ? student.email_father : student.email_guardian);
 
-/** Who receives notices about these students: linked accounts, else the verified parent e-mails. */
+/** Who receives notices about these students: the linked family accounts and the verified parent e-mails. */
 export async function recipientsOf(db: Db, studentIds: readonly string[]): Promise<{ recipients: Recipient[]; unreachable: string[] }> {
   const [students, accounts, marks] = await Promise.all([repo.findStudents(db, studentIds), repo.listLinkedAccounts(db, studentIds), repo.listEmailVerifications(db, studentIds)]);
   const byKey = new Map<string, Recipient>();
@@ -72,12 +72,13 @@ export async function recipientsOf(db: Db, studentIds: readonly string[]): Promi
   const unreachable: string[] = [];
   for (const student of students) {
     const linked = accounts.filter((account) => account.student_id === student.id && account.email);
-    if (linked.length > 0) {
-      for (const account of linked) add(`user:${account.user_id}`, account.user_id, normalEmail(account.email), account.display_name, student.id);
-      continue;
-    }
-    const verified = marks.filter((mark) => mark.student_id === student.id && mark.email === parentEmailOf(student, mark.parent));
-    if (verified.length === 0) unreachable.push(student.id);
+    for (const account of linked) add(`user:${account.user_id}`, account.user_id, normalEmail(account.email), account.display_name, student.id);
+    // The parents the office verified hear too, whoever else is linked: a linked account (which a
+    // student can make for an address of their own) never takes the school's messages away from
+    // them. A verified address that is a linked account's sign-in gets one message, as the account.
+    const linkedEmails = new Set(linked.map((account) => normalEmail(account.email)));
+    const verified = marks.filter((mark) => mark.student_id === student.id && mark.email === parentEmailOf(student, mark.parent) && !linkedEmails.has(mark.email));
+    if (linked.length === 0 && verified.length === 0) unreachable.push(student.id);
     for (const mark of verified) add(`email:${mark.email}`, null, mark.email, null, student.id);
   }
   return { recipients: [...byKey.values()], unreachable };
@@ -133,10 +134,11 @@ async function sendToRecipient<K extends NoticeKind>(
   noticeKey: string | null,
 ): Promise<boolean> {
   if (await isTurnedOff(trx, recipient.key, kind)) return false;
+  const shown = { ...data, studentNames: recipient.studentIds.map((id) => names.get(id) ?? id), studentIds: recipient.studentIds };
+  // The unsubscribe link is the mail's alone: the portal's copy is read by the children too, and a
+  // link that turns a parent's messages off is meant for that parent only (docs/security.md).
   const full = {
-    ...data,
-    studentNames: recipient.studentIds.map((id) => names.get(id) ?? id),
-    studentIds: recipient.studentIds,
+    ...shown,
     ...(isOptionalNoticeKind(kind) ? { unsubscribeToken: await unsubscribeToken(trx, recipient.key, kind) } : {}),
   } as unknown as MailTemplateData<K>;
   const noticeId = await repo.insertNotice(trx, {
@@ -144,7 +146,7 @@ async function sendToRecipient<K extends NoticeKind>(
     userId: recipient.userId,
     email: recipient.email,
     kind,
-    data: JSON.stringify(full),
+    data: JSON.stringify(shown),
     noticeKey,
     studentIds: recipient.studentIds,
     at: nowIso(),
@@ -392,11 +394,32 @@ export async function sendReminders(db: Db, actor: Actor, now: Date = new Date()
 
 const LIST_LIMIT = 200;
 
+/** A stored notice's data as its template reads it; null when it is not an object. */
+function parseNoticeData(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the portal shows of a stored notice: never its unsubscribe token. The portal's copy is read
+ * by the child as well as the parent, and the link turns a parent's messages off; notices written
+ * before the portal's copy left the token out still hold one.
+ */
+function shownData(data: Record<string, unknown>): Record<string, unknown> {
+  const { unsubscribeToken: _token, ...shown } = data;
+  return shown;
+}
+
 function toNotice(row: repo.NoticeRow, studentIds: string[], context: MailContext): Notice {
   const render = Object.hasOwn(NOTICE_CONTENT, row.kind) ? (NOTICE_CONTENT[row.kind as NoticeTemplateName] as (data: unknown, c: MailContext) => MailContent) : null;
   let content: MailContent = { subject: 'A message from the school', heading: 'A message from the school', blocks: [] };
+  const data = parseNoticeData(row.data);
   try {
-    if (render) content = render(JSON.parse(row.data), context);
+    if (render && data) content = render(shownData(data), context);
   } catch {
     // A notice this version cannot write (D53's rule for stored data) still shows as a notice.
   }
@@ -410,7 +433,7 @@ function toNotice(row: repo.NoticeRow, studentIds: string[], context: MailContex
 export async function listNotices(db: Db, who: Requester, context: MailContext): Promise<NoticeList> {
   let rows: repo.NoticeRow[];
   if (who.kind === 'guardian') rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
-  else if (who.kind === 'student') rows = await dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
+  else if (who.kind === 'student') rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
   else throw forbidden('Notices are for families and students.');
   const links = await repo.listNoticeStudents(db, rows.map((row) => row.id));
   const notices = rows.slice(0, LIST_LIMIT).map((row) => toNotice(row, links.filter((link) => link.notice_id === row.id).map((link) => link.student_id), context));
@@ -418,11 +441,11 @@ export async function listNotices(db: Db, who: Requester, context: MailContext):
 }
 
 /** A family with two recipients has two copies of each message; a student sees it once (read marks are the family's). */
-async function dedupe(rows: repo.NoticeRow[]): Promise<repo.NoticeRow[]> {
+function dedupe(rows: repo.NoticeRow[]): repo.NoticeRow[] {
   const seen = new Set<string>();
   return rows
     .filter((row) => {
-      const key = `${row.kind}\u0000${row.data.replace(/"unsubscribeToken":"[^"]*"/, '')}\u0000${row.created_at.slice(0, 16)}`;
+      const key = `${row.kind}\u0000${JSON.stringify(shownData(parseNoticeData(row.data) ?? {}))}\u0000${row.created_at.slice(0, 16)}`;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
