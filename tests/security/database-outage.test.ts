@@ -1,11 +1,12 @@
 import net from 'node:net';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { buildApp } from '../../src/server/app.js';
 import { createDatabase, type Db } from '../../src/server/db/database.js';
+import { registerErrorHandler } from '../../src/server/http/error-handler.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { TestClient } from '../support/test-app.js';
 import { testConfig } from '../support/test-config.js';
@@ -218,5 +219,33 @@ describe.runIf(currentEngine() === 'sqlite')('SQLite out of room or locked', () 
     expect(body.message).toBe('The database is busy. Please try again in a moment.');
     other.exec('rollback');
     expect((await student.post('/api/student', { id: DEMO_STUDENTS.inProgress.student_id, middle_name: 'Joel' })).statusCode).toBe(200);
+  });
+});
+
+describe('two writes that race past a service’s own check', () => {
+  it('a unique clash answers 409 with a reload message, logs the index at warn, and writes nothing', async () => {
+    const database = await seededDatabase();
+    const db = database.db;
+    const log: string[] = [];
+    const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => log.push(line) } } });
+    registerErrorHandler(app);
+    // The second of two inserts of one student ID inside one transaction, as two finalises or two
+    // imports numbering the same students would meet it.
+    app.post('/race', async () => {
+      await db.transaction().execute(async (trx) => {
+        const at = new Date().toISOString();
+        await trx.insertInto('students').values({ id: '29990001', first_name: 'Race', last_name: 'One', created_at: at, updated_at: at }).execute();
+        await trx.insertInto('students').values({ id: '29990001', first_name: 'Race', last_name: 'Two', created_at: at, updated_at: at }).execute();
+      });
+      return { ok: true };
+    });
+    cleanups.push(() => app.close());
+    const answer = await app.inject({ method: 'POST', url: '/race' });
+    const body = expectFailure(answer, 409, 'conflict');
+    expect(body.message).toMatch(/at the same moment .* nothing was saved\. Reload/);
+    expect(body.message).not.toMatch(/students|unique|constraint|29990001/i);
+    expect(await db.selectFrom('students').select('id').where('id', '=', '29990001').execute()).toEqual([]);
+    const line = log.map((text) => JSON.parse(text) as { level: number; msg: string; database?: string }).find((entry) => entry.msg === 'database duplicate');
+    expect(line).toMatchObject({ level: 40, database: 'duplicate' });
   });
 });

@@ -44,7 +44,7 @@ async function unusedPort(): Promise<number> {
 }
 
 describe('what kind of database failure an error is', () => {
-  it('SQLite: a full database is disk_full; a lock held elsewhere is busy; the rest is no failure', () => {
+  it('SQLite: a full database is disk_full; a lock held elsewhere is busy; a unique clash duplicate; the rest is no failure', () => {
     const full = sqliteError((db) => {
       db.exec('create table t (b blob)');
       db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
@@ -66,7 +66,13 @@ describe('what kind of database failure an error is', () => {
     expect(busy).toMatchObject({ code: 'SQLITE_BUSY' });
     expect(classifyDatabaseError(busy)).toBe('busy');
 
-    const constraint = sqliteError((db) => db.exec('create table u (x unique); insert into u values (1); insert into u values (1)'));
+    const unique = sqliteError((db) => db.exec('create table u (x unique); insert into u values (1); insert into u values (1)'));
+    expect(unique).toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(classifyDatabaseError(unique)).toBe('duplicate');
+    const key = sqliteError((db) => db.exec('create table k (id text primary key); insert into k values (1); insert into k values (1)'));
+    expect(key).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    expect(classifyDatabaseError(key)).toBe('duplicate');
+    const constraint = sqliteError((db) => db.exec('create table n (x not null); insert into n values (null)'));
     expect(classifyDatabaseError(constraint)).toBeUndefined();
     expect(classifyDatabaseError(new Error('no such table: students'))).toBeUndefined();
     expect(classifyDatabaseError('a string')).toBeUndefined();
@@ -93,7 +99,7 @@ describe('what kind of database failure an error is', () => {
     expect(classifyDatabaseError(timedOut)).toBe('unreachable');
   });
 
-  it.runIf(currentEngine() === 'postgres')('PostgreSQL: a cancelled statement is busy, a terminated connection unreachable, a constraint no failure', async () => {
+  it.runIf(currentEngine() === 'postgres')('PostgreSQL: a cancelled statement is busy, a terminated connection unreachable, a unique clash duplicate, another constraint no failure', async () => {
     const cancelled = await pgError(['set statement_timeout = 50', 'select pg_sleep(1)']);
     expect(cancelled).toMatchObject({ code: '57014' });
     expect(classifyDatabaseError(cancelled)).toBe('busy');
@@ -102,8 +108,11 @@ describe('what kind of database failure an error is', () => {
     expect(terminated).toMatchObject({ code: '57P01' });
     expect(classifyDatabaseError(terminated)).toBe('unreachable');
 
-    const constraint = await pgError(['create temporary table u (x int unique)', 'insert into u values (1), (1)']);
-    expect(constraint).toMatchObject({ code: '23505' });
+    const unique = await pgError(['create temporary table u (x int unique)', 'insert into u values (1), (1)']);
+    expect(unique).toMatchObject({ code: '23505' });
+    expect(classifyDatabaseError(unique)).toBe('duplicate');
+    const constraint = await pgError(['create temporary table n (x int not null)', 'insert into n values (null)']);
+    expect(constraint).toMatchObject({ code: '23502' });
     expect(classifyDatabaseError(constraint)).toBeUndefined();
   });
 });

@@ -8,10 +8,14 @@ import pg from 'pg';
  * - `unreachable`: no connection to the database (refused, timed out, ended, wrong credentials);
  * - `busy`: the database is there but could not do it now (locked, cancelled after the statement
  *   timeout, out of connections, a deadlock or serialisation failure);
- * - `disk_full`: nothing more can be written.
- * Anything else (a constraint, a bug) is not a database *failure* and answers undefined.
+ * - `disk_full`: nothing more can be written;
+ * - `duplicate`: a unique index or key refused a write. A service checks before it writes and
+ *   answers its own 409 where a clash has a cause to name; one that still reaches the handler is
+ *   two writes that raced past that check (two windows, a double click, two processes), and the
+ *   transaction wrote nothing: a conflict to reload, never a 500.
+ * Anything else (another constraint, a bug) is not a database *failure* and answers undefined.
  */
-export type DatabaseFailure = 'unreachable' | 'busy' | 'disk_full';
+export type DatabaseFailure = 'unreachable' | 'busy' | 'disk_full' | 'duplicate';
 
 /** Node's codes for a connection that could not be made or was cut. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
@@ -32,6 +36,8 @@ function classifyPostgres(code: string): DatabaseFailure | undefined {
   // 57014: cancelled (the statement timeout); 53300: too many connections; 55P03: lock not
   // available; 40001/40P01: serialisation failure and deadlock, which a retry resolves.
   if (['57014', '53300', '55P03', '40001', '40P01'].includes(code)) return 'busy';
+  // 23505: unique_violation.
+  if (code === '23505') return 'duplicate';
   return undefined;
 }
 
@@ -40,6 +46,7 @@ function classifySqlite(code: string): DatabaseFailure | undefined {
   if (code === 'SQLITE_FULL') return 'disk_full';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
   if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) return 'unreachable';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'duplicate';
   return undefined;
 }
 

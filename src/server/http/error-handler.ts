@@ -83,6 +83,11 @@ const DATABASE_FAILURES: Record<DatabaseFailure, { status: number; code: ErrorCo
     code: 'insufficient_storage',
     message: 'The server’s disk is full, so nothing can be saved. Please tell the school office.',
   },
+  duplicate: {
+    status: 409,
+    code: 'conflict',
+    message: 'The same change was being made at the same moment (in another window, or by someone else), so nothing was saved. Reload the page to see where it stands, then try again.',
+  },
 };
 
 /**
@@ -144,6 +149,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     // The engine's own error (SQLITE_FULL, ECONNREFUSED, 57014 …) is what the log keeps.
     if (status >= 500) request.log.error({ err: error, ...(failure ? { database: failure } : {}) }, failure ? `database ${failure}` : 'request failed');
+    // A race past a service's own check is worth a look: which index, which route.
+    else if (failure === 'duplicate') request.log.warn({ err: error, database: failure }, 'database duplicate');
     else request.log.info({ status, code: body.code }, body.message);
     return reply.status(status).type('application/json; charset=utf-8').send(body);
   });

@@ -29,6 +29,16 @@ export async function insertIntake(db: Db, rows: readonly NewIntakeRow[]): Promi
   for (let i = 0; i < rows.length; i += 200) await db.insertInto('intake_students').values(rows.slice(i, i + 200)).execute();
 }
 
+/**
+ * Removes every child of the intake and answers them in the screen's order: the finalise's claim.
+ * A second finalise at the same moment waits on the first's delete (PostgreSQL's row locks, SQLite's
+ * one writer) and then finds nothing to take, instead of numbering the same children again.
+ */
+export async function takeIntake(db: Db): Promise<IntakeRow[]> {
+  const rows = await db.deleteFrom('intake_students').returningAll().execute();
+  return rows.sort(compareIntake);
+}
+
 export async function clearIntake(db: Db): Promise<number> {
   const result = await db.deleteFrom('intake_students').executeTakeFirst();
   return Number(result.numDeletedRows);

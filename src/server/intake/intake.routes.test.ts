@@ -218,7 +218,7 @@ describe('the allocation', () => {
 
 describe('POST /api/intake/finalise', () => {
   it('changes nothing while a child has no class, or when a student took an SEA number meanwhile', async () => {
-    expectError(await admin.post('/api/intake/finalise'), 400, 'bad_request');
+    expect(expectError(await admin.post('/api/intake/finalise'), 409, 'conflict').message).toMatch(/^Nothing to finalise/);
     await upload(admin, 'sea.csv', goodList('SEAN'));
     await admin.post('/api/intake/balance');
     const child = (await view()).students[3]!;
@@ -236,6 +236,17 @@ describe('POST /api/intake/finalise', () => {
 
     expect(await studentsWithSea('SEAN')).toEqual([]);
     expect((await view()).students).toHaveLength(14);
+  });
+
+  it('two finalises at once (two windows, a double click) make the students once: the second is refused with the reason', async () => {
+    await upload(admin, 'sea.csv', goodList('SEAD'));
+    await admin.post('/api/intake/balance');
+    const answers = await Promise.all([admin.post('/api/intake/finalise'), office.post('/api/intake/finalise')]);
+    expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).toEqual([200, 409]);
+    const refused = expectError(answers.find((a) => a.statusCode === 409)!, 409, 'conflict');
+    expect(refused.message).toMatch(/^Nothing to finalise: .*finalised or cleared meanwhile/);
+    expect(await studentsWithSea('SEAD')).toHaveLength(14);
+    expect((await view()).students).toEqual([]);
   });
 
   it('makes each child a student in their class with the next IDs of the year, who first-logs in by SEA number', async () => {

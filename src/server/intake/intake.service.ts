@@ -250,13 +250,20 @@ export async function clearIntake(db: Db, actor: Actor): Promise<IntakeView> {
  * list comes), in class order then by name; with the SEA number, date of birth, sex, names and
  * primary school, and a first-login account, each audited as a create (Import Students' own
  * write). The intake is then empty. Any child without a class, or whose SEA number a student got
- * meanwhile, refuses the whole finalise and changes nothing.
+ * meanwhile, refuses the whole finalise and changes nothing; so does a second finalise of the same
+ * intake at the same moment (409, the reason said).
  */
+/** One answer for an empty intake, whether nothing was imported or a finalise (or clear) took it a moment ago. */
+const NOTHING_TO_FINALISE =
+  'Nothing to finalise: the intake is empty. It was finalised or cleared meanwhile (in another window, or by someone else), or no SEA list is imported yet. Reload to see where it stands.';
+
 export async function finaliseIntake(db: Db, actor: Actor, today: string): Promise<IntakeFinaliseResult> {
   const entryYear = Number(today.slice(0, 4));
   const finalised = db.transaction().execute(async (trx): Promise<IntakeFinaliseResult> => {
-    const rows = await repo.listIntake(trx);
-    if (rows.length === 0) throw badRequest('The intake is empty: import the SEA placement list first.');
+    // The children are taken out of the intake first, so two finalises never both number them; a
+    // refusal below rolls the taking back with everything else.
+    const rows = await repo.takeIntake(trx);
+    if (rows.length === 0) throw conflict(NOTHING_TO_FINALISE);
     const unallocated = rows.filter((row) => row.class_id === null);
     if (unallocated.length > 0) {
       const message = `${unallocated.length === 1 ? '1 child has' : `${unallocated.length} children have`} no class yet. Press Balance or choose a class for each.`;
@@ -292,7 +299,6 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
       await writeNewStudent(trx, id, values, actor, at);
       created.push({ id, sea_no: row.sea_no, name: listName(row), class_id: row.class_id! });
     }
-    await repo.clearIntake(trx);
     await writeAudit(trx, {
       ...actor,
       action: 'finalise',
