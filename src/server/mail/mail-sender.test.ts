@@ -109,7 +109,7 @@ describe(`the sender on ${currentEngine()}`, () => {
       await expectEachDeliveredOnce(t, inbox, [expired!]);
       expect(inbox.messages.filter((mail) => mail.recipients.includes(second!.to_address))).toEqual([]);
       // The dead sender, should it wake, can no longer finish the row another sender took over.
-      expect(await repo.markSent(db, expired!, 'dead-process', new Date().toISOString())).toBe(false);
+      expect(await repo.markSent(db, expired!, 'dead-process', new Date().toISOString(), '{}')).toBe(false);
     } finally {
       await t.close();
     }

@@ -4,7 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import * as repo from './outbox.repository.js';
-import { renderStoredMail, type MailContext, type RenderedMail } from './templates/index.js';
+import { renderStoredMail, sentDataWithoutSecrets, type MailContext, type RenderedMail } from './templates/index.js';
 
 /**
  * The sender (issue 17, docs/decisions.md D53): runs in every portal process that has SMTP_URL,
@@ -218,7 +218,7 @@ export class MailSender {
     }
     // The mail server has the message. Should this write fail, the lease runs out and the message
     // goes once more: the one way it can arrive twice, with the same Message-ID (D53).
-    if (!(await repo.markSent(this.db, row.id, token, iso(Date.now())))) {
+    if (!(await repo.markSent(this.db, row.id, token, iso(Date.now()), sentDataWithoutSecrets(row.data)))) {
       this.log.warn({ outboxId: row.id }, 'mail: sent after its lease ran out; another sender may have sent it too');
     }
     return 'sent';

@@ -110,11 +110,14 @@ export async function claimDueMessages(db: Db, claim: Claim): Promise<OutboxRow[
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** The mail server took the message. Answers false when the claim was no longer this sender's. */
-export async function markSent(db: Db, id: number, token: string, now: string): Promise<boolean> {
+/**
+ * The mail server took the message; its data is replaced by `sentData` (the same without its links'
+ * secrets). Answers false when the claim was no longer this sender's.
+ */
+export async function markSent(db: Db, id: number, token: string, now: string, sentData: string): Promise<boolean> {
   const result = await db
     .updateTable('outbox')
-    .set({ state: 'sent', sent_at: now, next_attempt_at: now, claim_token: null, last_error: null, updated_at: now })
+    .set({ state: 'sent', sent_at: now, next_attempt_at: now, claim_token: null, last_error: null, data: sentData, updated_at: now })
     .where('id', '=', id)
     .where('claim_token', '=', token)
     .executeTakeFirst();

@@ -105,6 +105,34 @@ describe(`the outbox on ${currentEngine()}`, () => {
     expect(deliveredTo('rolled.back@example.com')).toEqual([]);
   });
 
+  it('keeps no link secret once a message is sent: the mail has the link, the stored data and the Outbox do not', async () => {
+    const secrets = { reset: 'reset-secret-0123456789abcdef', invite: 'invite-secret-0123456789abcdef', unsubscribe: 'unsubscribe.secret-0123456789' };
+    const ids = await db()
+      .transaction()
+      .execute(async (trx) => [
+        (await queueMessage(trx, { to: 'secrets.a@example.com', template: 'family-password-reset', data: { name: 'A Parent', token: secrets.reset } })).id,
+        (await queueMessage(trx, { to: 'secrets.b@example.com', template: 'family-invitation', data: { studentName: 'A Child', token: secrets.invite } })).id,
+        (await queueMessage(trx, { to: 'secrets.c@example.com', template: 'deadline-reminder', data: { studentNames: ['A Child'], studentIds: ['20220001'], deadline: '2026-12-01', unsubscribeToken: secrets.unsubscribe } })).id,
+      ]);
+    // Waiting to be sent, the data holds what the mail needs.
+    for (const [i, secret] of Object.values(secrets).entries()) expect((await row(ids[i]!)).data).toContain(secret);
+    expect(await t.app.mailSender.drain()).toMatchObject({ sent: 3, failed: 0 });
+    const subjects: string[] = [];
+    for (const [i, secret] of Object.values(secrets).entries()) {
+      const [mail] = deliveredTo(`secrets.${'abc'[i]}@example.com`);
+      expect(mail!.links.some((href) => href.includes(encodeURIComponent(secret))), `mail ${i} has its link`).toBe(true);
+      const stored = await row(ids[i]!);
+      expect(stored.state).toBe('sent');
+      expect(stored.data).not.toContain(secret);
+      subjects.push(mail!.subject);
+    }
+    const page = await admin.get('/api/outbox?page_size=100');
+    expect(page.body).not.toMatch(/secret-0123456789/);
+    // The Outbox still writes each sent message's subject from what is kept.
+    const shown = OutboxPageSchema.parse(page.json()).messages.filter((m) => ids.includes(m.id));
+    expect(shown.map((m) => m.subject).sort()).toEqual(subjects.sort());
+  });
+
   it('escapes every value in the HTML part; the text part keeps it as typed', async () => {
     const hostile = `<script>alert("x")</script> & <a href="javascript:alert(1)">Ms. O'Neil</a>`;
     await queueMessage(db(), { to: 'escaping@example.com', template: 'test-message', data: { requestedBy: hostile } });

@@ -62,3 +62,26 @@ export function renderStoredMail(template: string, data: unknown, context: MailC
   const render = MAIL_TEMPLATES[template] as MailTemplate<unknown>;
   return render(data, context);
 }
+
+/**
+ * A key of a template's data that holds a link's secret: `token` (a family link) or a name ending in
+ * `Token` (a notice's unsubscribe link). A template that carries a secret names it so.
+ */
+const SECRET_KEY = /^(token|.+Token)$/;
+
+/**
+ * A message's stored data once it is sent (docs/security.md "Mail"): the same data with each
+ * link's secret emptied, so the Outbox's history can still write its subject while no live link
+ * stays in the database after the mail server has it. Data that is not an object is kept as it is.
+ */
+export function sentDataWithoutSecrets(dataText: string): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(dataText);
+  } catch {
+    return dataText;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return dataText;
+  const kept = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_KEY.test(key) && typeof value === 'string' ? '' : value]));
+  return JSON.stringify(kept);
+}
