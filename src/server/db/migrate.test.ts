@@ -260,6 +260,25 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).toContain('intake_students');
   });
 
+  it('0016 empties the link secrets of sent messages only; its down changes nothing', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0016-outbox-sent-secrets');
+    const iso = new Date().toISOString();
+    const message = (state: 'sent' | 'failed' | 'queued', key: string) => ({
+      to_address: `${state}@example.com`, template: 'family-invitation', data: JSON.stringify({ studentName: 'Ann', token: `secret-${state}` }),
+      state, tries: 1, next_attempt_at: iso, message_key: key, created_at: iso, updated_at: iso,
+    });
+    await db.insertInto('outbox').values([message('sent', 'k1'), message('failed', 'k2'), message('queued', 'k3')]).execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('outbox').select(['state', 'data']).orderBy('id').execute();
+    expect(rows.map((row) => [row.state, JSON.parse(row.data) as unknown])).toEqual([
+      ['sent', { studentName: 'Ann', token: '' }],
+      ['failed', { studentName: 'Ann', token: 'secret-failed' }],
+      ['queued', { studentName: 'Ann', token: 'secret-queued' }],
+    ]);
+  });
+
   it('0015 keeps one re-registration per year and one row per student and step, removed with the year; its down drops both', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
