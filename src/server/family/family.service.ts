@@ -29,10 +29,11 @@ import { STAFF_PASSWORD_TOO_COMMON } from '../../shared/staff.schemas.js';
 import * as repo from './family.repository.js';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D54). A parent registers with an e-mail address and
- * a password; the account exists once the link mailed to that address is opened, so an address
- * nobody controls never becomes an account. A child is linked by the office's printed code with
- * the child's date of birth, by an invitation mailed to the parent, or by the office; every link
+ * Family accounts (docs/decisions.md D54, D66). A parent registers with a name and an e-mail
+ * address; the account exists once the link mailed to that address is opened and a password chosen
+ * on its page, so an address nobody controls never becomes an account and only the mailbox's owner
+ * chooses its password. A child is linked by the office's printed code with the child's date of
+ * birth, by an invitation mailed to the parent's address, or by the office; every link
  * and unlink is in the audit log under the student. Every secret (codes, links) is random, stored
  * only as its sha256, taken once and expires; the answers to visitors never say whether an
  * address has an account.

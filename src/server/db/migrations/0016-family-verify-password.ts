@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 
 /**
  * A family account's password is chosen on the confirmation page by whoever opened the mailed
- * link (docs/decisions.md D66), so a registration no longer waits with a password hash in its
- * token. The column goes, and with it the hashes of registrations still waiting: their links keep
+ * link (docs/decisions.md D66), so a registration waits with no password hash in its token. The
+ * column goes, and with it the hashes of registrations still waiting: their links keep
  * working and ask for the password. Down brings the column back empty (an old version then finds
  * no hash and refuses those links, which registering again replaces).
  */
