@@ -27,7 +27,11 @@ export const FamilyNameSchema = z
   .string({ error: 'Enter your name.' })
   .check(z.trim(), z.minLength(1, 'Enter your name.'), z.maxLength(100, 'Name is at most 100 characters.'), personNameCheck());
 
-export const FamilyRegisterSchema = z.object({ name: FamilyNameSchema, email: FamilyEmailSchema, password: FamilyPasswordSchema });
+/**
+ * A registration: name and e-mail only. The password is chosen on the confirmation page, by
+ * whoever opened the mailed link (docs/decisions.md D66): the person who proves the mailbox.
+ */
+export const FamilyRegisterSchema = z.object({ name: FamilyNameSchema, email: FamilyEmailSchema });
 export type FamilyRegisterInput = z.infer<typeof FamilyRegisterSchema>;
 
 /** A link's token from a message (random, base64url). */
@@ -35,6 +39,10 @@ export const FamilyTokenSchema = z.object({
   token: z.string({ error: 'This link is incomplete.' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is incomplete; open it again from the message.')),
 });
 export type FamilyTokenInput = z.infer<typeof FamilyTokenSchema>;
+
+/** Opening the confirmation link: the token and the account's password, chosen now (D66). */
+export const FamilyVerifySchema = z.object({ token: FamilyTokenSchema.shape.token, password: FamilyPasswordSchema });
+export type FamilyVerifyInput = z.infer<typeof FamilyVerifySchema>;
 
 export const FamilyLoginSchema = z.object({
   email: FamilyEmailSchema,
@@ -104,6 +112,18 @@ export type FamilyCodeAnswer = z.infer<typeof FamilyCodeAnswerSchema>;
 export const FamilyInviteSchema = z.object({ email: FamilyEmailSchema });
 export type FamilyInviteInput = z.infer<typeof FamilyInviteSchema>;
 
+/** The registration record's parent e-mail fields (students columns), in the order they are offered. */
+export const RECORD_PARENT_EMAIL_FIELDS = ['email_mother', 'email_father', 'email_guardian'] as const;
+export type RecordParentEmailField = (typeof RECORD_PARENT_EMAIL_FIELDS)[number];
+
+/** A student invites only an address already on the record as a parent's (D66); the office any. */
+export const STUDENT_INVITE_RECORD_ONLY =
+  "You can invite only a parent's e-mail that is on your registration record. Ask the school office to send an invitation to another address.";
+
+/** An invitation opened while signed in with an account of another address (D66). */
+export const INVITATION_OTHER_ADDRESS = (signedInAs: string) =>
+  `This invitation was sent to another e-mail address, and you are signed in as ${signedInAs}. Sign out, then sign in (or create a family account) with the address the invitation was sent to, and open the link again.`;
+
 /** The office links an existing family account to a student by its e-mail. */
 export const OfficeLinkSchema = z.object({ email: FamilyEmailSchema });
 export type OfficeLinkInput = z.infer<typeof OfficeLinkSchema>;
@@ -122,6 +142,13 @@ export const StudentFamilySchema = z.object({
     }),
   ),
   invitations: z.array(z.object({ email: z.string(), created_at: z.string(), expires_at: z.string() })),
+  /**
+   * The student's own changes to a parent e-mail of the record, newest first (D66): a student
+   * could otherwise point the school's messages and invitations at an address of their choosing.
+   */
+  parent_email_changes: z.array(
+    z.object({ field: z.enum(RECORD_PARENT_EMAIL_FIELDS), old_value: z.nullable(z.string()), new_value: z.nullable(z.string()), changed_at: z.string() }),
+  ),
   /** When the newest unused family code expires, or null when none is waiting. */
   code_expires_at: z.nullable(z.string()),
 });

@@ -114,23 +114,38 @@ describe('a parent on a phone (390 px)', () => {
     await page.getByRole('link', { name: 'Parent or guardian? Sign in with your e-mail' }).click();
     await page.getByRole('heading', { level: 1, name: 'Parent or guardian sign in' }).waitFor();
     await page.getByRole('link', { name: 'Create a family account' }).click();
+    // Name and e-mail only: the password is chosen by whoever opens the mailed link.
     const register = page.getByRole('form', { name: 'Create a family account' });
+    expect(await register.locator('input[type="password"]').count()).toBe(0);
     await register.locator('input[name="name"]').fill(PARENT.name);
-    await register.locator('input[name="email"]').fill(PARENT.email);
-    await register.locator('input[name="new_password"]').fill('too-short');
-    await register.locator('input[name="confirm_password"]').fill('too-short');
-    await register.getByRole('button', { name: 'Create account' }).click();
-    await register.getByText('At least 12 characters.', { exact: true }).waitFor();
+    await register.locator('input[name="email"]').fill('not-an-address');
+    await register.getByRole('button', { name: 'Send the link' }).click();
+    await register.getByText('Enter a valid e-mail address.', { exact: true }).waitFor();
     await expectNoSevereAxeViolation();
-    await register.locator('input[name="new_password"]').fill(PARENT.password);
-    await register.locator('input[name="confirm_password"]').fill(PARENT.password);
-    await register.getByRole('button', { name: 'Create account' }).click();
+    await register.locator('input[name="email"]').fill(PARENT.email);
+    await register.getByRole('button', { name: 'Send the link' }).click();
     await page.getByRole('heading', { level: 1, name: 'Check your e-mail' }).waitFor();
     await page.getByRole('status').getByText(new RegExp(`We sent a message to ${PARENT.email}`)).waitFor();
     await expectNoSidewaysScroll();
 
-    // The verification link from the delivered message signs in, on the family's home with no child yet.
+    // The confirmation link from the delivered message asks for the password, with the shared rules
+    // on the fields; the account is created with it and signed in, on the family's home with no child yet.
     await page.goto(await linkFrom(PARENT.email, '/family/verify'));
+    const choose = page.getByRole('form', { name: 'Choose your password' });
+    await page.getByRole('heading', { level: 1, name: 'Choose your password' }).waitFor();
+    await choose.locator('input[name="new_password"]').fill('too-short');
+    await choose.locator('input[name="confirm_password"]').fill('too-short');
+    await choose.getByRole('button', { name: 'Create account' }).click();
+    await choose.getByText('At least 12 characters.', { exact: true }).waitFor();
+    await choose.locator('input[name="new_password"]').fill(PARENT.password);
+    await choose.locator('input[name="confirm_password"]').fill(`${PARENT.password}x`);
+    await choose.getByRole('button', { name: 'Create account' }).click();
+    await choose.getByText(/do not match/i).waitFor();
+    await expectNoSevereAxeViolation();
+    await expectNoSidewaysScroll();
+    expect(await db.selectFrom('users').select('id').where('email', '=', PARENT.email).executeTakeFirst()).toBeUndefined();
+    await choose.locator('input[name="confirm_password"]').fill(PARENT.password);
+    await choose.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL((address) => address.pathname === '/dashboard');
     await page.getByRole('heading', { level: 1, name: `Welcome, ${PARENT.name}` }).waitFor();
     await page.getByTestId('family-bar').getByText('No child is linked to your account yet.').waitFor();
@@ -250,6 +265,12 @@ describe("the office's Family dialog (1280 px)", () => {
   it('shows who is linked and how, issues a code once, and asks before removing a link', async () => {
     page = await spec.open({ width: 1280, height: 1000 });
     const db = spec.portal.database.db;
+    // A change the student made to a parent e-mail, as the registration save audits it (the API suite saves it for real).
+    const at = new Date().toISOString();
+    await db
+      .insertInto('audit_log')
+      .values({ actor_user_id: null, actor_label: `student:${student.student_id}`, action: 'update', entity: 'student', entity_id: student.student_id, field: 'email_mother', old_value: 'mother.before@example.com', new_value: 'mother.after@example.com', ip: null, request_id: null, created_at: at, updated_at: at })
+      .execute();
     await signInAsAdmin(page, spec.portal.baseUrl);
     await page.getByRole('searchbox', { name: 'Search students' }).fill(student.student_id);
     await page.getByText('· 1 found').waitFor();
@@ -258,8 +279,11 @@ describe("the office's Family dialog (1280 px)", () => {
     const linked = dialog.getByRole('list', { name: 'Linked family accounts' });
     await linked.getByText(`${DEMO_FAMILY.name} · ${DEMO_FAMILY.email}`).waitFor();
     await linked.getByText(/^Demo school, \d{4}-\d{2}-\d{2}$/).waitFor();
-    // The record's parent e-mails are offered for an invitation.
+    // The record's parent e-mails are offered for an invitation; the office may also type another.
     await dialog.getByRole('radiogroup', { name: 'Send the invitation to' }).getByRole('radio').first().waitFor();
+    await dialog.getByRole('radiogroup', { name: 'Send the invitation to' }).getByRole('radio', { name: 'Another address' }).waitFor();
+    // The student's own change of a parent e-mail is shown where the office reads the record's addresses.
+    await dialog.getByRole('list', { name: 'Parent e-mails changed by the student' }).getByText("Mother's e-mail: mother.before@example.com → mother.after@example.com").waitFor();
     await expectNoSevereAxeViolation();
 
     await dialog.getByRole('button', { name: 'Print family code' }).click();
@@ -301,33 +325,48 @@ describe("the office's Family dialog (1280 px)", () => {
 describe("a student's own invitation (390 px)", () => {
   const student = DEMO_STUDENTS.inProgress;
 
-  it("mails a parent of the record from the dashboard; the link opened as the student says to sign out first", async () => {
+  it("offers only the record's parent e-mails; the link opened as the student says to sign out first, and as another family account names what to do", async () => {
     page = await spec.open({ width: 390, height: 844 });
+    const db = spec.portal.database.db;
+    const to = 'grandparent.e2e@example.com';
+    await db.updateTable('students').set({ email_guardian: to }).where('id', '=', student.student_id).execute();
     await signInAsStudent(page, spec.portal.baseUrl, student);
-    const record = await spec.portal.database.db.selectFrom('students').select(['email_mother', 'email_father', 'email_guardian']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
-    const offered = [record.email_mother, record.email_father, record.email_guardian].filter((email): email is string => Boolean(email?.trim()));
+    const record = await db.selectFrom('students').select(['email_mother', 'email_father', 'email_guardian']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
+    const offered = [...new Set([record.email_mother, record.email_father, record.email_guardian].filter((email): email is string => Boolean(email?.trim())).map((email) => email.toLowerCase()))];
     await page.getByRole('button', { name: 'Invite a parent' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invite a parent' });
     const choices = dialog.getByRole('radiogroup', { name: 'Send the invitation to' });
-    await choices.getByRole('radio', { name: 'Another address' }).waitFor();
-    // The record's parent e-mails are the choices, the first chosen; then "Another address".
-    expect((await choices.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value))).slice(0, -1)).toEqual(offered.map((email) => email.toLowerCase()));
-    const to = 'grandparent.e2e@example.com';
-    await choices.getByRole('radio', { name: 'Another address' }).check();
-    await dialog.locator('input[name="invite_email"]').fill(to);
+    await choices.getByRole('radio', { name: `Guardian: ${to}` }).waitFor();
+    // The record's parent e-mails are the only choices, the first chosen: no address typed in.
+    expect(await choices.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value))).toEqual(offered);
+    expect(await choices.getByRole('radio', { name: 'Another address' }).count()).toBe(0);
+    await dialog.getByText('For another address, ask the school office.', { exact: false }).waitFor();
+    await choices.getByRole('radio', { name: `Guardian: ${to}` }).check();
     await dialog.getByRole('button', { name: 'Send invitation' }).click();
     await dialog.getByRole('status').getByText(`Invitation sent to ${to}.`, { exact: false }).waitFor();
     await expectNoSevereAxeViolation();
+    await expectNoSidewaysScroll();
 
-    await page.goto(await linkFrom(to, '/family/accept'));
+    const link = await linkFrom(to, '/family/accept');
+    await page.goto(link);
     await page.getByText(/You are signed in as .*sign out first/).waitFor();
-    // Nothing was accepted: the invitation still waits for a family account.
-    const invitation = await spec.portal.database.db
-      .selectFrom('family_tokens')
-      .select(['student_id', 'used_at'])
-      .where('purpose', '=', 'invitation')
-      .where('email', '=', to)
-      .executeTakeFirstOrThrow();
+
+    // Another family account (not the invited address) is refused, told what to do, and offered a sign-out.
+    await page.goto(url('/logout'));
+    await page.waitForURL(url('/'));
+    await page.goto(url('/family/sign-in'));
+    const signIn = page.getByRole('form', { name: 'Parent or guardian sign in' });
+    await signIn.locator('input[name="email"]').fill(DEMO_FAMILY.email);
+    await signIn.locator('input[name="password"]').fill(DEMO_FAMILY.password);
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((address) => address.pathname === '/dashboard');
+    await page.goto(link);
+    await page.getByRole('alert').getByText(`This invitation was sent to another e-mail address, and you are signed in as ${DEMO_FAMILY.email}.`, { exact: false }).waitFor();
+    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    await expectNoSevereAxeViolation();
+    await expectNoSidewaysScroll();
+    // Nothing was accepted: the invitation still waits for the invited address's family account.
+    const invitation = await db.selectFrom('family_tokens').select(['student_id', 'used_at']).where('purpose', '=', 'invitation').where('email', '=', to).executeTakeFirstOrThrow();
     expect(invitation).toEqual({ student_id: student.student_id, used_at: null });
   });
 });

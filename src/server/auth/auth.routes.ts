@@ -19,7 +19,7 @@ import {
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
 import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
-import { FamilyLoginSchema, FamilyResetPasswordSchema, FamilySignedInSchema, FamilyTokenSchema } from '../../shared/family.schemas.js';
+import { FamilyLoginSchema, FamilyResetPasswordSchema, FamilySignedInSchema, FamilyVerifySchema } from '../../shared/family.schemas.js';
 import * as family from '../family/family.service.js';
 import type { AppDeps } from '../app.js';
 import { permissionsOf, requesterOf, studentPermissionsOf } from '../http/policy.js';
@@ -119,13 +119,13 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       config: { access: 'visitor' },
       schema: {
         tags: ['family'],
-        summary: 'Opens the link of a registration: the account is created and signed in',
-        body: FamilyTokenSchema,
+        summary: 'Opens the link of a registration with the password chosen on its page: the account is created and signed in',
+        body: FamilyVerifySchema,
         response: { 200: FamilySignedInSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const account = await family.verifyFamily(db, request.body.token, actorOf(request));
+      const account = await family.verifyFamily(db, request.body, actorOf(request));
       await startSession(request, reply, account.userId, false);
       return { name: account.name, email: account.email, role: 'guardian' as const };
     },

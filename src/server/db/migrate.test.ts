@@ -260,10 +260,10 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).toContain('intake_students');
   });
 
-  it('0016 empties the link secrets of sent messages only; its down changes nothing', async () => {
+  it('0017 empties the link secrets of sent messages only; its down changes nothing', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
-    await migrateDownThrough(db, '0016-outbox-sent-secrets');
+    await migrateDownThrough(db, '0017-outbox-sent-secrets');
     const iso = new Date().toISOString();
     const message = (state: 'sent' | 'failed' | 'queued', key: string) => ({
       to_address: `${state}@example.com`, template: 'family-invitation', data: JSON.stringify({ studentName: 'Ann', token: `secret-${state}` }),
@@ -299,6 +299,23 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).not.toContain('re_registration_steps');
     await migrateToLatest(db);
     expect(await tableNames(db)).toEqual(expect.arrayContaining(['re_registrations', 're_registration_steps']));
+  });
+
+  it("0016 drops the family tokens' password hash (a waiting registration's link stays, without it); its down brings the column back empty", async () => {
+    const db = await emptyDatabase();
+    const columnsOf = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table)!.columns.map((c) => c.name);
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0016-family-verify-password');
+    expect(await columnsOf('family_tokens')).toContain('password_hash');
+    const iso = new Date().toISOString();
+    const waiting = { purpose: 'verify-email', token_hash: 'h1', email: 'a@example.com', name: 'A', password_hash: '$argon2id$old', expires_at: iso, created_at: iso, updated_at: iso };
+    await db.insertInto('family_tokens').values(waiting as never).execute();
+    await migrateToLatest(db);
+    expect(await columnsOf('family_tokens')).not.toContain('password_hash');
+    expect(await db.selectFrom('family_tokens').select(['token_hash', 'email', 'name']).execute()).toEqual([{ token_hash: 'h1', email: 'a@example.com', name: 'A' }]);
+    await migrateDownThrough(db, '0016-family-verify-password');
+    const restored = await sql<{ token_hash: string; password_hash: string | null }>`select token_hash, password_hash from family_tokens`.execute(db);
+    expect(restored.rows).toEqual([{ token_hash: 'h1', password_hash: null }]);
   });
 
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {

@@ -16,7 +16,8 @@ import * as notices from './migrations/0012-notices.js';
 import * as yearRollover from './migrations/0013-year-rollover.js';
 import * as seaIntake from './migrations/0014-sea-intake.js';
 import * as reRegistration from './migrations/0015-re-registration.js';
-import * as outboxSentSecrets from './migrations/0016-outbox-sent-secrets.js';
+import * as familyVerifyPassword from './migrations/0016-family-verify-password.js';
+import * as outboxSentSecrets from './migrations/0017-outbox-sent-secrets.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,7 +36,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-year-rollover': yearRollover,
   '0014-sea-intake': seaIntake,
   '0015-re-registration': reRegistration,
-  '0016-outbox-sent-secrets': outboxSentSecrets,
+  '0016-family-verify-password': familyVerifyPassword,
+  '0017-outbox-sent-secrets': outboxSentSecrets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -116,9 +116,8 @@ export interface FamilyTokenTable extends Timestamps {
   student_id: string | null;
   /** Where a verification or an invitation was sent. */
   email: string | null;
-  /** A registration waiting for its address to be verified: the name and password it will have. */
+  /** A registration waiting for its address to be verified: the name the account will have (its password is chosen when the link is opened, D66). */
   name: string | null;
-  password_hash: string | null;
   expires_at: string;
   used_at: string | null;
   created_by_user_id: number | null;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { FamilyTokenPurpose, GuardianLinkVia } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
+import { RECORD_PARENT_EMAIL_FIELDS, type RecordParentEmailField } from '../../shared/family.schemas.js';
 
 /** All SQL of family accounts (issue 17): the guardians' links, printed codes and mailed tokens. */
 
@@ -194,7 +195,6 @@ export async function insertToken(
     studentId?: string | null;
     email?: string | null;
     name?: string | null;
-    passwordHash?: string | null;
     createdBy?: number | null;
   },
 ): Promise<void> {
@@ -208,7 +208,6 @@ export async function insertToken(
       student_id: token.studentId ?? null,
       email: token.email ?? null,
       name: token.name ?? null,
-      password_hash: token.passwordHash ?? null,
       created_by_user_id: token.createdBy ?? null,
       created_at: token.at,
       updated_at: token.at,
@@ -219,7 +218,7 @@ export async function insertToken(
 export async function findToken(db: Db, purpose: FamilyTokenPurpose, tokenHash: string) {
   return db
     .selectFrom('family_tokens')
-    .select(['id', 'user_id', 'student_id', 'email', 'name', 'password_hash', 'expires_at', 'used_at', 'created_by_user_id'])
+    .select(['id', 'user_id', 'student_id', 'email', 'name', 'expires_at', 'used_at', 'created_by_user_id'])
     .where('purpose', '=', purpose)
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -271,6 +270,26 @@ export async function countInvitationsSince(db: Db, studentId: string, since: st
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A student's parent e-mails as the registration record holds them (what a student may invite). */
+export async function findRecordParentEmails(db: Db, studentId: string): Promise<Record<RecordParentEmailField, string | null> | undefined> {
+  return db.selectFrom('students').select([...RECORD_PARENT_EMAIL_FIELDS]).where('id', '=', studentId).executeTakeFirst();
+}
+
+/** The student's own changes to the record's parent e-mails (from the audit log), newest first. */
+export async function listParentEmailChangesByStudent(db: Db, studentId: string, limit: number) {
+  return db
+    .selectFrom('audit_log')
+    .select(['field', 'old_value', 'new_value', 'created_at'])
+    .where('entity', '=', 'student')
+    .where('entity_id', '=', studentId)
+    .where('action', '=', 'update')
+    .where('field', 'in', [...RECORD_PARENT_EMAIL_FIELDS])
+    .where('actor_label', '=', `student:${studentId}`)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Students of a class in class order (surname, first name) for the family letters. */

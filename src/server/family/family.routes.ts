@@ -19,7 +19,7 @@ import {
 } from '../../shared/family.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
-import { requireGuardian } from '../http/policy.js';
+import { invitesOnlyRecordAddresses, requireGuardian, requireRequester } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { renderPdf, sendPdf } from '../pdf/renderer.js';
 import { buildFamilyLetters } from './family-letters.pdf.js';
@@ -45,7 +45,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       config: { access: 'visitor' },
       schema: {
         tags,
-        summary: 'A parent registers with name, e-mail and password; the account exists once the mailed link is opened',
+        summary: 'A parent registers with name and e-mail; the account exists once the mailed link is opened and a password chosen on its page',
         body: FamilyRegisterSchema,
         response: { 202: FamilyMessageAnswerSchema, ...errorResponses },
       },
@@ -165,7 +165,8 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: 'Mails a parent an invitation to the student’s record', params: StudentIdParamsSchema, body: FamilyInviteSchema, response: { 202: FamilyMessageAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const answer = await family.inviteFamily(db, request.params.student_id, request.body.email, actorOf(request));
+      const recordAddressesOnly = invitesOnlyRecordAddresses(requireRequester(request));
+      const answer = await family.inviteFamily(db, request.params.student_id, request.body.email, actorOf(request), { recordAddressesOnly });
       app.mailSender.wake();
       return reply.status(202).send(answer);
     },

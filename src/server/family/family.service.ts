@@ -4,7 +4,7 @@ import { isCommonPassword } from '../auth/common-passwords.js';
 import { hashPassword } from '../auth/password.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { GuardianLinkVia } from '../db/schema.js';
-import { AppError, badRequest, conflict, fieldError, notFound, tooManyRequests } from '../http/errors.js';
+import { AppError, badRequest, conflict, fieldError, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { hitRateLimit, type RateLimitRule } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { queueMessage } from '../mail/outbox.service.js';
@@ -13,21 +13,27 @@ import {
   FAMILY_CODE_ALPHABET,
   FAMILY_CODE_LENGTH,
   formatFamilyCode,
+  INVITATION_OTHER_ADDRESS,
+  RECORD_PARENT_EMAIL_FIELDS,
+  STUDENT_INVITE_RECORD_ONLY,
   type FamilyChild,
   type FamilyCodeAnswer,
   type FamilyLinkInput,
   type FamilyRegisterInput,
   type FamilyResetPasswordInput,
+  type FamilyVerifyInput,
+  type RecordParentEmailField,
   type StudentFamily,
 } from '../../shared/family.schemas.js';
 import { STAFF_PASSWORD_TOO_COMMON } from '../../shared/staff.schemas.js';
 import * as repo from './family.repository.js';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D54). A parent registers with an e-mail address and
- * a password; the account exists once the link mailed to that address is opened, so an address
- * nobody controls never becomes an account. A child is linked by the office's printed code with
- * the child's date of birth, by an invitation mailed to the parent, or by the office; every link
+ * Family accounts (docs/decisions.md D54, D66). A parent registers with a name and an e-mail
+ * address; the account exists once the link mailed to that address is opened and a password chosen
+ * on its page, so an address nobody controls never becomes an account and only the mailbox's owner
+ * chooses its password. A child is linked by the office's printed code with the child's date of
+ * birth, by an invitation mailed to the parent's address, or by the office; every link
  * and unlink is in the audit log under the student. Every secret (codes, links) is random, stored
  * only as its sha256, taken once and expires; the answers to visitors never say whether an
  * address has an account.
@@ -77,31 +83,34 @@ function linkAudit(actor: Actor, action: string, studentId: string, guardian: { 
 // The account
 
 const REGISTER_ANSWER = (email: string) =>
-  `We sent a message to ${email}. Open the link in it within 48 hours to finish creating your account. Nothing there? Check your spam folder, or register again.`;
+  `We sent a message to ${email}. Open the link in it within 48 hours to choose your password and finish creating your account. Nothing there? Check your spam folder, or register again.`;
 
 /**
- * A registration: the link to verify the address, or (for an address that has an account) a note
- * saying so with a link to reset the password. Either way the same answer: whether an address has
- * an account is told only to its mailbox.
+ * A registration: name and e-mail only (D66). An address without an account gets a confirmation
+ * link, whose page asks for the password; an address with one gets a note saying so with a link
+ * to choose a new password. Both ways do the same work (two rate-limit hits, one look-up, one
+ * transaction writing one mailed link and one message), so neither the answer's text nor its time
+ * tells a visitor whether the address has an account: only its mailbox learns that.
  */
 export async function registerFamily(db: Db, input: FamilyRegisterInput, actor: Actor & { ip: string }): Promise<string> {
-  if (isCommonPassword(input.password)) throw fieldError('password', STAFF_PASSWORD_TOO_COMMON);
   await requireUnderLimit(db, `family-mail:ip:${actor.ip}`, MAIL_ADDRESS_RULE, 'Too many requests from this network. Please wait an hour and try again.');
   await requireUnderLimit(db, `family-mail:to:${input.email}`, MAIL_MAILBOX_RULE, 'We already sent several messages to this address. Please wait an hour, and check your spam folder.');
   const existing = await repo.findGuardianByEmail(db, input.email);
-  const passwordHash = existing ? null : await hashPassword(input.password);
   const token = newToken();
   await db.transaction().execute(async (trx) => {
     const at = nowIso();
     if (existing) {
-      await queueMessage(trx, { to: input.email, template: 'family-already-registered', data: { name: existing.display_name ?? input.name } });
+      await repo.insertToken(trx, { purpose: 'reset-password', tokenHash: sha256(token), expiresAt: later(RESET_TTL_MS), at, userId: existing.id, email: input.email });
+      await queueMessage(trx, { to: input.email, template: 'family-already-registered', data: { name: existing.display_name ?? input.name, token } });
       return;
     }
-    await repo.insertToken(trx, { purpose: 'verify-email', tokenHash: sha256(token), expiresAt: later(VERIFY_TTL_MS), at, email: input.email, name: input.name, passwordHash });
+    await repo.insertToken(trx, { purpose: 'verify-email', tokenHash: sha256(token), expiresAt: later(VERIFY_TTL_MS), at, email: input.email, name: input.name });
     await queueMessage(trx, { to: input.email, template: 'family-verify', data: { name: input.name, token } });
   });
   return REGISTER_ANSWER(input.email);
 }
+
+const ALREADY_CREATED = 'The family account for this address was already created. Sign in with your e-mail and password, or choose “Forgot your password?” on the sign-in page.';
 
 export interface FamilySession {
   userId: number;
@@ -110,23 +119,27 @@ export interface FamilySession {
 }
 
 /**
- * Opens a verification link: the account is created with the name and password of its
- * registration, signed in, and given every child an open invitation to this address offers.
+ * Opens a confirmation link with the password its opener chose (D66): the account is created with
+ * the registration's name and that password, signed in, and given every child an open invitation
+ * to this address offers. Whoever opens the link proves the mailbox the invitations went to, and
+ * the password is theirs, so nothing a registrant typed before the mailbox was proven opens a
+ * child's record. An address that got its account meanwhile (another link, opened first) is refused:
+ * its owner signs in or resets the password.
  */
-export async function verifyFamily(db: Db, token: string, actor: Actor): Promise<FamilySession> {
-  const found = await repo.findToken(db, 'verify-email', sha256(token));
-  if (!found || found.used_at !== null || found.expires_at <= nowIso() || !found.email || !found.password_hash) {
+export async function verifyFamily(db: Db, input: FamilyVerifyInput, actor: Actor): Promise<FamilySession> {
+  if (isCommonPassword(input.password)) throw fieldError('password', STAFF_PASSWORD_TOO_COMMON);
+  const found = await repo.findToken(db, 'verify-email', sha256(input.token));
+  if (!found || found.used_at !== null || found.expires_at <= nowIso() || !found.email) {
     throw new AppError(400, 'link_invalid', `${LINK_INVALID} Register again to get a new one, or sign in if you already did.`);
   }
   const email = found.email;
+  const passwordHash = await hashPassword(input.password);
   return db.transaction().execute(async (trx) => {
     const at = nowIso();
+    if (await repo.findGuardianByEmail(trx, email)) throw new AppError(400, 'link_invalid', ALREADY_CREATED);
     if (!(await repo.useToken(trx, found.id, at))) throw new AppError(400, 'link_invalid', `${LINK_INVALID} Sign in with your e-mail and password.`);
-    const existing = await repo.findGuardianByEmail(trx, email);
-    // Two registrations of one address, both links opened: the first made the account.
-    if (existing) return { userId: existing.id, name: existing.display_name ?? email, email };
     const name = found.name ?? email;
-    const userId = await repo.insertGuardian(trx, { email, name, passwordHash: found.password_hash!, at });
+    const userId = await repo.insertGuardian(trx, { email, name, passwordHash, at });
     const self = { ...actor, actor_user_id: userId, actor_label: `guardian:${email}` };
     await writeAudit(trx, { ...self, action: 'family-account-created', entity: 'user', entity_id: String(userId) });
     for (const invitation of await repo.listOpenInvitationsTo(trx, email, at)) {
@@ -137,6 +150,7 @@ export async function verifyFamily(db: Db, token: string, actor: Actor): Promise
     return { userId, name, email };
   });
 }
+
 
 const FORGOT_ANSWER = 'If a family account uses this address, we sent it a link to choose a new password. It works for one hour.';
 
@@ -169,6 +183,8 @@ export async function resetPassword(db: Db, input: FamilyResetPasswordInput, act
   await db.transaction().execute(async (trx) => {
     const at = nowIso();
     if (!(await repo.useToken(trx, found.id, at))) throw new AppError(400, 'link_invalid', LINK_INVALID);
+    // Any other reset link of the account (a registration of its address mails one too) ends here.
+    await repo.voidOpenTokensOfUser(trx, 'reset-password', account.id, at);
     await repo.setGuardianPassword(trx, account.id, passwordHash, at);
     await writeAudit(trx, { ...actor, actor_user_id: account.id, actor_label: `guardian:${account.email}`, action: 'password-change', entity: 'user', entity_id: String(account.id) });
   });
@@ -227,11 +243,20 @@ export async function linkByCode(db: Db, guardian: { userId: number; email: stri
   return childOf(db, guardian.userId, child.student_id);
 }
 
-/** Accepts an invitation: the child it names is linked to the signed-in family account. */
+/**
+ * Accepts an invitation: the child it names is linked to the signed-in family account, when that
+ * account's (verified) address is the one the invitation was mailed to (D66). A link forwarded,
+ * or opened in a browser signed in to another family account, is refused and left unused, so the
+ * school's invitation reaches only the mailbox it chose.
+ */
 export async function acceptInvitation(db: Db, guardian: { userId: number; email: string | null }, token: string, actor: Actor): Promise<FamilyChild> {
   const found = await repo.findToken(db, 'invitation', sha256(token));
   if (!found || found.used_at !== null || found.expires_at <= nowIso() || !found.student_id) {
     throw new AppError(400, 'link_invalid', `${LINK_INVALID} Ask the school or your child to send a new invitation.`);
+  }
+  const account = await repo.findGuardianById(db, guardian.userId);
+  if (!account?.email || account.email_verified_at === null || account.email !== found.email?.toLowerCase()) {
+    throw forbidden(INVITATION_OTHER_ADDRESS(account?.email ?? guardian.email ?? 'another account'));
   }
   const studentId = found.student_id;
   await db.transaction().execute(async (trx) => {
@@ -270,7 +295,35 @@ export async function getStudentFamily(db: Db, studentId: string): Promise<Stude
     guardians: guardians.map((g) => ({ user_id: g.user_id, name: g.name ?? '', email: g.email ?? '', linked_via: g.linked_via, linked_at: g.linked_at })),
     invitations: (await repo.listOpenInvitations(db, studentId, at)).map((i) => ({ ...i, email: i.email ?? '' })),
     code_expires_at: await repo.openCodeExpiry(db, studentId, at),
+    parent_email_changes: (await repo.listParentEmailChangesByStudent(db, studentId, PARENT_EMAIL_CHANGES_SHOWN)).flatMap((row) =>
+      isRecordParentEmailField(row.field) ? [{ field: row.field, old_value: row.old_value, new_value: row.new_value, changed_at: row.created_at }] : [],
+    ),
   };
+}
+
+/** How many of a student's own parent e-mail changes the office's Family dialog lists. */
+const PARENT_EMAIL_CHANGES_SHOWN = 10;
+
+const isRecordParentEmailField = (field: string | null): field is RecordParentEmailField =>
+  (RECORD_PARENT_EMAIL_FIELDS as readonly (string | null)[]).includes(field);
+
+/**
+ * A student's own save replaced a parent e-mail of the record (D66): the old address is told, in
+ * the save's transaction, that the record changed and to contact the school if that was not them,
+ * since the record's addresses are where a student's invitations may go. The registration service
+ * calls it for a student's saves only (staff corrections and a linked parent's own saves are not
+ * told); an empty old value has nobody to tell.
+ */
+export async function tellOldParentAddresses(
+  trx: Db,
+  student: { id: string; first_name: string | null; last_name: string | null },
+  changed: ReadonlyArray<{ field: string; oldValue: string | null; newValue: string | null }>,
+): Promise<void> {
+  for (const change of changed) {
+    const old = change.oldValue?.trim().toLowerCase() ?? '';
+    if (!isRecordParentEmailField(change.field) || old === '' || old === (change.newValue?.trim().toLowerCase() ?? '')) continue;
+    await queueMessage(trx, { to: old, template: 'family-parent-email-changed', data: { studentName: studentName({ ...student, student_id: student.id }), field: change.field } });
+  }
 }
 
 /** A new family code for a student (the one before it stops working), shown once. */
@@ -315,11 +368,19 @@ export async function issueClassCodes(db: Db, classId: string, actor: Actor): Pr
 }
 
 /**
- * Mails an invitation to a parent's address; opening it while signed in (or creating the account
- * from that address) links the child. Capped per student a day, so the form cannot flood a mailbox.
+ * Mails an invitation to a parent's address; opening it while signed in to the family account of
+ * that address (or creating the account from that address) links the child. Capped per student a
+ * day, so the form cannot flood a mailbox. A student invites only an address the record holds as
+ * a parent's (`recordAddressesOnly`, D66): otherwise a student could send the school's invitation,
+ * and so their record, to any mailbox; the office may invite any address.
  */
-export async function inviteFamily(db: Db, studentId: string, email: string, actor: Actor): Promise<{ message: string }> {
+export async function inviteFamily(db: Db, studentId: string, email: string, actor: Actor, options: { recordAddressesOnly: boolean }): Promise<{ message: string }> {
   const student = await requireStudent(db, studentId);
+  if (options.recordAddressesOnly) {
+    const record = await repo.findRecordParentEmails(db, studentId);
+    const onRecord = RECORD_PARENT_EMAIL_FIELDS.map((field) => record?.[field]?.trim().toLowerCase() ?? '').filter((address) => address !== '');
+    if (!onRecord.includes(email.toLowerCase())) throw fieldError('email', STUDENT_INVITE_RECORD_ONLY);
+  }
   if ((await repo.countInvitationsSince(db, studentId, new Date(Date.now() - DAY_MS).toISOString())) >= INVITATIONS_PER_DAY) {
     throw tooManyRequests(`At most ${INVITATIONS_PER_DAY} invitations a day for one student. Please try again tomorrow.`, DAY_MS);
   }

@@ -95,6 +95,15 @@ export function studentPermissionsOf(who: Requester): StudentAction[] {
   return STUDENT_ACTIONS.filter((action) => mayEver(who, action));
 }
 
+/**
+ * Whether the requester's invitations go only to a parent e-mail the student's record holds
+ * (docs/decisions.md D66): a student's do, so a student cannot send the school's invitation to a
+ * mailbox of their choosing; staff with `student.invite-family` invite any address.
+ */
+export function invitesOnlyRecordAddresses(who: Requester): boolean {
+  return who.kind !== 'staff';
+}
+
 /** The classes whose students a list may show: null for every class. */
 export function visibleClassIds(who: Requester): readonly string[] | null {
   if (who.kind === 'staff' && who.role === 'form_teacher') return who.classIds;

@@ -27,6 +27,7 @@ import { isFamilyRole } from '../http/policy.js';
 import type { UserRole } from '../db/schema.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
 import { REVIEW_MESSAGES } from '../../shared/review.schemas.js';
+import * as family from '../family/family.service.js';
 import * as reRegistration from '../re-registration/re-registration.service.js';
 import type { ReRegistrationStep, StudentReRegistration } from '../../shared/re-registration.schemas.js';
 import * as repo from './registration.repository.js';
@@ -200,6 +201,10 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
           new_value: asText(value),
         })),
       );
+    }
+    // A student's own change of a parent e-mail is told to the old address (D66).
+    if (changed.length > 0 && caller.role === 'student') {
+      await family.tellOldParentAddresses(trx, row, changed.map(([name, value]) => ({ field: name, oldValue: asText(old[name]), newValue: asText(value) })));
     }
     if (changed.length > 0 && isFamilyRole(caller.role) && window.review === 'returned') await reopenReturned(trx, caller, id);
     // A family's saved change confirms its step of a re-registration (D62); an office correction does not.

@@ -10,15 +10,16 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { FamilyTokenSchema, type FamilyChild } from '../../shared/family.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { SignInFrame } from '../components/sign-in-frame.js';
-import { errorMessage } from '../lib/api-client.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useSession } from '../lib/session.js';
 import { childLabel, childName } from './family-children.js';
 import { acceptPath, FAMILY_CHILDREN_PATH, FAMILY_REGISTER_PATH, FAMILY_SIGN_IN_PATH, withNext } from './family-paths.js';
 import { useAcceptInvitation } from './family.api.js';
 
 /**
- * /family/accept?token=… (issue 17), the link of an invitation mailed by a student or the office.
- * Signed in as a parent, it accepts at once and shows the child now linked. Not signed in, it
+ * /family/accept?token=…, the link of an invitation mailed by a student or the office. Signed in
+ * as a parent, it accepts at once and shows the child now linked; the server accepts only for the
+ * family account of the invited address, and the page shows its refusal with a way to sign out. Not signed in, it
  * says what the invitation is for and offers to sign in or create an account, and comes back here
  * afterwards (the token rides along in `?next=`). Signed in as a student or staff member, it says
  * to sign out first: an invitation is for a family account.
@@ -87,14 +88,24 @@ function AcceptInvitation({ token }: { token: string }) {
   }, [accept, token]);
 
   if (isError) {
+    // Refused because this account's address is not the invited one (D66): the way forward is the
+    // invited address's own account, so signing out comes first.
+    const otherAddress = isApiError(error, 'forbidden');
     return (
       <SignInFrame title="Invitation to a child's record">
         <Alert severity="error" role="alert" sx={{ mt: 1 }}>
           {errorMessage(error)}
         </Alert>
-        <Link component={RouterLink} to={FAMILY_CHILDREN_PATH} sx={{ display: 'inline-block', mt: 3 }}>
-          Go to My children
-        </Link>
+        <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
+          {otherAddress && (
+            <Button component={RouterLink} to="/logout" variant="contained">
+              Sign out
+            </Button>
+          )}
+          <Link component={RouterLink} to={FAMILY_CHILDREN_PATH}>
+            Go to My children
+          </Link>
+        </Stack>
       </SignInFrame>
     );
   }

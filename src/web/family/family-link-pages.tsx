@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { FamilyForgotPasswordSchema, FamilyResetPasswordSchema, FamilyTokenSchema } from '../../shared/family.schemas.js';
+import { FamilyForgotPasswordSchema, FamilyResetPasswordSchema, FamilyTokenSchema, FamilyVerifySchema } from '../../shared/family.schemas.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { SignInFrame } from '../components/sign-in-frame.js';
@@ -20,8 +19,8 @@ import { FAMILY_REGISTER_PATH, FAMILY_SIGN_IN_PATH } from './family-paths.js';
 import { useFamilyForgotPassword, useFamilyResetPassword, useFamilyVerify } from './family.api.js';
 
 /**
- * The pages the family's mailed links open (issue 17): the address check after registering
- * (/family/verify?token=…), and the password reset (/family/forgot-password asks for the link,
+ * The pages the family's mailed links open: the address check after registering, where the
+ * account's password is chosen (/family/verify?token=…), and the password reset (/family/forgot-password asks for the link,
  * /family/reset-password?token=… takes the new password). A link that expired, was used or is cut
  * short says so and offers the way forward.
  */
@@ -34,50 +33,70 @@ function tokenOf(params: URLSearchParams): string | null {
 
 const INCOMPLETE_LINK = 'This link is incomplete. Open it again from the message, or copy the whole address into the browser.';
 
-/** /family/verify?token=…: confirms the address, which creates the account and signs in; then the family's home. */
+/**
+ * /family/verify?token=…: the person who opened the mailed link chooses the account's password
+ * (docs/decisions.md D66), which creates the account and signs in; then the family's home. The
+ * registration took no password, so nobody who merely typed this address chose it.
+ */
 export function FamilyVerifyPage() {
   const [params] = useSearchParams();
   const token = tokenOf(params);
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const { mutate: verify, error, isError } = useFamilyVerify();
-  const sent = useRef(false);
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const verify = useFamilyVerify();
+  const serverFieldErrors = isApiError(verify.error) && verify.error.errors !== undefined;
 
-  useEffect(() => {
-    // A link works once: the call goes out once, even when React runs the effect twice.
-    if (token === null || sent.current) return;
-    sent.current = true;
-    verify(token, {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = FamilyVerifySchema.safeParse({ token: token ?? '', password });
+    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
+    setFieldErrors(errors);
+    if (!parsed.success || Object.keys(errors).length > 0) return;
+    verify.mutate(parsed.data, {
       onSuccess: (answer) => {
         showSnackbar(`Welcome, ${answer.name}. Your family account is ready.`);
         void navigate('/dashboard', { replace: true });
       },
+      onError: (cause) => {
+        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
+      },
     });
-  }, [token, verify, navigate, showSnackbar]);
+  };
 
-  if (token !== null && !isError) {
+  if (token === null || isApiError(verify.error, 'link_invalid')) {
     return (
-      <SignInFrame title="Confirming your e-mail">
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
-          <CircularProgress size={24} aria-hidden />
-          <Typography>Confirming your e-mail address…</Typography>
-        </Box>
+      <SignInFrame title="This link does not work">
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {token === null ? INCOMPLETE_LINK : errorMessage(verify.error)}
+        </Alert>
+        <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
+          <Link component={RouterLink} to={FAMILY_SIGN_IN_PATH}>
+            Sign in with your e-mail and password
+          </Link>
+          <Link component={RouterLink} to={FAMILY_REGISTER_PATH}>
+            Register again to get a new link
+          </Link>
+        </Stack>
       </SignInFrame>
     );
   }
+
   return (
-    <SignInFrame title="This link does not work">
-      <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-        {token === null ? INCOMPLETE_LINK : errorMessage(error)}
-      </Alert>
-      <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
-        <Link component={RouterLink} to={FAMILY_SIGN_IN_PATH}>
-          Sign in with your e-mail and password
-        </Link>
-        <Link component={RouterLink} to={FAMILY_REGISTER_PATH}>
-          Register again to get a new link
-        </Link>
-      </Stack>
+    <SignInFrame title="Choose your password">
+      <Typography color="text.secondary">
+        Your e-mail address is confirmed by this link. Choose the password for your family account to finish creating it.
+      </Typography>
+      <Box component="form" noValidate onSubmit={submit} aria-label="Choose your password">
+        <ErrorAlert message={verify.isError && !serverFieldErrors ? errorMessage(verify.error) : null} />
+        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <Button type="submit" variant="contained" size="large" fullWidth disabled={verify.isPending} sx={{ mt: 2 }}>
+          Create account
+        </Button>
+      </Box>
     </SignInFrame>
   );
 }

@@ -13,34 +13,29 @@ import { SignInFrame } from '../components/sign-in-frame.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { safeNextPath } from '../lib/session.js';
-import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
-import { FAMILY_PASSWORD_HINT } from './family-password-fields.js';
 import { FAMILY_SIGN_IN_PATH, withNext } from './family-paths.js';
 import { useFamilyRegister } from './family.api.js';
 
 /**
- * /family/register (issue 17): name, e-mail and password, checked with FamilyRegisterSchema on
- * the fields (the server adds "too common"); then the server's answer, which says to open the link
- * it mailed. The account exists once that link is opened (/family/verify).
+ * /family/register: name and e-mail, checked with FamilyRegisterSchema on the fields; then the
+ * server's answer, which says to open the link it mailed. The password is chosen on that link's
+ * page (/family/verify), by whoever proves the mailbox (docs/decisions.md D66), and the account
+ * exists from then on.
  */
 export function FamilyRegisterPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const register = useFamilyRegister();
   const serverFieldErrors = isApiError(register.error) && register.error.errors !== undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = FamilyRegisterSchema.safeParse({ name, email, password });
-    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
-    setFieldErrors(errors);
-    if (!parsed.success || Object.keys(errors).length > 0) return;
+    const parsed = FamilyRegisterSchema.safeParse({ name, email });
+    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
+    if (!parsed.success) return;
     register.mutate(parsed.data, {
       onError: (cause) => {
         if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
@@ -56,8 +51,8 @@ export function FamilyRegisterPage() {
         </Alert>
         {next && (
           <Typography sx={{ mt: 2 }}>
-            After you confirm your address, open the invitation link again to add your child, unless it was sent to this address: then your child
-            is added as soon as you confirm.
+            After you confirm your address and choose your password, open the invitation link again to add your child, unless it was sent to this
+            address: then your child is added as soon as you confirm.
           </Typography>
         )}
         <Link component={RouterLink} to={withNext(FAMILY_SIGN_IN_PATH, next)} sx={{ display: 'inline-block', mt: 3 }}>
@@ -70,7 +65,7 @@ export function FamilyRegisterPage() {
   return (
     <SignInFrame title="Create a family account">
       <Typography color="text.secondary">
-        One sign-in for all your children at the school. We will send a link to your e-mail address to confirm it.
+        One sign-in for all your children at the school. We will send a link to your e-mail address: open it to choose your password.
       </Typography>
       <Box component="form" noValidate onSubmit={submit} aria-label="Create a family account">
         <ErrorAlert message={register.isError && !serverFieldErrors ? errorMessage(register.error) : null} />
@@ -95,9 +90,8 @@ export function FamilyRegisterPage() {
           helperText={fieldErrors['email']}
           required
         />
-        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={register.isPending} sx={{ mt: 2 }}>
-          Create account
+          Send the link
         </Button>
       </Box>
       <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>

@@ -12,6 +12,7 @@ import {
   type FamilyLinkInput,
   type FamilyLoginInput,
   type FamilyRegisterInput,
+  type FamilyVerifyInput,
   type FamilyResetPasswordInput,
   type StudentFamily,
 } from '../../shared/family.schemas.js';
@@ -56,9 +57,9 @@ export function useFamilyRegister() {
   return useMutation({ mutationFn: familyRegister });
 }
 
-/** POST /api/family/verify {token}: the account is created and signed in. */
-export function familyVerify(token: string) {
-  return apiRequest('/api/family/verify', { method: 'POST', body: { token }, schema: FamilySignedInSchema, freshCsrf: true });
+/** POST /api/family/verify {token, password}: the account is created with the password chosen on the confirmation page, and signed in. */
+export function familyVerify(input: FamilyVerifyInput) {
+  return apiRequest('/api/family/verify', { method: 'POST', body: input, schema: FamilySignedInSchema, freshCsrf: true });
 }
 
 export function useFamilyVerify() {

@@ -9,11 +9,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
+import Link from '@mui/material/Link';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import { Link as RouterLink } from 'react-router';
 import { FamilyInviteSchema } from '../../shared/family.schemas.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { OutlinedField } from '../components/outlined-field.js';
@@ -24,12 +26,13 @@ import { useInviteFamily, useParentEmails } from './family.api.js';
 const TYPED = 'typed';
 
 /**
- * "Invite a parent by e-mail" (issue 17): the parent e-mails of the student's registration record
- * to choose from (mother, father, guardian), or another address typed in; the server mails the
- * invitation, whose link adds the child to that parent's family account. The student's own
- * dashboard and the office's Family dialog both use it.
+ * "Invite a parent by e-mail": the parent e-mails of the student's registration record to choose
+ * from (mother, father, guardian), or, for the office, another address typed in; the server mails
+ * the invitation, whose link adds the child to that parent's family account. A student chooses
+ * only among the record's addresses (`recordOnly`), the rule the server holds them to
+ * (docs/decisions.md D66). The student's own dashboard and the office's Family dialog both use it.
  */
-export function InviteParentForm({ studentId, onSent }: { studentId: string; onSent?: (message: string) => void }) {
+export function InviteParentForm({ studentId, recordOnly = false, onSent }: { studentId: string; recordOnly?: boolean; onSent?: (message: string) => void }) {
   const emails = useParentEmails(studentId);
   const invite = useInviteFamily(studentId);
   const [choice, setChoice] = useState<string | null>(null);
@@ -37,12 +40,13 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const offered = emails.data ?? [];
   // The first address on the record is chosen until the person picks another (or there is none).
-  const chosen = choice ?? (offered[0]?.email ?? TYPED);
+  const chosen = choice ?? (offered[0]?.email ?? (recordOnly ? null : TYPED));
   const serverFieldErrors = isApiError(invite.error) && invite.error.errors !== undefined;
   const legendId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (chosen === null) return;
     const parsed = FamilyInviteSchema.safeParse({ email: chosen === TYPED ? typed : chosen });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (!parsed.success) return;
@@ -57,6 +61,18 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
     });
   };
 
+  if (recordOnly && emails.isSuccess && offered.length === 0) {
+    return (
+      <Alert severity="info" sx={{ mt: 1 }}>
+        Your registration record has no parent e-mail yet. Add your mother's, father's or guardian's e-mail on the{' '}
+        <Link component={RouterLink} to="/registration/family-data">
+          Family Data
+        </Link>{' '}
+        step first, or ask the school office to send the invitation.
+      </Alert>
+    );
+  }
+
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Invite a parent by e-mail">
       {invite.isSuccess && (
@@ -65,12 +81,16 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
         </Alert>
       )}
       <ErrorAlert message={invite.isError && !serverFieldErrors ? errorMessage(invite.error) : null} />
-      {emails.isError && <Typography color="text.secondary">The record's e-mails could not be read; type the address instead.</Typography>}
+      {emails.isError && (
+        <Typography color="text.secondary">
+          {recordOnly ? "The record's e-mails could not be read. Close this and try again." : "The record's e-mails could not be read; type the address instead."}
+        </Typography>
+      )}
       <FormControl component="fieldset" sx={{ mt: 1, width: '100%' }}>
         <FormLabel component="legend" id={legendId}>
           Send the invitation to
         </FormLabel>
-        <RadioGroup name="invite_to" aria-labelledby={legendId} value={chosen} onChange={(event) => setChoice(event.target.value)}>
+        <RadioGroup name="invite_to" aria-labelledby={legendId} value={chosen ?? ''} onChange={(event) => setChoice(event.target.value)}>
           {offered.map((parent) => (
             <FormControlLabel
               key={parent.email}
@@ -80,9 +100,14 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
               sx={{ overflowWrap: 'anywhere' }}
             />
           ))}
-          <FormControlLabel value={TYPED} control={<Radio />} label="Another address" />
+          {!recordOnly && <FormControlLabel value={TYPED} control={<Radio />} label="Another address" />}
         </RadioGroup>
       </FormControl>
+      {recordOnly && (
+        <Typography color="text.secondary" variant="body2" sx={{ mt: 0.5 }}>
+          You can invite the parent e-mails on your registration record. For another address, ask the school office.
+        </Typography>
+      )}
       {chosen === TYPED && (
         <OutlinedField
           label="Parent's e-mail"
@@ -101,14 +126,14 @@ export function InviteParentForm({ studentId, onSent }: { studentId: string; onS
           {fieldErrors['email']}
         </Typography>
       )}
-      <Button type="submit" variant="contained" disabled={invite.isPending} sx={{ mt: 1 }}>
+      <Button type="submit" variant="contained" disabled={invite.isPending || chosen === null} sx={{ mt: 1 }}>
         Send invitation
       </Button>
     </Box>
   );
 }
 
-/** A student's own "Invite a parent" (issue 17): the invitation form in a dialog, full screen on a phone. */
+/** A student's own "Invite a parent": the invitation form, the record's addresses only, in a dialog, full screen on a phone. */
 export function InviteParentDialog({ studentId, open, onClose }: { studentId: string; open: boolean; onClose: () => void }) {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
@@ -120,7 +145,7 @@ export function InviteParentDialog({ studentId, open, onClose }: { studentId: st
           Your parent or guardian gets an e-mail with a link. With it they see your registration, documents, term reports and attendance from
           their own family account. Your sign-in stays yours.
         </Typography>
-        {open && <InviteParentForm studentId={studentId} />}
+        {open && <InviteParentForm studentId={studentId} recordOnly />}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

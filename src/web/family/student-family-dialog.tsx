@@ -133,6 +133,36 @@ function ParentEmails({ studentId }: { studentId: string }) {
   );
 }
 
+const RECORD_FIELD_LABELS = { email_mother: "Mother's e-mail", email_father: "Father's e-mail", email_guardian: "Guardian's e-mail" } as const;
+
+/**
+ * The student's own changes to the record's parent e-mails (D66), so the office sees where a
+ * student pointed the invitations and can check with the parent; the old address was mailed.
+ */
+/** Whether the server mailed the old address (family.service.ts tellOldParentAddresses): a value there, not just re-cased. */
+const wasMailed = (change: { old_value: string | null; new_value: string | null }) =>
+  (change.old_value?.trim() ?? '') !== '' && change.old_value?.trim().toLowerCase() !== change.new_value?.trim().toLowerCase();
+
+function ChangedByStudent({ changes }: { changes: StudentFamily['parent_email_changes'] }) {
+  if (changes.length === 0) return null;
+  return (
+    <Alert severity="warning" sx={{ mt: 1.5 }}>
+      <Typography sx={{ fontWeight: 600 }}>Changed by the student</Typography>
+      <List dense disablePadding aria-label="Parent e-mails changed by the student">
+        {changes.map((change) => (
+          <ListItem key={`${change.field}-${change.changed_at}`} disableGutters>
+            <ListItemText
+              primary={`${RECORD_FIELD_LABELS[change.field]}: ${change.old_value ?? 'empty'} → ${change.new_value ?? 'empty'}`}
+              secondary={`${dayOf(change.changed_at)}${wasMailed(change) ? ' · the old address was told' : ''}`}
+              slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </Alert>
+  );
+}
+
 function FamilyPanel({ studentId }: { studentId: string }) {
   const family = useStudentFamily(studentId);
   if (family.isPending) return <PageSpinner label="Loading the family accounts" />;
@@ -151,6 +181,7 @@ function FamilyPanel({ studentId }: { studentId: string }) {
       <Divider />
       <Section title="Parent e-mails on the record">
         <ParentEmails studentId={studentId} />
+        <ChangedByStudent changes={family.data.parent_email_changes} />
       </Section>
       <Divider />
       <Section title="Open invitations">

@@ -490,15 +490,16 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   // ---- family accounts (issue 17) ----
-  'POST /api/family/register': { costly: true,
+  'POST /api/family/register': {
     // A new address each call: a registration of an address with an account mails its owner instead.
-    request: () => ({ url: '/api/family/register', body: { name: 'Sample Parent', email: `sample.${crypto.randomBytes(4).toString('hex')}@example.com`, password: 'a sample family passphrase' } }),
+    request: () => ({ url: '/api/family/register', body: { name: 'Sample Parent', email: `sample.${crypto.randomBytes(4).toString('hex')}@example.com` } }),
     ok: 202,
   },
-  'POST /api/family/verify': {
+  // The confirmation page's call: the link and the password its opener chooses (hashed: costly).
+  'POST /api/family/verify': { costly: true,
     request: async ({ db }) => {
       const email = `verify.${crypto.randomBytes(4).toString('hex')}@example.com`;
-      return { url: '/api/family/verify', body: { token: await familyToken(db, { purpose: 'verify-email', email, name: 'Verified Parent', password_hash: await demoHash(DEMO_FAMILY.password) }) } };
+      return { url: '/api/family/verify', body: { token: await familyToken(db, { purpose: 'verify-email', email, name: 'Verified Parent' }), password: 'a verified family passphrase' } };
     },
     ok: 200,
   },
@@ -556,9 +557,11 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'POST /api/students/:student_id/family-code': { request: ({ student }) => ({ url: `/api/students/${student}/family-code` }), ok: 200 },
   'POST /api/students/:student_id/family-invitations': {
-    // Invitations are capped per student a day: earlier calls' are cleared first.
+    // Invitations are capped per student a day: earlier calls' are cleared first. A student invites
+    // only a parent e-mail of the record (D66), so the address is put on it.
     request: async ({ db, student }) => {
       await db.deleteFrom('family_tokens').where('purpose', '=', 'invitation').where('student_id', '=', student).execute();
+      await db.updateTable('students').set({ email_guardian: 'invited.parent@example.com' }).where('id', '=', student).execute();
       return { url: `/api/students/${student}/family-invitations`, body: { email: 'invited.parent@example.com' } };
     },
     ok: 202,
@@ -711,7 +714,7 @@ async function linkFamily(db: Db, userId: number, studentId: string): Promise<vo
 /** A mailed link's token, stored as the server stores it (hashed), valid for a day. */
 async function familyToken(
   db: Db,
-  token: { purpose: 'verify-email' | 'reset-password' | 'invitation'; email?: string; name?: string; password_hash?: string; user_id?: number; student_id?: string },
+  token: { purpose: 'verify-email' | 'reset-password' | 'invitation'; email?: string; name?: string; user_id?: number; student_id?: string },
 ): Promise<string> {
   const plain = crypto.randomBytes(32).toString('base64url');
   const iso = nowIso();

@@ -16,7 +16,7 @@ export function familyInvitation(data: FamilyInvitationData, context: MailContex
           text: `The student portal of ${context.schoolName} lets parents and guardians complete the registration, upload documents and see report cards and attendance. Open this link within 14 days, then sign in to your family account or create one with this e-mail address:`,
         },
         { link: { label: `Add ${data.studentName} to my family account`, href: portalLink(context, `/family/accept?token=${encodeURIComponent(data.token)}`) } },
-        { text: 'If you do not know why you received this, ignore it: nothing happens unless the link is opened by someone signed in.' },
+        { text: 'If you do not know why you received this, ignore it: nothing happens unless the link is opened by someone signed in to a family account with this e-mail address.' },
       ],
     },
     context,

@@ -1,6 +1,7 @@
 import type { MailContext, MailTemplate, RenderedMail } from './layout.js';
 import { familyAlreadyRegistered } from './family-already-registered.js';
 import { familyInvitation } from './family-invitation.js';
+import { familyParentEmailChanged } from './family-parent-email-changed.js';
 import { familyPasswordReset } from './family-password-reset.js';
 import { familyVerify } from './family-verify.js';
 import { testMessage } from './test-message.js';
@@ -26,6 +27,7 @@ export const MAIL_TEMPLATES = {
   'family-already-registered': familyAlreadyRegistered,
   'family-password-reset': familyPasswordReset,
   'family-invitation': familyInvitation,
+  'family-parent-email-changed': familyParentEmailChanged,
   // Messages to families (issue 18, D57): the template's name is the notice's kind.
   'document-returned': documentReturned,
   'registration-returned': registrationReturned,
