@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { inGroupedTransaction, nowIso } from '../db/database.js';
+import type { StaffRole } from '../../shared/staff.js';
 
 /** All SQL of the staff second factor: the secret and last step on `users`, the recovery codes. */
 
@@ -24,6 +25,12 @@ export async function findTotpState(db: Db, userId: number): Promise<TotpState |
   if (!row) return undefined;
   // PostgreSQL answers bigint as text: one number type beyond this file.
   return { sealedSecret: row.totp_secret, enabledAt: row.totp_enabled_at, lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) };
+}
+
+/** A staff account's role and whether its second factor is on (undefined for anyone else). */
+export async function findSecondFactorAccount(db: Db, userId: number): Promise<{ staffRole: StaffRole | null; enabledAt: string | null } | undefined> {
+  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at']).where('id', '=', userId).where('role', '=', 'admin').executeTakeFirst();
+  return row && { staffRole: row.staff_role, enabledAt: row.totp_enabled_at };
 }
 
 /** A new secret waiting for its first code (only while the second factor is off). */

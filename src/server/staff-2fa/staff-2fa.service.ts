@@ -58,6 +58,17 @@ export async function hasSecondFactor(db: Db, userId: number): Promise<boolean> 
   return Boolean((await repo.findTotpState(db, userId))?.enabledAt);
 }
 
+/**
+ * Whether a new session of this account may reach only the enrolment (http/access.ts): a staff
+ * account of a role the portal requires a second factor of, with none confirmed. Asked by the
+ * session manager each time a session starts (docs/decisions.md D65), never by its callers.
+ */
+export async function needsSecondFactorSetup(db: Db, config: Config, userId: number): Promise<boolean> {
+  const account = await repo.findSecondFactorAccount(db, userId);
+  if (!account || account.enabledAt) return false;
+  return (await secondFactorRule(db, config, account.staffRole ?? 'administrator')) === 'required';
+}
+
 export async function getStatus(db: Db, config: Config, account: StaffAccount): Promise<SecondFactorStatus> {
   const state = await repo.findTotpState(db, account.id);
   const enabled = Boolean(state?.enabledAt);
