@@ -124,11 +124,14 @@ export const StaffAccountWithPasswordSchema = z.object({
 });
 export type StaffAccountWithPassword = z.infer<typeof StaffAccountWithPasswordSchema>;
 
+/** The password a signed-in staff member types again to prove it is them (checked by the server). */
+export const CurrentPasswordSchema = z
+  .string({ error: 'Enter your current password.' })
+  .check(z.minLength(1, 'Enter your current password.'), z.maxLength(200, 'Password is at most 200 characters.'));
+
 /** A staff member's own change (and the forced one after a new account or a reset). */
 export const ChangeStaffPasswordSchema = z.object({
-  current_password: z
-    .string({ error: 'Enter your current password.' })
-    .check(z.minLength(1, 'Enter your current password.'), z.maxLength(200, 'Password is at most 200 characters.')),
+  current_password: CurrentPasswordSchema,
   password: StaffPasswordSchema,
 });
 export type ChangeStaffPasswordInput = z.infer<typeof ChangeStaffPasswordSchema>;

@@ -128,6 +128,35 @@ describe('enrolment', () => {
   });
 });
 
+describe('enrolment asks for the password', () => {
+  it('starting enrolment needs the current password: none or a wrong one is a field error and stores no secret', async () => {
+    const username = await addStaff();
+    const c = await client().signInAdmin(username, PASSWORD);
+    const secretOf = async () => (await t.database.db.selectFrom('users').select('totp_secret').where('username', '=', username).executeTakeFirstOrThrow()).totp_secret;
+
+    expectError(await c.post('/api/staff-2fa/enrol'), 400, 'validation_failed');
+    const missing = expectError(await c.post('/api/staff-2fa/enrol', {}), 400, 'validation_failed');
+    expect(missing.errors?.current_password?.[0]).toBe('Enter your current password.');
+    expectError(await c.post('/api/staff-2fa/enrol', { current_password: '' }), 400, 'validation_failed');
+    const wrong = expectError(await c.post('/api/staff-2fa/enrol', { current_password: `${PASSWORD}-not` }), 400, 'validation_failed');
+    expect(wrong.errors?.current_password?.[0]).toBe('Current password is incorrect.');
+    expect(await secretOf()).toBeNull();
+
+    const started = await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(await secretOf()).toMatch(/^v1\./);
+  });
+
+  it('wrong passwords at enrolment are throttled like a password change: past the free ones, 429', async () => {
+    const username = await addStaff();
+    const c = await client().signInAdmin(username, PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8 && !statuses.includes(429); i++) statuses.push((await c.post('/api/staff-2fa/enrol', { current_password: `wrong-${i}` })).statusCode);
+    expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+    expect(statuses).toContain(429);
+  });
+});
+
 describe('sign-in with a second factor', () => {
   it('the password alone starts no session; the code from the app does, keeping "Keep me signed in"', async () => {
     const username = await addStaff('office');

@@ -5,6 +5,7 @@ import {
   EnrolmentAnswerSchema,
   RecoveryCodesAnswerSchema,
   SecondFactorStatusSchema,
+  StartEnrolmentSchema,
   TotpConfirmSchema,
 } from '../../shared/staff-2fa.schemas.js';
 import type { AppDeps } from '../app.js';
@@ -14,6 +15,7 @@ import { errorResponses } from '../http/openapi.js';
 import { requesterOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { deleteSecondFactorSetupSessions } from '../auth/session.repository.js';
+import * as staff from '../staff/staff.service.js';
 import * as service from './staff-2fa.service.js';
 
 /** The signed-in staff account; a student has no second factor (403). */
@@ -45,9 +47,19 @@ export const staff2faRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     '/api/staff-2fa/enrol',
     {
       config: during,
-      schema: { tags, summary: 'A new secret with its otpauth URI and QR code, until a code confirms it', response: { 200: EnrolmentAnswerSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'With the current password: a new secret with its otpauth URI and QR code, until a code confirms it',
+        body: StartEnrolmentSchema,
+        response: { 200: EnrolmentAnswerSchema, ...errorResponses },
+      },
     },
-    async (request) => service.startEnrolment(db, config, await secret(), requireStaffAccount(request)),
+    async (request) => {
+      const account = requireStaffAccount(request);
+      // The password first (D65): whoever finds a session open must not put their own phone on it.
+      await staff.requireOwnStaffPassword(db, account.id, request.body.current_password, actorOf(request));
+      return service.startEnrolment(db, config, await secret(), account);
+    },
   );
 
   app.post(

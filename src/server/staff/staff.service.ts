@@ -154,6 +154,17 @@ export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, a
 }
 
 /**
+ * The signed-in staff member's current password, typed again before a change to how they sign in
+ * (setting up the second factor): checked by `requireCurrentPassword`, under the sign-in's
+ * attempt counts, so an open session is no unthrottled password oracle.
+ */
+export async function requireOwnStaffPassword(db: Db, userId: number, currentPassword: string, actor: Actor): Promise<void> {
+  const own = await repo.findStaffCredentials(db, userId);
+  if (!own) throw forbidden('Only staff accounts have a second factor.');
+  await requireCurrentPassword(db, { id: own.id, passwordHash: own.password_hash }, currentPassword, actor);
+}
+
+/**
  * A staff member's own password change, also the forced one after a new account or a reset: the
  * current (one-time) password is checked under the sign-in's attempt counts, the new one must be
  * 12+ characters (the schema) and not on the list of common passwords, nor the one-time one again.

@@ -228,11 +228,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- the staff second factor (the caller's own; a student has none) ----
   'GET /api/staff-2fa': { names: 'none', request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
-  'POST /api/staff-2fa/enrol': {
+  'POST /api/staff-2fa/enrol': { costly: true,
     names: 'none',
+    // With the caller's own password (put back first, as the password change's sample does).
     request: async ({ db, caller }) => {
       await withoutSecondFactor(db, caller);
-      return { url: '/api/staff-2fa/enrol' };
+      const password = caller === 'admin' ? DEMO_ADMIN.password : DEMO_STAFF_PASSWORD;
+      if (isStaffCaller(caller)) await restoreStaffPassword(db, STAFF_CALLER_USERNAMES[caller], password);
+      return { url: '/api/staff-2fa/enrol', body: { current_password: password } };
     },
     ok: { student: 403, admin: 200 },
   },
