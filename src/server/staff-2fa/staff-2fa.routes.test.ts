@@ -157,6 +157,31 @@ describe('enrolment asks for the password', () => {
   });
 });
 
+describe('turning the second factor on', () => {
+  it('ends every other session of the account, full ones too; the caller goes on under a new id', async () => {
+    const username = await addStaff('principal');
+    const elsewhere = await client().signInAdmin(username, PASSWORD);
+    const c = await client().signInAdmin(username, PASSWORD);
+    expect((await elsewhere.get('/api/staff-2fa')).statusCode).toBe(200);
+    const before = c.cookies.get(SESSION_COOKIE);
+
+    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
+    const confirmed = await c.post('/api/staff-2fa/confirm', { code: await codeFor(secret) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    expect(c.cookies.get(SESSION_COOKIE)).toBeDefined();
+    expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
+    expect((await sessionOf(c))?.username).toBe(username);
+    expect((await c.get('/api/staff-2fa')).json()).toMatchObject({ enabled: true });
+    // The session opened with the password alone is over: the factor now guards the account.
+    expect(await sessionOf(elsewhere)).toBeNull();
+    expectError(await elsewhere.get('/api/staff-2fa'), 401, 'unauthenticated');
+    const userId = (await t.database.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const rows = await t.database.db.selectFrom('sessions').select('id_hash').where('user_id', '=', userId).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
 describe('sign-in with a second factor', () => {
   it('the password alone starts no session; the code from the app does, keeping "Keep me signed in"', async () => {
     const username = await addStaff('office');

@@ -14,7 +14,6 @@ import { forbidden } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { requesterOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { deleteSecondFactorSetupSessions } from '../auth/session.repository.js';
 import * as staff from '../staff/staff.service.js';
 import * as service from './staff-2fa.service.js';
 
@@ -71,12 +70,11 @@ export const staff2faRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     async (request, reply) => {
       const account = requireStaffAccount(request);
       const recoveryCodes = await service.confirmEnrolment(db, await secret(), account, request.body.code, actorOf(request));
-      if (request.user?.secondFactorSetup) {
-        // The enrolment-only session becomes a full one under a new id (OWASP: a new id when the
-        // privilege changes); other enrolment-only sessions of the account end.
-        await app.sessions.start(request, reply, account.id, request.sessionRemember);
-        await deleteSecondFactorSetupSessions(db, account.id);
-      }
+      // Every other session of the account ends, full ones too: they were opened without the
+      // factor that now guards the account (D65). This one goes on under a new id (OWASP: a new id
+      // when the privilege changes), a full session if it was limited to enrolment.
+      await app.sessions.endAllForUser(account.id, request.sessionIdHash);
+      await app.sessions.start(request, reply, account.id, request.sessionRemember);
       return { recovery_codes: recoveryCodes };
     },
   );
