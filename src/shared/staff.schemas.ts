@@ -124,6 +124,17 @@ export const StaffAccountWithPasswordSchema = z.object({
 });
 export type StaffAccountWithPassword = z.infer<typeof StaffAccountWithPasswordSchema>;
 
+/**
+ * An administrator's reset of another staff member's second factor (docs/decisions.md D65): the
+ * account as it is now, and the address its owner is told at, or null when it has no e-mail (the
+ * administrator then tells them).
+ */
+export const ResetSecondFactorAnswerSchema = z.object({
+  account: StaffAccountSchema,
+  mailed_to: z.nullable(z.string()),
+});
+export type ResetSecondFactorAnswer = z.infer<typeof ResetSecondFactorAnswerSchema>;
+
 /** The password a signed-in staff member types again to prove it is them (checked by the server). */
 export const CurrentPasswordSchema = z
   .string({ error: 'Enter your current password.' })

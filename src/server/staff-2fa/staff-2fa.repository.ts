@@ -92,6 +92,23 @@ export async function disableTotp(db: Db, userId: number): Promise<void> {
   });
 }
 
+/**
+ * Turns a confirmed second factor off inside the caller's transaction: secret, last step and
+ * recovery codes are forgotten. False when it was not on (then nothing changes); under
+ * PostgreSQL a second reset racing this one waits for its row and then finds it off.
+ */
+export async function clearEnabledTotp(db: Db, userId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: nowIso() })
+    .where('id', '=', userId)
+    .where('totp_enabled_at', 'is not', null)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  await db.deleteFrom('staff_recovery_codes').where('user_id', '=', userId).execute();
+  return true;
+}
+
 /** Marks an unused recovery code with this hash as used; true when there was one (once only). */
 export async function useRecoveryCode(db: Db, userId: number, codeHash: string): Promise<boolean> {
   const result = await db

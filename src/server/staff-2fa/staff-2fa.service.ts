@@ -184,3 +184,12 @@ export async function turnOff(db: Db, config: Config, serverSecret: Buffer, acco
   await repo.disableTotp(db, account.id);
   await writeAudit(db, { ...actor, action: 'second-factor-disabled', entity: 'user', entity_id: String(account.id) });
 }
+
+/**
+ * An administrator's reset of another account's second factor (D65), inside the caller's
+ * transaction: off, its recovery codes gone. False when it was not on. Who may, the audit row,
+ * the mail and the sessions are the staff feature's (staff.service.ts `resetSecondFactor`).
+ */
+export function clearSecondFactor(db: Db, userId: number): Promise<boolean> {
+  return repo.clearEnabledTotp(db, userId);
+}

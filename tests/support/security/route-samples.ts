@@ -481,6 +481,16 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: async ({ db }) => ({ url: `/api/staff/${await throwawayStaff(db)}`, body: { name: 'Renamed Staff' } }),
     ok: 200,
   },
+  'POST /api/staff/:id/reset-second-factor': {
+    // A throwaway account with its factor on and an e-mail: each allowed call also queues its owner's mail.
+    request: async ({ db }) => {
+      const id = await throwawayStaff(db, `throwaway.${crypto.randomBytes(4).toString('hex')}@school.example`);
+      const { username } = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow();
+      await withSecondFactor(db, username!, true);
+      return { url: `/api/staff/${id}/reset-second-factor` };
+    },
+    ok: 200,
+  },
   'POST /api/change-password-staff': { costly: true,
     names: 'none',
     // The caller's own password, changed to itself (students are refused: the route is staff's).
@@ -780,11 +790,11 @@ async function familyNotice(db: Db): Promise<number> {
 }
 
 /** A staff account made for one call that changes one (the demo ones stay as they are). */
-async function throwawayStaff(db: Db): Promise<number> {
+async function throwawayStaff(db: Db, email: string | null = null): Promise<number> {
   const iso = nowIso();
   const row = await db
     .insertInto('users')
-    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', created_at: iso, updated_at: iso })
+    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', email, created_at: iso, updated_at: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -3,6 +3,7 @@ import { familyAlreadyRegistered } from './family-already-registered.js';
 import { familyInvitation } from './family-invitation.js';
 import { familyPasswordReset } from './family-password-reset.js';
 import { familyVerify } from './family-verify.js';
+import { staffSecondFactorReset } from './staff-second-factor-reset.js';
 import { testMessage } from './test-message.js';
 import { attendanceDigest, attendanceDigestContent } from './notice-attendance-digest.js';
 import { deadlineReminder, deadlineReminderContent } from './notice-deadline-reminder.js';
@@ -26,6 +27,8 @@ export const MAIL_TEMPLATES = {
   'family-already-registered': familyAlreadyRegistered,
   'family-password-reset': familyPasswordReset,
   'family-invitation': familyInvitation,
+  // Staff accounts: the owner told of an administrator's reset of their second factor (D65).
+  'staff-second-factor-reset': staffSecondFactorReset,
   // Messages to families (issue 18, D57): the template's name is the notice's kind.
   'document-returned': documentReturned,
   'registration-returned': registrationReturned,
