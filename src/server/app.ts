@@ -40,6 +40,7 @@ import { reviewRoutes } from './review/review.routes.js';
 import { rolloverRoutes } from './rollover/rollover.routes.js';
 import { reRegistrationRoutes } from './re-registration/re-registration.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
+import { needsSecondFactorSetup } from './staff-2fa/staff-2fa.service.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
 import { termReportRoutes } from './term-reports/term-reports.routes.js';
@@ -139,7 +140,8 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   }
 
   const appDeps: AppDeps = { db: deps.db, config, secret: serverSecret(deps.db) };
-  await app.register(sessionPlugin, appDeps);
+  // The session manager asks the second factor's rule itself for every session it starts (D65).
+  await app.register(sessionPlugin, { ...appDeps, needsSecondFactorSetup: (userId: number) => needsSecondFactorSetup(deps.db, config, userId) });
   await app.register(rateLimitPruning, appDeps);
   await app.register(accessPlugin, appDeps);
   await app.register(csrfPlugin, appDeps);

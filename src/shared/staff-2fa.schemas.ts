@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { CurrentPasswordSchema } from './staff.schemas.js';
 
 /**
  * The staff second factor (issue 16; docs/decisions.md "Staff second factor"): TOTP codes of
@@ -38,6 +39,13 @@ export const SecondFactorLoginSchema = z
     }),
   );
 export type SecondFactorLoginInput = z.infer<typeof SecondFactorLoginSchema>;
+
+/**
+ * Starting enrolment: the current password first, so a session left open on a shared computer
+ * cannot put someone else's phone on the account (docs/decisions.md D65).
+ */
+export const StartEnrolmentSchema = z.object({ current_password: CurrentPasswordSchema });
+export type StartEnrolmentInput = z.infer<typeof StartEnrolmentSchema>;
 
 /** A code from the app: confirms an enrolment, and turns the second factor off. */
 export const TotpConfirmSchema = z.object({ code: TotpCodeSchema });

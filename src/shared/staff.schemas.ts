@@ -126,11 +126,25 @@ export const StaffAccountWithPasswordSchema = z.object({
 });
 export type StaffAccountWithPassword = z.infer<typeof StaffAccountWithPasswordSchema>;
 
+/**
+ * An administrator's reset of another staff member's second factor (docs/decisions.md D65): the
+ * account as it is now, and the address its owner is told at, or null when it has no e-mail (the
+ * administrator then tells them).
+ */
+export const ResetSecondFactorAnswerSchema = z.object({
+  account: StaffAccountSchema,
+  mailed_to: z.nullable(z.string()),
+});
+export type ResetSecondFactorAnswer = z.infer<typeof ResetSecondFactorAnswerSchema>;
+
+/** The password a signed-in staff member types again to prove it is them (checked by the server). */
+export const CurrentPasswordSchema = z
+  .string({ error: 'Enter your current password.' })
+  .check(z.minLength(1, 'Enter your current password.'), z.maxLength(200, 'Password is at most 200 characters.'));
+
 /** A staff member's own change (and the forced one after a new account or a reset). */
 export const ChangeStaffPasswordSchema = z.object({
-  current_password: z
-    .string({ error: 'Enter your current password.' })
-    .check(z.minLength(1, 'Enter your current password.'), z.maxLength(200, 'Password is at most 200 characters.')),
+  current_password: CurrentPasswordSchema,
   password: StaffPasswordSchema,
 });
 export type ChangeStaffPasswordInput = z.infer<typeof ChangeStaffPasswordSchema>;

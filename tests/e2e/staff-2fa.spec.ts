@@ -6,7 +6,7 @@ import { browserSpec, screenshotPath, startPortal } from '../support/e2e.js';
 
 /**
  * The staff second factor in a real browser (issue 16) on a portal that requires it: a staff
- * member is sent to set it up, reads the secret off the screen, types a real code computed here
+ * member is sent to set it up, types their password again, reads the secret off the screen, types a real code computed here
  * by the same library the server uses, keeps the recovery codes, signs out, and signs in again
  * with the password and a fresh code (or a recovery code).
  */
@@ -31,15 +31,30 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
 }
 
-/** The enrolment screen: QR code, the secret read off the screen, a real code; answers the secret and the recovery codes. */
-async function enrol(page: Page, width: number): Promise<{ secret: string; recoveryCodes: string[] }> {
+/**
+ * The enrolment screen: the current password (a wrong one is refused on its field), the QR code,
+ * the secret read off the screen, a real code; answers the secret and the recovery codes.
+ */
+async function enrol(page: Page, width: number, password: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   await page.waitForURL(url('/admin/two-factor'));
   await page.getByText('This portal asks staff for a code from an authenticator app at every sign-in.').waitFor();
   // Required: the admin area is out of reach until it is set up.
   await page.goto(url('/admin/dashboard'));
   await page.waitForURL(url('/admin/two-factor'));
 
-  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  const start = page.getByRole('button', { name: 'Set up authenticator app' });
+  // Labelled, and filled by a password manager as the account's password.
+  const current = page.getByLabel('Current password');
+  expect(await current.getAttribute('name')).toBe('current_password');
+  expect(await current.getAttribute('autocomplete')).toBe('current-password');
+  await start.click();
+  await page.getByText('Enter your current password.').waitFor();
+  await current.fill(`${password}-wrong`);
+  await start.click();
+  await page.getByText('Current password is incorrect.').waitFor();
+  expect(await current.getAttribute('aria-invalid')).toBe('true');
+  await current.fill(password);
+  await start.click();
   const qr = page.getByRole('img', { name: /QR code to add .* to your authenticator app/ });
   await qr.waitFor();
   expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
@@ -81,7 +96,7 @@ describe('two-step sign-in for staff', () => {
   it('enrols by QR code and secret, then signs in with the password and a fresh code (1280 px)', async () => {
     const page = await spec.open({ width: 1280, height: 900 });
     await signInWithPassword(page, DEMO_STAFF.office);
-    const { secret } = await enrol(page, 1280);
+    const { secret } = await enrol(page, 1280, DEMO_STAFF.office.password);
     await signOut(page);
 
     await signInWithPassword(page, DEMO_STAFF.office);
@@ -101,7 +116,7 @@ describe('two-step sign-in for staff', () => {
   it('works on a phone, and a recovery code signs in instead of the app (390 px)', async () => {
     const page = await spec.open({ width: 390, height: 844 });
     await signInWithPassword(page, DEMO_STAFF.principal);
-    const { recoveryCodes } = await enrol(page, 390);
+    const { recoveryCodes } = await enrol(page, 390, DEMO_STAFF.principal.password);
     await signOut(page);
 
     await signInWithPassword(page, DEMO_STAFF.principal);

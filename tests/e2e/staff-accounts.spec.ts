@@ -1,14 +1,17 @@
+import { generateSecret } from 'otplib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoTeacherUsername } from '../../src/server/db/demo-data/demo-accounts.js';
 import { STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../src/shared/staff.schemas.js';
+import { serverSecret } from '../../src/server/http/server-secret.repository.js';
+import { sealTotpSecret, totpSealingKey } from '../../src/server/staff-2fa/totp-secret.js';
 import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
 
 /**
  * Staff accounts (issue 16) in a real browser against the real server and the demo school: the
  * administrator adds a form teacher and sees the one-time password once; the teacher signs in
  * with it, must choose a password of 12+ characters that is not a common one, then works in the
- * admin area; an account is disabled from a phone.
+ * admin area; an account is disabled from a phone, and another's two-step sign-in reset from one.
  */
 
 const spec = browserSpec(null);
@@ -110,5 +113,38 @@ describe('staff accounts', () => {
     const stored = await spec.portal.database.db.selectFrom('users').select('disabled').where('id', '=', teacher.id).executeTakeFirstOrThrow();
     expect(stored.disabled).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it("resets another teacher's two-step sign-in from a phone, asking first; the owner is mailed (390px)", async () => {
+    const { db } = spec.portal.database;
+    const username = demoTeacherUsername('2A');
+    const teacher = await db.selectFrom('users').select(['id', 'display_name']).where('username', '=', username).executeTakeFirstOrThrow();
+    const name = teacher.display_name!;
+    const email = 'teacher.2a@school.example';
+    // Their factor is on (written as the server would) and they have an address for the notice.
+    const sealed = sealTotpSecret(totpSealingKey(await serverSecret(db)()), teacher.id, generateSecret());
+    await db.updateTable('users').set({ email, totp_secret: sealed, totp_enabled_at: new Date().toISOString() }).where('id', '=', teacher.id).execute();
+
+    await openStaffAccounts(390);
+    await page.getByRole('button', { name: `Actions for ${name}` }).click();
+    await page.getByRole('menu', { name: `Actions for ${name}` }).getByRole('menuitem', { name: 'Reset two-step sign-in' }).click();
+    const confirm = page.getByRole('dialog', { name: `Reset two-step sign-in of ${name}?` });
+    await confirm.waitFor();
+    await confirm.getByText(`They are told by e-mail at ${email}.`).waitFor();
+    const box = await confirm.getByRole('button', { name: 'Reset two-step sign-in' }).boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: screenshotPath('staff-accounts-reset-2fa-390.png'), animations: 'disabled' });
+    await confirm.getByRole('button', { name: 'Reset two-step sign-in' }).click();
+    await page.getByText(`${name}'s two-step sign-in was reset. They were told at ${email}.`).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    const stored = await db.selectFrom('users').select(['totp_secret', 'totp_enabled_at']).where('id', '=', teacher.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ totp_secret: null, totp_enabled_at: null });
+    const mail = await db.selectFrom('outbox').select('template').where('to_address', '=', email).execute();
+    expect(mail).toEqual([{ template: 'staff-second-factor-reset' }]);
+    // Nothing left to reset: the menu says so.
+    await page.getByRole('button', { name: `Actions for ${name}` }).click();
+    const item = page.getByRole('menu', { name: `Actions for ${name}` }).getByRole('menuitem', { name: /Reset two-step sign-in/ });
+    expect(await item.getAttribute('aria-disabled')).toBe('true');
   });
 });

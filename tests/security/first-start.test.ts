@@ -54,7 +54,7 @@ describe.runIf(currentEngine() === 'sqlite')('the first start on a fresh machine
     const before = await office.request(portal.url, 'GET', '/api/students');
     expect(before.status).toBe(403);
     expect(before.json()).toMatchObject({ code: 'second_factor_setup_required' });
-    const { secret } = EnrolmentAnswerSchema.parse((await office.request(portal.url, 'POST', '/api/staff-2fa/enrol')).json());
+    const { secret } = EnrolmentAnswerSchema.parse((await office.request(portal.url, 'POST', '/api/staff-2fa/enrol', { current_password: REAL_ADMIN.ADMIN_PASSWORD })).json());
     expect((await office.request(portal.url, 'POST', '/api/staff-2fa/confirm', { code: await generate({ secret }) })).status).toBe(200);
     expect((await office.request(portal.url, 'GET', '/api/students')).json()).toEqual([]);
   });

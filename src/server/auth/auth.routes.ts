@@ -73,9 +73,12 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
   const tags = ['auth'];
 
   const devicesOf = async (request: FastifyRequest): Promise<TrustedDevices> => readTrustedDevices(await secret(), request.cookies[DEVICE_COOKIE]);
-  /** A successful sign-in: a new session, and this browser remembered for the account (D37). */
-  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, secondFactorSetup = false) => {
-    await app.sessions.start(request, reply, userId, remember, { secondFactorSetup });
+  /**
+   * A successful sign-in: a new session, and this browser remembered for the account (D37).
+   * Answers whether the session manager limited the session to the second factor's enrolment.
+   */
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean) => {
+    const started = await app.sessions.start(request, reply, userId, remember);
     reply.setCookie(DEVICE_COOKIE, (await devicesOf(request)).withAccount(userId), {
       path: '/api',
       httpOnly: true,
@@ -83,6 +86,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       secure: request.protocol === 'https',
       maxAge: DEVICE_COOKIE_MAX_AGE_S,
     });
+    return started;
   };
 
   app.post(
@@ -210,8 +214,9 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
         });
         return { second_factor: 'totp' as const };
       }
-      await startSession(request, reply, result.user.id, request.body.remember, result.secondFactorSetup);
-      return result.answer;
+      const { secondFactorSetup } = await startSession(request, reply, result.user.id, request.body.remember);
+      // The answer says what the session is: the browser goes to the enrolment when it is limited.
+      return secondFactorSetup ? { ...result.answer, second_factor_setup: true as const } : result.answer;
     },
   );
 

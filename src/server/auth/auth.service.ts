@@ -265,22 +265,18 @@ type AdminSignedIn = Exclude<AdminLoginAnswer, { second_factor: 'totp' }>;
 
 /** What the password step of a staff sign-in leads to. */
 export type AdminSignIn =
-  | { kind: 'signed-in'; user: AuthUser; answer: AdminSignedIn; secondFactorSetup: boolean }
+  | { kind: 'signed-in'; user: AuthUser; answer: AdminSignedIn }
   | { kind: 'second-factor'; user: AuthUser & { passwordHash: string } };
 
-function adminAnswer(user: AuthUser, secondFactorSetup = false): AdminSignedIn {
-  return {
-    name: user.displayName ?? 'Admin',
-    role: 'admin',
-    staff_role: user.staffRole ?? 'administrator',
-    ...(secondFactorSetup ? { second_factor_setup: true } : {}),
-  };
+function adminAnswer(user: AuthUser): AdminSignedIn {
+  return { name: user.displayName ?? 'Admin', role: 'admin', staff_role: user.staffRole ?? 'administrator' };
 }
 
 /**
  * Staff sign-in by user name and password. With a second factor on (and STAFF_2FA not off) no
  * session starts yet: the code is asked next (`completeAdminSignIn`). When the portal requires a
- * second factor the account has not set up, the session starts limited to its enrolment.
+ * second factor the account has not set up, the session manager starts the session limited to
+ * its enrolment (http/session.ts, D65).
  */
 export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices): Promise<AdminSignIn> {
   const user = await repo.findAdminUser(db, input.username);
@@ -299,8 +295,7 @@ export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput
   }
   await attempt.succeeded();
   await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in', entity: 'user', entity_id: String(user.id) });
-  const secondFactorSetup = rule === 'required';
-  return { kind: 'signed-in', user, answer: adminAnswer(user, secondFactorSetup), secondFactorSetup };
+  return { kind: 'signed-in', user, answer: adminAnswer(user) };
 }
 
 const SIGN_IN_EXPIRED = 'Your sign-in has expired. Please enter your username and password again.';

@@ -77,11 +77,6 @@ export async function deleteSessionsOfUser(db: Db, userId: number, exceptIdHash?
   await query.execute();
 }
 
-/** Ends the enrolment-only sessions of a user (the second factor is now set up). */
-export async function deleteSecondFactorSetupSessions(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).where('second_factor_setup', '=', 1).execute();
-}
-
 /** Records that the session was used at `at` (ISO text). */
 export async function touchSession(db: Db, idHash: string, at: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: at, updated_at: at }).where('id_hash', '=', idHash).execute();

@@ -65,9 +65,11 @@ export interface SessionManager {
    * Ends any current session and starts a new one for the user (new id: no fixation). `remember`
    * gives the cookie the session's absolute lifetime; without it the cookie ends with the browser.
    * A re-issue (password change) passes `request.sessionRemember` to keep the person's choice.
-   * `secondFactorSetup` starts a session that may only set up the second factor.
+   * Whether the session may only set up the second factor is decided here, from the account, for
+   * every session however it is made (a sign-in, a password change, a confirmed enrolment): no
+   * caller can leave it out. Answers that decision.
    */
-  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, options?: { secondFactorSetup?: boolean }): Promise<void>;
+  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean): Promise<{ secondFactorSetup: boolean }>;
   /** Deletes the current session row and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Deletes every session of a user except the given one (after a password change or reset). */
@@ -110,9 +112,16 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
   return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
 }
 
+/**
+ * Whether a new session of this account must set up the second factor before anything else: the
+ * staff second factor's rule for the account's role is `required` and it has none confirmed
+ * (docs/decisions.md D51, D65). Given by app.ts, so this module reads no feature's tables.
+ */
+export type SecondFactorSetupCheck = (userId: number) => Promise<boolean>;
+
 export const sessionPlugin = fp(
-  async (app: FastifyInstance, options: { db: Db; config: Config }) => {
-    const { db, config } = options;
+  async (app: FastifyInstance, options: { db: Db; config: Config; needsSecondFactorSetup: SecondFactorSetupCheck }) => {
+    const { db, config, needsSecondFactorSetup } = options;
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
     app.decorateRequest('sessionRemember', false);
@@ -128,7 +137,8 @@ export const sessionPlugin = fp(
       });
 
     const manager: SessionManager = {
-      async start(request, reply, userId, remember, options) {
+      async start(request, reply, userId, remember) {
+        const secondFactorSetup = await needsSecondFactorSetup(userId);
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();
@@ -143,11 +153,12 @@ export const sessionPlugin = fp(
           ip: request.ip,
           user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
           remember: remember ? 1 : 0,
-          second_factor_setup: options?.secondFactorSetup ? 1 : 0,
+          second_factor_setup: secondFactorSetup ? 1 : 0,
         });
         request.sessionIdHash = idHash;
         request.sessionRemember = remember;
         setCookie(request, reply, token, remember);
+        return { secondFactorSetup };
       },
       async end(request, reply) {
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { inGroupedTransaction, nowIso } from '../db/database.js';
+import type { StaffRole } from '../../shared/staff.js';
 
 /** All SQL of the staff second factor: the secret and last step on `users`, the recovery codes. */
 
@@ -24,6 +25,12 @@ export async function findTotpState(db: Db, userId: number): Promise<TotpState |
   if (!row) return undefined;
   // PostgreSQL answers bigint as text: one number type beyond this file.
   return { sealedSecret: row.totp_secret, enabledAt: row.totp_enabled_at, lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) };
+}
+
+/** A staff account's role and whether its second factor is on (undefined for anyone else). */
+export async function findSecondFactorAccount(db: Db, userId: number): Promise<{ staffRole: StaffRole | null; enabledAt: string | null } | undefined> {
+  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at']).where('id', '=', userId).where('role', '=', 'admin').executeTakeFirst();
+  return row && { staffRole: row.staff_role, enabledAt: row.totp_enabled_at };
 }
 
 /** A new secret waiting for its first code (only while the second factor is off). */
@@ -83,6 +90,23 @@ export async function disableTotp(db: Db, userId: number): Promise<void> {
       .execute();
     await trx.deleteFrom('staff_recovery_codes').where('user_id', '=', userId).execute();
   });
+}
+
+/**
+ * Turns a confirmed second factor off inside the caller's transaction: secret, last step and
+ * recovery codes are forgotten. False when it was not on (then nothing changes); under
+ * PostgreSQL a second reset racing this one waits for its row and then finds it off.
+ */
+export async function clearEnabledTotp(db: Db, userId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: nowIso() })
+    .where('id', '=', userId)
+    .where('totp_enabled_at', 'is not', null)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  await db.deleteFrom('staff_recovery_codes').where('user_id', '=', userId).execute();
+  return true;
 }
 
 /** Marks an unused recovery code with this hash as used; true when there was one (once only). */

@@ -12,6 +12,7 @@ import { PENDING_SIGN_IN_COOKIE } from '../auth/pending-sign-in.js';
 import { SESSION_COOKIE } from '../http/session.js';
 import { AdminLoginAnswerSchema, SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import { EnrolmentAnswerSchema, RecoveryCodesAnswerSchema, SecondFactorStatusSchema } from '../../shared/staff-2fa.schemas.js';
+import { StaffAccountWithPasswordSchema } from '../../shared/staff.schemas.js';
 import type { StaffRole } from '../../shared/staff.js';
 import { secondFactorRule } from './staff-2fa.service.js';
 
@@ -66,7 +67,7 @@ async function sessionOf(c: TestClient) {
 /** Signs in with the password and sets the second factor up; answers the secret and recovery codes (the current step is used). */
 async function enrolled(username: string, app: FastifyInstance = t.app) {
   const c = await client(app).signInAdmin(username, PASSWORD);
-  const enrolment = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol')).json());
+  const enrolment = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
   const confirmed = await c.post('/api/staff-2fa/confirm', { code: await codeFor(enrolment.secret) });
   expect(confirmed.statusCode, confirmed.body).toBe(200);
   await c.post('/logout');
@@ -88,7 +89,7 @@ describe('enrolment', () => {
     const c = await client().signInAdmin(username, PASSWORD);
     expect(SecondFactorStatusSchema.parse((await c.get('/api/staff-2fa')).json())).toEqual({ rule: 'optional', enabled: false, recovery_codes_left: 0 });
 
-    const enrolment = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol')).json());
+    const enrolment = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
     expect(enrolment.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(enrolment.otpauth_uri).toContain(`otpauth://totp/`);
     expect(enrolment.otpauth_uri).toContain(`:${username}?secret=${enrolment.secret}`);
@@ -117,13 +118,67 @@ describe('enrolment', () => {
 
     expect(SecondFactorStatusSchema.parse((await c.get('/api/staff-2fa')).json())).toEqual({ rule: 'optional', enabled: true, recovery_codes_left: 10 });
     // Never shown again: a new enrolment is refused while it is on.
-    expectError(await c.post('/api/staff-2fa/enrol'), 409, 'conflict');
+    expectError(await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD }), 409, 'conflict');
   });
 
   it('is for staff: a student is refused', async () => {
     const c = await client().signInStudent(DEMO_STUDENTS.registered.student_id, DEMO_STUDENTS.registered.password);
-    expectError(await c.post('/api/staff-2fa/enrol'), 403, 'forbidden');
+    expectError(await c.post('/api/staff-2fa/enrol', { current_password: DEMO_STUDENTS.registered.password }), 403, 'forbidden');
     expectError(await c.get('/api/staff-2fa'), 403, 'forbidden');
+  });
+});
+
+describe('enrolment asks for the password', () => {
+  it('starting enrolment needs the current password: none or a wrong one is a field error and stores no secret', async () => {
+    const username = await addStaff();
+    const c = await client().signInAdmin(username, PASSWORD);
+    const secretOf = async () => (await t.database.db.selectFrom('users').select('totp_secret').where('username', '=', username).executeTakeFirstOrThrow()).totp_secret;
+
+    expectError(await c.post('/api/staff-2fa/enrol'), 400, 'validation_failed');
+    const missing = expectError(await c.post('/api/staff-2fa/enrol', {}), 400, 'validation_failed');
+    expect(missing.errors?.current_password?.[0]).toBe('Enter your current password.');
+    expectError(await c.post('/api/staff-2fa/enrol', { current_password: '' }), 400, 'validation_failed');
+    const wrong = expectError(await c.post('/api/staff-2fa/enrol', { current_password: `${PASSWORD}-not` }), 400, 'validation_failed');
+    expect(wrong.errors?.current_password?.[0]).toBe('Current password is incorrect.');
+    expect(await secretOf()).toBeNull();
+
+    const started = await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(await secretOf()).toMatch(/^v1\./);
+  });
+
+  it('wrong passwords at enrolment are throttled like a password change: past the free ones, 429', async () => {
+    const username = await addStaff();
+    const c = await client().signInAdmin(username, PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8 && !statuses.includes(429); i++) statuses.push((await c.post('/api/staff-2fa/enrol', { current_password: `wrong-${i}` })).statusCode);
+    expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+    expect(statuses).toContain(429);
+  });
+});
+
+describe('turning the second factor on', () => {
+  it('ends every other session of the account, full ones too; the caller goes on under a new id', async () => {
+    const username = await addStaff('principal');
+    const elsewhere = await client().signInAdmin(username, PASSWORD);
+    const c = await client().signInAdmin(username, PASSWORD);
+    expect((await elsewhere.get('/api/staff-2fa')).statusCode).toBe(200);
+    const before = c.cookies.get(SESSION_COOKIE);
+
+    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
+    const confirmed = await c.post('/api/staff-2fa/confirm', { code: await codeFor(secret) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    expect(c.cookies.get(SESSION_COOKIE)).toBeDefined();
+    expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
+    expect((await sessionOf(c))?.username).toBe(username);
+    expect((await c.get('/api/staff-2fa')).json()).toMatchObject({ enabled: true });
+    // The session opened with the password alone is over: the factor now guards the account.
+    expect(await sessionOf(elsewhere)).toBeNull();
+    expectError(await elsewhere.get('/api/staff-2fa'), 401, 'unauthenticated');
+    const userId = (await t.database.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const rows = await t.database.db.selectFrom('sessions').select('id_hash').where('user_id', '=', userId).execute();
+    expect(rows).toHaveLength(1);
   });
 });
 
@@ -242,7 +297,7 @@ describe('STAFF_2FA=required', () => {
     expect(SecondFactorStatusSchema.parse((await c.get('/api/staff-2fa')).json())).toEqual({ rule: 'required', enabled: false, recovery_codes_left: 0 });
 
     const oldSession = c.cookies.get(SESSION_COOKIE);
-    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol')).json());
+    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
     const confirmed = await c.post('/api/staff-2fa/confirm', { code: await codeFor(secret) });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     // A new session id now that the session may do more.
@@ -259,6 +314,64 @@ describe('STAFF_2FA=required', () => {
   });
 });
 
+describe('a session made any way other than the sign-in stays limited to enrolment (STAFF_2FA=required)', () => {
+  const NEW_PASSWORD = 'office-own-passphrase';
+
+  /** An administrator with the factor set up, signed in on the required portal. */
+  async function administrator(app: FastifyInstance) {
+    const c = await client(app).signInAdmin(await addStaff('administrator'), PASSWORD);
+    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: PASSWORD })).json());
+    expect((await c.post('/api/staff-2fa/confirm', { code: await codeFor(secret) })).statusCode).toBe(200);
+    expect((await c.get('/api/staff')).statusCode).toBe(200);
+    return c;
+  }
+
+  /** Signs in with a one-time password and makes the forced change; answers the client, still signed in. */
+  async function forcedChange(app: FastifyInstance, username: string, oneTimePassword: string) {
+    const c = client(app);
+    const signIn = await c.post('/api/admin-login', { username, password: oneTimePassword });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(signIn.json()).toMatchObject({ second_factor_setup: true });
+    expectError(await c.get('/api/students'), 403, 'password_change_required');
+    const changed = await c.post('/api/change-password-staff', { current_password: oneTimePassword, password: NEW_PASSWORD });
+    expect(changed.statusCode, changed.body).toBe(200);
+    return c;
+  }
+
+  /** What the session after the change may reach: only the enrolment, until a code confirms it. */
+  async function expectLimitedUntilEnrolled(c: TestClient) {
+    expect((await sessionOf(c))?.second_factor_setup).toBe(true);
+    for (const url of ['/api/students', '/api/review/documents', '/api/intake']) {
+      expectError(await c.get(url), 403, 'second_factor_setup_required');
+    }
+    const { secret } = EnrolmentAnswerSchema.parse((await c.post('/api/staff-2fa/enrol', { current_password: NEW_PASSWORD })).json());
+    expect((await c.post('/api/staff-2fa/confirm', { code: await codeFor(secret) })).statusCode).toBe(200);
+    expect((await sessionOf(c))?.second_factor_setup).toBe(false);
+    expect((await c.get('/api/students')).statusCode).toBe(200);
+  }
+
+  it('an office account an administrator created: the forced password change does not skip the enrolment', async () => {
+    const required = await appWith({ staff2fa: 'required' });
+    const admin = await administrator(required);
+    const created = await admin.post('/api/staff', { username: `tfa.new.office.${++staffCounter}`, name: 'New Office', role: 'office' });
+    expect(created.statusCode, created.body).toBe(201);
+    const account = StaffAccountWithPasswordSchema.parse(created.json());
+    const c = await forcedChange(required, account.username, account.one_time_password!);
+    await expectLimitedUntilEnrolled(c);
+  });
+
+  it('an account whose password an administrator reset: the forced change does not skip the enrolment either', async () => {
+    const required = await appWith({ staff2fa: 'required' });
+    const admin = await administrator(required);
+    const username = await addStaff('office');
+    const id = (await t.database.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const reset = await admin.patch(`/api/staff/${id}`, { reset_password: true });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const c = await forcedChange(required, username, StaffAccountWithPasswordSchema.parse(reset.json()).one_time_password!);
+    await expectLimitedUntilEnrolled(c);
+  });
+});
+
 describe('STAFF_2FA=off', () => {
   it('skips the code even for an account that has a second factor, and offers no enrolment', async () => {
     const off = await appWith({ staff2fa: 'off' });
@@ -270,7 +383,7 @@ describe('STAFF_2FA=off', () => {
     expect((await c.get('/api/students')).statusCode).toBe(200);
     expect((await c.get('/api/staff-2fa')).json()).toMatchObject({ rule: 'off' });
     const fresh = await client(off).signInAdmin(await addStaff(), PASSWORD);
-    expectError(await fresh.post('/api/staff-2fa/enrol'), 409, 'conflict');
+    expectError(await fresh.post('/api/staff-2fa/enrol', { current_password: PASSWORD }), 409, 'conflict');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   EnrolmentAnswerSchema,
   RecoveryCodesAnswerSchema,
   SecondFactorStatusSchema,
+  StartEnrolmentSchema,
   TotpConfirmSchema,
 } from '../../shared/staff-2fa.schemas.js';
 import type { AppDeps } from '../app.js';
@@ -13,7 +14,7 @@ import { forbidden } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { requesterOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { deleteSecondFactorSetupSessions } from '../auth/session.repository.js';
+import * as staff from '../staff/staff.service.js';
 import * as service from './staff-2fa.service.js';
 
 /** The signed-in staff account; a student has no second factor (403). */
@@ -45,9 +46,19 @@ export const staff2faRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     '/api/staff-2fa/enrol',
     {
       config: during,
-      schema: { tags, summary: 'A new secret with its otpauth URI and QR code, until a code confirms it', response: { 200: EnrolmentAnswerSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'With the current password: a new secret with its otpauth URI and QR code, until a code confirms it',
+        body: StartEnrolmentSchema,
+        response: { 200: EnrolmentAnswerSchema, ...errorResponses },
+      },
     },
-    async (request) => service.startEnrolment(db, config, await secret(), requireStaffAccount(request)),
+    async (request) => {
+      const account = requireStaffAccount(request);
+      // The password first (D65): whoever finds a session open must not put their own phone on it.
+      await staff.requireOwnStaffPassword(db, account.id, request.body.current_password, actorOf(request));
+      return service.startEnrolment(db, config, await secret(), account);
+    },
   );
 
   app.post(
@@ -59,12 +70,11 @@ export const staff2faRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     async (request, reply) => {
       const account = requireStaffAccount(request);
       const recoveryCodes = await service.confirmEnrolment(db, await secret(), account, request.body.code, actorOf(request));
-      if (request.user?.secondFactorSetup) {
-        // The enrolment-only session becomes a full one under a new id (OWASP: a new id when the
-        // privilege changes); other enrolment-only sessions of the account end.
-        await app.sessions.start(request, reply, account.id, request.sessionRemember);
-        await deleteSecondFactorSetupSessions(db, account.id);
-      }
+      // Every other session of the account ends, full ones too: they were opened without the
+      // factor that now guards the account (D65). This one goes on under a new id (OWASP: a new id
+      // when the privilege changes), a full session if it was limited to enrolment.
+      await app.sessions.endAllForUser(account.id, request.sessionIdHash);
+      await app.sessions.start(request, reply, account.id, request.sessionRemember);
       return { recovery_codes: recoveryCodes };
     },
   );

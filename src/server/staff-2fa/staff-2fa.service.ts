@@ -58,6 +58,17 @@ export async function hasSecondFactor(db: Db, userId: number): Promise<boolean> 
   return Boolean((await repo.findTotpState(db, userId))?.enabledAt);
 }
 
+/**
+ * Whether a new session of this account may reach only the enrolment (http/access.ts): a staff
+ * account of a role the portal requires a second factor of, with none confirmed. Asked by the
+ * session manager each time a session starts (docs/decisions.md D65), never by its callers.
+ */
+export async function needsSecondFactorSetup(db: Db, config: Config, userId: number): Promise<boolean> {
+  const account = await repo.findSecondFactorAccount(db, userId);
+  if (!account || account.enabledAt) return false;
+  return (await secondFactorRule(db, config, account.staffRole ?? 'administrator')) === 'required';
+}
+
 export async function getStatus(db: Db, config: Config, account: StaffAccount): Promise<SecondFactorStatus> {
   const state = await repo.findTotpState(db, account.id);
   const enabled = Boolean(state?.enabledAt);
@@ -172,4 +183,13 @@ export async function turnOff(db: Db, config: Config, serverSecret: Buffer, acco
   await requireOwnCode(db, serverSecret, account.id, code);
   await repo.disableTotp(db, account.id);
   await writeAudit(db, { ...actor, action: 'second-factor-disabled', entity: 'user', entity_id: String(account.id) });
+}
+
+/**
+ * An administrator's reset of another account's second factor (D65), inside the caller's
+ * transaction: off, its recovery codes gone. False when it was not on. Who may, the audit row,
+ * the mail and the sessions are the staff feature's (staff.service.ts `resetSecondFactor`).
+ */
+export function clearSecondFactor(db: Db, userId: number): Promise<boolean> {
+  return repo.clearEnabledTotp(db, userId);
 }

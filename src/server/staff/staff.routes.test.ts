@@ -1,8 +1,19 @@
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
-import { StaffAccountWithPasswordSchema, StaffListSchema, STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
+import { EnrolmentAnswerSchema } from '../../shared/staff-2fa.schemas.js';
+import {
+  ResetSecondFactorAnswerSchema,
+  StaffAccountWithPasswordSchema,
+  StaffListSchema,
+  STAFF_PASSWORD_TOO_COMMON,
+  STAFF_PASSWORD_TOO_SHORT,
+} from '../../shared/staff.schemas.js';
+import { testConfig } from '../../../tests/support/test-config.js';
+import { buildApp } from '../app.js';
+import { renderStoredMail } from '../mail/templates/index.js';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { isCommonPassword } from '../auth/common-passwords.js';
 import { generateOneTimePassword, updateStaff } from './staff.service.js';
@@ -227,6 +238,100 @@ describe('PATCH /api/staff/{id}', () => {
     } finally {
       await db.updateTable('users').set({ disabled: 0 }).where('id', 'in', parked).execute();
     }
+  });
+});
+
+describe('POST /api/staff/{id}/reset-second-factor', () => {
+  /** A ready account (with an e-mail or none) whose second factor is on, signed in with it. */
+  async function withSecondFactor(email: string | null) {
+    const ready = await readyAccount('office');
+    if (email) expect((await admin.patch(`/api/staff/${ready.account.id}`, { email })).statusCode).toBe(200);
+    const enrolment = EnrolmentAnswerSchema.parse((await ready.client.post('/api/staff-2fa/enrol', { current_password: ready.password })).json());
+    const confirmed = await ready.client.post('/api/staff-2fa/confirm', { code: await generate({ secret: enrolment.secret }) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    return ready;
+  }
+
+  const totpOf = (id: number) => t.database.db.selectFrom('users').select(['totp_secret', 'totp_enabled_at', 'totp_last_step']).where('id', '=', id).executeTakeFirstOrThrow();
+  const recoveryCodesOf = (id: number) => t.database.db.selectFrom('staff_recovery_codes').select('id').where('user_id', '=', id).execute();
+  const outboxTo = (address: string) => t.database.db.selectFrom('outbox').selectAll().where('to_address', '=', address).execute();
+
+  it('turns the factor off, removes the recovery codes, ends the sessions, audits it and mails the owner', async () => {
+    const email = `${uniqueName('reset2fa')}@school.example`;
+    const { account, client: signedIn, password } = await withSecondFactor(email);
+    expect(await recoveryCodesOf(account.id)).toHaveLength(10);
+
+    const response = await admin.post(`/api/staff/${account.id}/reset-second-factor`);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = ResetSecondFactorAnswerSchema.parse(response.json());
+    expect(answer.mailed_to).toBe(email);
+    expect(answer.account).toMatchObject({ id: account.id, has_2fa: false });
+
+    expect(await totpOf(account.id)).toEqual({ totp_secret: null, totp_enabled_at: null, totp_last_step: null });
+    expect(await recoveryCodesOf(account.id)).toEqual([]);
+    expectError(await signedIn.get('/api/staff-2fa'), 401, 'unauthenticated');
+    const audit = (await auditOf(account.username)).filter((e) => e.action === 'second-factor-reset');
+    expect(audit.map((e) => [e.field, e.old_value, e.new_value, e.actor_label])).toEqual([['second_factor', 'on', 'off', `admin:${DEMO_ADMIN.username}`]]);
+
+    const [message, ...more] = await outboxTo(email);
+    expect(more).toEqual([]);
+    expect(message).toMatchObject({ template: 'staff-second-factor-reset', state: 'queued' });
+    const mail = renderStoredMail(message!.template, JSON.parse(message!.data), { schoolName: 'Test School', publicUrl: 'http://portal.school.test' });
+    expect(mail.subject).toBe('Two-step sign-in was reset on your staff account at Test School');
+    expect(mail.text).toContain('Hello Ready Person,');
+    expect(mail.text).toContain('removed its recovery codes');
+    expect(mail.text).toContain('If you did not ask for this');
+    expect(mail.text).toContain('http://portal.school.test/admin');
+
+    // The password alone signs in again (this portal makes the factor optional)…
+    const again = await client().signInAdmin(account.username, password);
+    expect((await again.get('/api/staff-2fa')).json()).toMatchObject({ enabled: false });
+    // …and where the portal requires it, the next sign-in must set it up before anything else.
+    const required = await buildApp(testConfig({ staff2fa: 'required' }), { db: t.database.db }, { logger: false, webRoot: '/nonexistent' });
+    try {
+      await required.ready();
+      const next = new TestClient(required, '10.17.0.1');
+      const signIn = await next.post('/api/admin-login', { username: account.username, password });
+      expect(signIn.json()).toMatchObject({ second_factor_setup: true });
+      expectError(await next.get('/api/students'), 403, 'second_factor_setup_required');
+    } finally {
+      await required.close();
+    }
+  });
+
+  it('an account without an e-mail: reset, no mail, and the answer says so', async () => {
+    const { account } = await withSecondFactor(null);
+    const outboxBefore = await t.database.db.selectFrom('outbox').select('id').execute();
+    const response = await admin.post(`/api/staff/${account.id}/reset-second-factor`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(ResetSecondFactorAnswerSchema.parse(response.json())).toMatchObject({ mailed_to: null, account: { has_2fa: false } });
+    expect(await t.database.db.selectFrom('outbox').select('id').execute()).toEqual(outboxBefore);
+  });
+
+  it('refuses an administrator on their own account, another role, a missing account or no factor, and changes nothing', async () => {
+    const me = await withSecondFactor(null);
+    await t.database.db.updateTable('users').set({ staff_role: 'administrator' }).where('id', '=', me.account.id).execute();
+    const own = expectError(await me.client.post(`/api/staff/${me.account.id}/reset-second-factor`), 409, 'conflict');
+    expect(own.message).toBe('You cannot reset your own second factor here; use your Two-step sign-in page, or ask another administrator.');
+    expect((await totpOf(me.account.id)).totp_enabled_at).not.toBeNull();
+    expect((await me.client.get('/api/staff-2fa')).statusCode).toBe(200);
+
+    const office = await client().signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password);
+    expectError(await office.post(`/api/staff/${me.account.id}/reset-second-factor`), 403, 'forbidden');
+    expectError(await client().post(`/api/staff/${me.account.id}/reset-second-factor`), 401, 'unauthenticated');
+    expectError(await admin.post('/api/staff/999999/reset-second-factor'), 404, 'not_found');
+    expectError(await admin.post('/api/staff/abc/reset-second-factor'), 400);
+    const student = await t.database.db.selectFrom('users').select('id').where('role', '=', 'student').executeTakeFirstOrThrow();
+    expectError(await admin.post(`/api/staff/${student.id}/reset-second-factor`), 404, 'not_found');
+    const none = await readyAccount('office');
+    expect(expectError(await admin.post(`/api/staff/${none.account.id}/reset-second-factor`), 409, 'conflict').message).toBe(
+      'Ready Person has no second factor set up: there is nothing to reset.',
+    );
+    expect((await none.client.get('/api/staff-2fa')).statusCode).toBe(200);
+
+    expect((await totpOf(me.account.id)).totp_enabled_at).not.toBeNull();
+    expect(await recoveryCodesOf(me.account.id)).toHaveLength(10);
+    expect((await auditOf(me.account.username)).some((e) => e.action === 'second-factor-reset')).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   ChangeStaffPasswordAnswerSchema,
   ChangeStaffPasswordSchema,
   CreateStaffSchema,
+  ResetSecondFactorAnswerSchema,
   StaffAccountWithPasswordSchema,
   StaffIdParamsSchema,
   StaffListSchema,
@@ -15,11 +16,11 @@ import { actorOf } from '../http/request-context.js';
 import * as staff from './staff.service.js';
 
 /**
- * Staff accounts (issue 16): the administrator's list, add and change (`staff.manage`), and a
- * staff member's own password change, which a new or reset account must make before anything
- * else (http/access.ts lets only this call and sign-out through until then).
+ * Staff accounts (issue 16): the administrator's list, add, change and second-factor reset
+ * (`staff.manage`, D65), and a staff member's own password change, which a new or reset account
+ * must make before anything else (http/access.ts lets only this call and sign-out through until then).
  */
-export const staffRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) => {
+export const staffRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
 
@@ -66,6 +67,25 @@ export const staffRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) => 
       // A disabled account or a replaced password is signed out everywhere at once.
       if (endSessions) await app.sessions.endAllForUser(account.id);
       return reply.header('cache-control', 'no-store').send(account);
+    },
+  );
+
+  app.post(
+    '/api/staff/:id/reset-second-factor',
+    {
+      config: { access: { can: 'staff.manage' } },
+      schema: {
+        tags,
+        summary: "Turns another staff member's second factor off and removes its recovery codes; signs them out and mails them",
+        params: StaffIdParamsSchema,
+        response: { 200: ResetSecondFactorAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const answer = await staff.resetSecondFactor(db, config, request.params.id, actorOf(request), request.user!.name);
+      // Signed out everywhere: under a required rule the next sign-in sets a factor up again.
+      await app.sessions.endAllForUser(answer.account.id);
+      return answer;
     },
   );
 

@@ -3,6 +3,9 @@ import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { conflict, fieldError, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
+import type { Config } from '../config.js';
+import { queueMessage } from '../mail/outbox.service.js';
+import * as staff2fa from '../staff-2fa/staff-2fa.service.js';
 import { requireCurrentPassword } from '../auth/auth.service.js';
 import { isCommonPassword } from '../auth/common-passwords.js';
 import { hashPassword } from '../auth/password.js';
@@ -11,6 +14,7 @@ import {
   STAFF_PASSWORD_TOO_COMMON,
   type ChangeStaffPasswordInput,
   type CreateStaffInput,
+  type ResetSecondFactorAnswer,
   type StaffAccount,
   type StaffAccountWithPassword,
   type UpdateStaffInput,
@@ -151,6 +155,41 @@ export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, a
     const updated = (await repo.findStaff(trx, id))!;
     return { account: { ...updated, ...(oneTimePassword ? { one_time_password: oneTimePassword } : {}) }, endSessions: disabling || Boolean(passwordHash) };
   });
+}
+
+/**
+ * An administrator's reset of another staff member's second factor, for a lost phone without its
+ * recovery codes (docs/decisions.md D65): the factor off and its recovery codes gone, one audit row,
+ * and the owner told by mail when the account has an address (`mailed_to` null when not), all in
+ * one transaction. The caller ends the account's sessions. Not on one's own account (409): an
+ * administrator changes their own factor on their Two-step sign-in page, with a code.
+ */
+export async function resetSecondFactor(db: Db, config: Config, id: number, actor: Actor, resetBy: string): Promise<ResetSecondFactorAnswer> {
+  if (actor.actor_user_id === id) {
+    throw conflict('You cannot reset your own second factor here; use your Two-step sign-in page, or ask another administrator.');
+  }
+  return db.transaction().execute(async (trx) => {
+    const account = await repo.findStaff(trx, id);
+    if (!account) throw notFound('No staff account has this id.');
+    if (!(await staff2fa.clearSecondFactor(trx, id))) throw conflict(`${account.name} has no second factor set up: there is nothing to reset.`);
+    await writeAudit(trx, auditRows(actor, 'second-factor-reset', account, [['second_factor', 'on', 'off']]));
+    if (account.email) {
+      const mustSetUpAgain = (await staff2fa.secondFactorRule(trx, config, account.role)) === 'required';
+      await queueMessage(trx, { to: account.email, template: 'staff-second-factor-reset', data: { name: account.name, resetBy, mustSetUpAgain } });
+    }
+    return { account: (await repo.findStaff(trx, id))!, mailed_to: account.email };
+  });
+}
+
+/**
+ * The signed-in staff member's current password, typed again before a change to how they sign in
+ * (setting up the second factor): checked by `requireCurrentPassword`, under the sign-in's
+ * attempt counts, so an open session is no unthrottled password oracle.
+ */
+export async function requireOwnStaffPassword(db: Db, userId: number, currentPassword: string, actor: Actor): Promise<void> {
+  const own = await repo.findStaffCredentials(db, userId);
+  if (!own) throw forbidden('Only staff accounts have a second factor.');
+  await requireCurrentPassword(db, { id: own.id, passwordHash: own.password_hash }, currentPassword, actor);
 }
 
 /**

@@ -6,6 +6,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -48,7 +49,7 @@ import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useCreateStaff, useStaffAccounts, useUpdateStaff } from './staff.api.js';
+import { useCreateStaff, useResetSecondFactor, useStaffAccounts, useUpdateStaff } from './staff.api.js';
 
 /** What the status column says: disabled, waiting for the person's own password, or active. */
 function StatusChip({ account }: { account: StaffAccount }) {
@@ -57,18 +58,33 @@ function StatusChip({ account }: { account: StaffAccount }) {
   return <Chip size="small" color="success" label="Active" />;
 }
 
-type Confirm = { kind: 'disable' | 'enable' | 'reset'; account: StaffAccount };
+type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'reset-2fa'; account: StaffAccount };
+
+const CONFIRM_TITLES: Record<Confirm['kind'], string> = {
+  disable: 'Disable',
+  enable: 'Enable',
+  reset: 'Reset the password of',
+  'reset-2fa': 'Reset two-step sign-in of',
+};
+const CONFIRM_BUTTONS: Record<Confirm['kind'], string> = {
+  disable: 'Disable',
+  enable: 'Enable',
+  reset: 'Reset password',
+  'reset-2fa': 'Reset two-step sign-in',
+};
 
 /**
  * Staff Accounts (issue 16): who works in the admin area and in which role. An administrator adds
  * an account (a form teacher with their classes), changes its role or classes, disables it (its
  * sessions end at once) and resets its password. A new or reset password is a one-time password,
- * shown once here; the person chooses their own at the next sign-in.
+ * shown once here; the person chooses their own at the next sign-in. For a lost phone without its
+ * recovery codes, it resets another person's two-step sign-in (D65); they are told by e-mail.
  */
 export function StaffAccounts() {
   usePageTitle('Staff Accounts');
   const accounts = useStaffAccounts();
   const update = useUpdateStaff();
+  const resetSecondFactor = useResetSecondFactor();
   const showSnackbar = useSnackbar();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<StaffAccount | null>(null);
@@ -78,9 +94,28 @@ export function StaffAccounts() {
   const classOptions = toLookupOptions('formClasses', useFormClasses().data ?? []);
   const classLabel = (id: string) => classOptions.find((option) => option.value === id)?.label ?? id;
 
+  const closeConfirm = () => {
+    setConfirm(null);
+    update.reset();
+    resetSecondFactor.reset();
+  };
+
   const runConfirmed = () => {
     if (!confirm) return;
     const { kind, account } = confirm;
+    if (kind === 'reset-2fa') {
+      resetSecondFactor.mutate(account.id, {
+        onSuccess: ({ mailed_to }) => {
+          setConfirm(null);
+          showSnackbar(
+            mailed_to
+              ? `${account.name}'s two-step sign-in was reset. They were told at ${mailed_to}.`
+              : `${account.name}'s two-step sign-in was reset. They have no e-mail address here: tell them yourself.`,
+          );
+        },
+      });
+      return;
+    }
     const change: UpdateStaffInput = kind === 'reset' ? { reset_password: true } : { disabled: kind === 'disable' };
     update.mutate(
       { id: account.id, change },
@@ -199,6 +234,13 @@ export function StaffAccounts() {
             </ListItemIcon>
             <ListItemText>Reset password</ListItemText>
           </MenuItem>,
+          // Only an account whose factor is on has one to reset; the item says so when it is not.
+          <MenuItem key="reset-2fa" disabled={!menu.account.has_2fa} onClick={() => (setConfirm({ kind: 'reset-2fa', account: menu.account }), setMenu(null))}>
+            <ListItemIcon>
+              <PhonelinkEraseIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText secondary={menu.account.has_2fa ? undefined : 'Not set up'}>Reset two-step sign-in</ListItemText>
+          </MenuItem>,
         ]}
       </Menu>
 
@@ -223,9 +265,9 @@ export function StaffAccounts() {
         }}
       />
 
-      <Dialog open={confirm !== null} onClose={() => (setConfirm(null), update.reset())} aria-labelledby="staff-confirm-title" fullWidth maxWidth="xs">
+      <Dialog open={confirm !== null} onClose={closeConfirm} aria-labelledby="staff-confirm-title" fullWidth maxWidth="xs">
         <DialogTitle id="staff-confirm-title">
-          {confirm?.kind === 'disable' ? 'Disable' : confirm?.kind === 'enable' ? 'Enable' : 'Reset the password of'} {confirm?.account.name}?
+          {confirm && CONFIRM_TITLES[confirm.kind]} {confirm?.account.name}?
         </DialogTitle>
         <DialogContent>
           <DialogContentText>
@@ -233,17 +275,26 @@ export function StaffAccounts() {
             {confirm?.kind === 'enable' && 'They can sign in again with their password.'}
             {confirm?.kind === 'reset' &&
               'They are signed out at once. You get a one-time password to pass on; they choose their own at the next sign-in.'}
+            {confirm?.kind === 'reset-2fa' &&
+              `For a lost phone: their authenticator app and recovery codes stop working and they are signed out at once. Where the portal requires two-step sign-in, they set up an app again at their next sign-in. ${
+                confirm.account.email ? `They are told by e-mail at ${confirm.account.email}.` : 'They have no e-mail address here: tell them yourself.'
+              }`}
           </DialogContentText>
-          {update.isError && (
+          {(update.isError || resetSecondFactor.isError) && (
             <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {errorMessage(update.error)}
+              {errorMessage(update.error ?? resetSecondFactor.error)}
             </Alert>
           )}
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => (setConfirm(null), update.reset())}>Cancel</Button>
-          <Button color={confirm?.kind === 'enable' ? 'primary' : 'error'} variant="contained" disabled={update.isPending} onClick={runConfirmed}>
-            {confirm?.kind === 'disable' ? 'Disable' : confirm?.kind === 'enable' ? 'Enable' : 'Reset password'}
+          <Button onClick={closeConfirm}>Cancel</Button>
+          <Button
+            color={confirm?.kind === 'enable' ? 'primary' : 'error'}
+            variant="contained"
+            disabled={update.isPending || resetSecondFactor.isPending}
+            onClick={runConfirmed}
+          >
+            {confirm && CONFIRM_BUTTONS[confirm.kind]}
           </Button>
         </DialogActions>
       </Dialog>

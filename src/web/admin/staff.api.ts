@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  ResetSecondFactorAnswerSchema,
   StaffAccountWithPasswordSchema,
   StaffListSchema,
   type CreateStaffInput,
@@ -31,6 +32,15 @@ export function useUpdateStaff() {
   return useMutation({
     mutationFn: ({ id, change }: { id: number; change: UpdateStaffInput }) =>
       apiRequest(`/api/staff/${id}`, { method: 'PATCH', body: change, schema: StaffAccountWithPasswordSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKey }),
+  });
+}
+
+/** POST /api/staff/{id}/reset-second-factor: another staff member's factor off; says whom the mail tells. */
+export function useResetSecondFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest(`/api/staff/${id}/reset-second-factor`, { method: 'POST', schema: ResetSecondFactorAnswerSchema }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKey }),
   });
 }

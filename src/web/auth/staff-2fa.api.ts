@@ -4,6 +4,7 @@ import {
   EnrolmentAnswerSchema,
   RecoveryCodesAnswerSchema,
   SecondFactorStatusSchema,
+  type StartEnrolmentInput,
   type TotpConfirmInput,
 } from '../../shared/staff-2fa.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
@@ -21,9 +22,11 @@ export function useStaff2faStatus() {
   return useQuery(staff2faStatusQuery);
 }
 
-/** POST /api/staff-2fa/enrol: a new secret and its QR code. */
+/** POST /api/staff-2fa/enrol with the current password: a new secret and its QR code. */
 export function useStartEnrolment() {
-  return useMutation({ mutationFn: () => apiRequest('/api/staff-2fa/enrol', { method: 'POST', schema: EnrolmentAnswerSchema }) });
+  return useMutation({
+    mutationFn: (input: StartEnrolmentInput) => apiRequest('/api/staff-2fa/enrol', { method: 'POST', body: input, schema: EnrolmentAnswerSchema }),
+  });
 }
 
 /** POST /api/staff-2fa/confirm: turns it on; the session (maybe re-issued) is fetched again. */

@@ -8,12 +8,13 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { TotpConfirmSchema, type EnrolmentAnswer } from '../../shared/staff-2fa.schemas.js';
+import { StartEnrolmentSchema, TotpConfirmSchema, type EnrolmentAnswer } from '../../shared/staff-2fa.schemas.js';
 import { ErrorAlert } from '../components/error-alert.js';
+import { PasswordField } from '../components/password-field.js';
 import { SignInFrame } from '../components/sign-in-frame.js';
 import { PageSpinner } from '../components/page-spinner.js';
-import { errorMessage } from '../lib/api-client.js';
-import { firstIssueMessage } from '../lib/form-errors.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
+import { fieldErrorsOf, firstFieldMessages, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
 import { SCHOOL_NAME } from '../lib/school-name.js';
 import { useSession } from '../lib/session.js';
 import { useConfirmEnrolment, useStaff2faStatus, useStartEnrolment, useTurnOff } from './staff-2fa.api.js';
@@ -39,7 +40,50 @@ function CodeField({ value, onChange, error }: { value: string; onChange: (value
   );
 }
 
-/** Enrolment (issue 16): the QR code and the secret as text, then a first code from the app. */
+/**
+ * The first step of enrolment: the current password (D65), so whoever finds a session open cannot
+ * put their own phone on the account. Its errors sit on the field; anything else in the alert.
+ */
+function StartEnrolment({ start }: { start: ReturnType<typeof useStartEnrolment> }) {
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = StartEnrolmentSchema.safeParse({ current_password: password });
+    if (!parsed.success) return setFieldErrors(fieldErrorsOf(parsed.error));
+    setFieldErrors({});
+    start.mutate(parsed.data, {
+      onError: (cause) => {
+        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
+      },
+    });
+  };
+  const onField = isApiError(start.error) && start.error.errors !== undefined;
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Start setting up an authenticator app">
+      <Typography sx={{ mb: 2 }}>
+        Staff sign in with their password and a 6-digit code from an authenticator app on their phone (for example Google
+        Authenticator, Microsoft Authenticator or 2FAS). Install one, then enter your password to continue.
+      </Typography>
+      <ErrorAlert message={start.isError && !onField ? errorMessage(start.error) : null} />
+      <PasswordField
+        label="Current password"
+        name="current_password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        error={Boolean(fieldErrors['current_password'])}
+        helperText={fieldErrors['current_password']}
+        required
+      />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={start.isPending} sx={{ mt: 1 }}>
+        Set up authenticator app
+      </Button>
+    </Box>
+  );
+}
+
+/** Enrolment (issue 16): the password, then the QR code and the secret as text, then a first code from the app. */
 function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment> }) {
   const start = useStartEnrolment();
   const [code, setCode] = useState('');
@@ -58,20 +102,7 @@ function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment
     confirm.mutate(parsed.data);
   };
 
-  if (!enrolment) {
-    return (
-      <Box>
-        <Typography sx={{ mb: 2 }}>
-          Staff sign in with their password and a 6-digit code from an authenticator app on their phone (for example Google
-          Authenticator, Microsoft Authenticator or 2FAS). Install one, then continue.
-        </Typography>
-        <ErrorAlert message={start.isError ? errorMessage(start.error) : null} />
-        <Button variant="contained" size="large" fullWidth disabled={start.isPending} onClick={() => start.mutate()}>
-          Set up authenticator app
-        </Button>
-      </Box>
-    );
-  }
+  if (!enrolment) return <StartEnrolment start={start} />;
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Set up authenticator app">

@@ -228,11 +228,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- the staff second factor (the caller's own; a student has none) ----
   'GET /api/staff-2fa': { names: 'none', request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
-  'POST /api/staff-2fa/enrol': {
+  'POST /api/staff-2fa/enrol': { costly: true,
     names: 'none',
+    // With the caller's own password (put back first, as the password change's sample does).
     request: async ({ db, caller }) => {
       await withoutSecondFactor(db, caller);
-      return { url: '/api/staff-2fa/enrol' };
+      const password = caller === 'admin' ? DEMO_ADMIN.password : DEMO_STAFF_PASSWORD;
+      if (isStaffCaller(caller)) await restoreStaffPassword(db, STAFF_CALLER_USERNAMES[caller], password);
+      return { url: '/api/staff-2fa/enrol', body: { current_password: password } };
     },
     ok: { student: 403, admin: 200 },
   },
@@ -476,6 +479,16 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'PATCH /api/staff/:id': {
     request: async ({ db }) => ({ url: `/api/staff/${await throwawayStaff(db)}`, body: { name: 'Renamed Staff' } }),
+    ok: 200,
+  },
+  'POST /api/staff/:id/reset-second-factor': {
+    // A throwaway account with its factor on and an e-mail: each allowed call also queues its owner's mail.
+    request: async ({ db }) => {
+      const id = await throwawayStaff(db, `throwaway.${crypto.randomBytes(4).toString('hex')}@school.example`);
+      const { username } = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow();
+      await withSecondFactor(db, username!, true);
+      return { url: `/api/staff/${id}/reset-second-factor` };
+    },
     ok: 200,
   },
   'POST /api/change-password-staff': { costly: true,
@@ -780,11 +793,11 @@ async function familyNotice(db: Db): Promise<number> {
 }
 
 /** A staff account made for one call that changes one (the demo ones stay as they are). */
-async function throwawayStaff(db: Db): Promise<number> {
+async function throwawayStaff(db: Db, email: string | null = null): Promise<number> {
   const iso = nowIso();
   const row = await db
     .insertInto('users')
-    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', created_at: iso, updated_at: iso })
+    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', email, created_at: iso, updated_at: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

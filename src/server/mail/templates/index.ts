@@ -4,6 +4,7 @@ import { familyInvitation } from './family-invitation.js';
 import { familyParentEmailChanged } from './family-parent-email-changed.js';
 import { familyPasswordReset } from './family-password-reset.js';
 import { familyVerify } from './family-verify.js';
+import { staffSecondFactorReset } from './staff-second-factor-reset.js';
 import { testMessage } from './test-message.js';
 import { attendanceDigest, attendanceDigestContent } from './notice-attendance-digest.js';
 import { deadlineReminder, deadlineReminderContent } from './notice-deadline-reminder.js';
@@ -28,6 +29,8 @@ export const MAIL_TEMPLATES = {
   'family-password-reset': familyPasswordReset,
   'family-invitation': familyInvitation,
   'family-parent-email-changed': familyParentEmailChanged,
+  // Staff accounts: the owner told of an administrator's reset of their second factor (D65).
+  'staff-second-factor-reset': staffSecondFactorReset,
   // Messages to families (issue 18, D57): the template's name is the notice's kind.
   'document-returned': documentReturned,
   'registration-returned': registrationReturned,
