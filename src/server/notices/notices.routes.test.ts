@@ -358,8 +358,9 @@ describe('what reaches whom: no parent’s link in a child’s hands, no parent 
       expect(answer.body).not.toContain('unsubscribe');
     }
     // A notice stored with its token (as the portal once kept them) shows without it too.
-    const outboxData = await db.selectFrom('outbox').select('data').where('template', '=', 'deadline-reminder').executeTakeFirstOrThrow();
-    await db.updateTable('notices').set({ data: outboxData.data }).where('kind', '=', 'deadline-reminder').execute();
+    const stored = await db.selectFrom('notices').select('data').where('kind', '=', 'deadline-reminder').executeTakeFirstOrThrow();
+    const withToken = JSON.stringify({ ...(JSON.parse(stored.data) as object), unsubscribeToken: token });
+    await db.updateTable('notices').set({ data: withToken }).where('kind', '=', 'deadline-reminder').execute();
     expect((await db.selectFrom('notices').select('data').where('kind', '=', 'deadline-reminder').executeTakeFirstOrThrow()).data).toContain(token);
     const again = await student.get('/api/notices');
     expect(again.body).not.toContain(token);
