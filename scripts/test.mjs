@@ -34,10 +34,26 @@ if (fs.existsSync(chromium)) projects.push('e2e');
 else if (ci) fail(`CI: Chromium is missing at ${chromium}; failing.`);
 else process.stdout.write(`Notice: Chromium not found at ${chromium}; skipping the browser tests.\n`);
 
+/** Each phase's wall time, printed at the end of the run whatever its outcome (docs/testing.md). */
+const phases = [];
+const runStarted = performance.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+function printPhases() {
+  if (phases.length === 0) return;
+  const width = Math.max(...phases.map((phase) => phase.label.length));
+  process.stdout.write('\nPhase times:\n');
+  for (const phase of phases) process.stdout.write(`  ${phase.label.padEnd(width)}  ${seconds(phase.ms).padStart(8)}  ${phase.status === 0 ? 'ok' : `failed (${phase.status})`}\n`);
+  process.stdout.write(`  ${'total'.padEnd(width)}  ${seconds(performance.now() - runStarted).padStart(8)}\n`);
+}
+process.on('exit', printPhases);
+
 /** Runs one step and answers its exit status (a signal counts as 1). */
 const run = (label, args) => {
   process.stdout.write(`\n▶ ${label}\n`);
-  return spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+  const started = performance.now();
+  const status = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+  phases.push({ label, ms: performance.now() - started, status });
+  return status;
 };
 const step = (label, args) => {
   const status = run(label, args);

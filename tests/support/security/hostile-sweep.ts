@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../support/test-app.js';
-import { createScannerDevice } from '../../src/server/attendance/scanner-devices.service.js';
-import { SESSION_COOKIE } from '../../src/server/http/session.js';
-import { changedBetween, installChangeCounter, readChangeCounts } from '../support/security/change-counter.js';
+import { currentEngine } from '../test-database.js';
+import { createTestApp } from '../test-app.js';
+import { createScannerDevice } from '../../../src/server/attendance/scanner-devices.service.js';
+import { SESSION_COOKIE } from '../../../src/server/http/session.js';
+import { changedBetween, installChangeCounter, readChangeCounts } from './change-counter.js';
 import {
   Agent,
   createSession,
@@ -16,9 +17,9 @@ import {
   userIdOfStudent,
   type AgentRequest,
   type RouteRow,
-} from '../support/security/harness.js';
-import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson, toQueryText, type HostileValue } from '../support/security/hostile-values.js';
-import { sampleFor } from '../support/security/route-samples.js';
+} from './harness.js';
+import { fromPlain, hostileKey, hostileString, hostileValue, RAW_BODIES, toJson, toQueryText, type HostileValue } from './hostile-values.js';
+import { sampleFor } from './route-samples.js';
 
 /**
  * Property-based hostile input over every route that takes a body, path parameters
@@ -28,11 +29,17 @@ import { sampleFor } from '../support/security/route-samples.js';
  * routes touches credentials; no student call touches a read-only column; and nothing pollutes
  * Object.prototype.
  *
- * HOSTILE_CASES (default 10,000) is the total per run, HOSTILE_SEED (default fixed) makes a run
- * repeatable; a failure prints the seed and the shrunk case to replay.
+ * HOSTILE_CASES (default 10,000 on SQLite; 1,000 on PostgreSQL, where the sweep checks the
+ * engine rather than the routes' parsing again) is the total per run, HOSTILE_SEED (default fixed)
+ * makes a run repeatable; a failure prints the seed and the shrunk case to replay. Every route is
+ * called at least once by each of its callers on either engine.
+ *
+ * The sweep is split into `parts` files (tests/security/hostile-input-N.test.ts), each taking every
+ * `parts`-th route, so Vitest runs them side by side; the budget is shared out over all routes as
+ * one sweep would.
  */
 
-const TOTAL_CASES = Number(process.env.HOSTILE_CASES ?? 10_000);
+const TOTAL_CASES = Number(process.env.HOSTILE_CASES ?? (currentEngine() === 'postgres' ? 1_000 : 10_000));
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_122);
 
 /** Routes allowed to change a user's password or flags, create accounts (import, Add Student) or remove them (erasure). */
@@ -41,6 +48,8 @@ const CREDENTIAL_ROUTES = new Set([
   'POST /api/reset-password-student',
   'POST /api/students',
   'POST /api/students/import',
+  // Finalising the new Form 1 makes each child a student with a first-login account.
+  'POST /api/intake/finalise',
   'DELETE /api/privacy/students/:studentId',
   'POST /api/staff',
   'PATCH /api/staff/:id',
@@ -56,34 +65,12 @@ const CREDENTIAL_ROUTES = new Set([
  */
 const CURRENT_PASSWORD_ROUTES = new Set(['POST /api/change-password-student', 'POST /api/change-password-staff', 'POST /api/staff-2fa/enrol']);
 
-const t = await createTestApp();
-const db = t.database.db;
-afterAll(() => t.close());
-
-let deviceKey = '';
-let executed = 0;
-const timings: [string, number][] = [];
-const cpuAtStart = process.cpuUsage();
-beforeAll(async () => {
-  await installChangeCounter(db);
-  // The server's secret is made on its first use; made here, no generated call is charged with that write.
-  await new Agent(t.app, null).csrf();
-  deviceKey = (await createScannerDevice(db, 'Hostile-input gate', { actor_user_id: null, actor_label: 'test', ip: null, request_id: null })).key;
-});
-
 const isTarget = (row: RouteRow) => {
   if (row.method === 'HEAD' || row.method === 'OPTIONS' || !row.access) return false;
   if (row.url.startsWith('/api/docs')) return false;
   const schema = (row.route.schema ?? {}) as Record<string, unknown>;
   return Boolean(schema.body || schema.params || schema.querystring) || row.method !== 'GET';
 };
-const targets = routeRows(t.app).filter(isTarget);
-/** Cases per route: costly routes (PDFs, spreadsheets, argon2) get a quarter share. */
-const isCostly = (row: RouteRow) => Boolean(sampleFor(row.method, row.url)?.costly);
-const shareUnit = TOTAL_CASES / targets.reduce((sum, row) => sum + (isCostly(row) ? 0.25 : 1), 0);
-const casesFor = (row: RouteRow) => Math.max(1, Math.ceil(isCostly(row) ? shareUnit / 4 : shareUnit));
-const plannedCases = targets.reduce((sum, row) => sum + casesFor(row), 0);
-
 type Caller = 'visitor' | 'admin' | 'own' | 'parent';
 function callersOf(row: RouteRow): Caller[] {
   if (row.access === 'public' || row.access === 'visitor' || row.access === 'device') return ['visitor'];
@@ -92,12 +79,6 @@ function callersOf(row: RouteRow): Caller[] {
   // Staff-only routes (a school action) are called by the administrator, who reaches them all.
   if (typeof row.access === 'object' && !('student' in row.access)) return ['admin'];
   return ['admin', 'own', 'parent'];
-}
-
-async function agentOf(caller: Caller): Promise<Agent> {
-  if (caller === 'visitor') return new Agent(t.app, null);
-  const userId = caller === 'admin' ? await userIdOfAdmin(db) : caller === 'parent' ? await userIdOfGuardian(db) : await userIdOfStudent(db, OWN_STUDENT);
-  return new Agent(t.app, await createSession(db, userId));
 }
 
 /** One generated call: how to change the route's valid sample. */
@@ -254,85 +235,127 @@ function describeCase(row: RouteRow, request: AgentRequest, response: LightMyReq
   return `${row.method} ${request.url.slice(0, 300)} ${payload} → ${response.statusCode} ${response.body.slice(0, 300)}`;
 }
 
-describe('hostile input, generated over the route table', () => {
-  it('has routes to attack and a case budget that reaches 10,000 by default', () => {
-    expect(targets.length).toBeGreaterThan(30);
-    expect(plannedCases).toBeGreaterThanOrEqual(TOTAL_CASES);
+/**
+ * Registers one part of the sweep: the routes at `part`, `part + parts`, … of the route table, on
+ * an app of the file's own.
+ */
+export async function defineHostileSweep(part: number, parts: number): Promise<void> {
+  const t = await createTestApp();
+  const db = t.database.db;
+  afterAll(() => t.close());
+
+  let deviceKey = '';
+  let executed = 0;
+  const timings: [string, number][] = [];
+  const cpuAtStart = process.cpuUsage();
+  beforeAll(async () => {
+    await installChangeCounter(db);
+    // The server's secret is made on its first use; made here, no generated call is charged with that write.
+    await new Agent(t.app, null).csrf();
+    deviceKey = (await createScannerDevice(db, 'Hostile-input gate', { actor_user_id: null, actor_label: 'test', ip: null, request_id: null })).key;
   });
 
-  it('the change detector sees a write (so the "unchanged" checks can fail)', async () => {
-    const before = await readChangeCounts(db);
-    const agent = await agentOf('own');
-    const saved = await agent.request('POST', { url: '/api/student', body: { id: OWN_STUDENT, middle_name: 'Detector' } });
-    expect(saved.statusCode).toBe(200);
-    expect(changedBetween(before, await readChangeCounts(db))).toMatchObject({ students: 1 });
-  });
+  const allTargets = routeRows(t.app).filter(isTarget);
+    /** This file's share of the routes; the budget below is shared out over all of them. */
+    const targets = allTargets.filter((_row, index) => index % parts === part);
+  /** Cases per route: costly routes (PDFs, spreadsheets, argon2) get a quarter share. */
+  const isCostly = (row: RouteRow) => Boolean(sampleFor(row.method, row.url)?.costly);
+  const shareUnit = TOTAL_CASES / allTargets.reduce((sum, row) => sum + (isCostly(row) ? 0.25 : 1), 0);
+  /** At least one call per caller of the route. */
+  const casesFor = (row: RouteRow) => Math.max(callersOf(row).length, Math.ceil(isCostly(row) ? shareUnit / 4 : shareUnit));
+  const plannedCases = targets.reduce((sum, row) => sum + casesFor(row), 0);
+  const allPlannedCases = allTargets.reduce((sum, row) => sum + casesFor(row), 0);
 
-  it('keys that name Object.prototype members are plain unknown fields on every JSON body route', { timeout: 60_000 }, async () => {
-    const keys = ['valueOf', 'toString', 'constructor', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prototype'];
-    for (const row of targets.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method))) {
-      const caller = callersOf(row)[0]!;
-      const base = await sampleFor(row.method, row.url)!.request({ db, caller, student: OWN_STUDENT });
-      if (!base.body || typeof base.body !== 'object') continue;
-      for (const key of keys) {
-        const agent = await agentOf(caller);
-        const payload = JSON.stringify(base.body).replace(/^\{/, `{${JSON.stringify(key)}:"x",`);
-        const headers: Record<string, string> = { ...base.headers, 'content-type': 'application/json' };
-        if (row.access === 'device') headers.authorization = `Bearer ${deviceKey}`;
-        const response = await agent.request(row.method, { url: base.url, payload, headers });
-        expect(response.statusCode, `${row.key} with "${key}": ${response.body}`).toBeLessThan(500);
-        expect(errorShapeProblem(response)).toBeNull();
+  async function agentOf(caller: Caller): Promise<Agent> {
+    if (caller === 'visitor') return new Agent(t.app, null);
+    const userId = caller === 'admin' ? await userIdOfAdmin(db) : caller === 'parent' ? await userIdOfGuardian(db) : await userIdOfStudent(db, OWN_STUDENT);
+    return new Agent(t.app, await createSession(db, userId));
+  }
+
+  describe(`hostile input, generated over the route table (part ${part + 1} of ${parts})`, () => {
+    it('has routes to attack and a case budget that reaches the total over all parts', () => {
+      expect(allTargets.length).toBeGreaterThan(30);
+      expect(targets.length).toBeGreaterThanOrEqual(Math.floor(allTargets.length / parts));
+      expect(allPlannedCases).toBeGreaterThanOrEqual(TOTAL_CASES);
+    });
+
+    it('the change detector sees a write (so the "unchanged" checks can fail)', async () => {
+      const before = await readChangeCounts(db);
+      const agent = await agentOf('own');
+      const saved = await agent.request('POST', { url: '/api/student', body: { id: OWN_STUDENT, middle_name: 'Detector' } });
+      expect(saved.statusCode).toBe(200);
+      expect(changedBetween(before, await readChangeCounts(db))).toMatchObject({ students: 1 });
+    });
+
+    it('keys that name Object.prototype members are plain unknown fields on every JSON body route', { timeout: 60_000 }, async () => {
+      const keys = ['valueOf', 'toString', 'constructor', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prototype'];
+      for (const row of targets.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method))) {
+        const caller = callersOf(row)[0]!;
+        const base = await sampleFor(row.method, row.url)!.request({ db, caller, student: OWN_STUDENT });
+        if (!base.body || typeof base.body !== 'object') continue;
+        for (const key of keys) {
+          const agent = await agentOf(caller);
+          const payload = JSON.stringify(base.body).replace(/^\{/, `{${JSON.stringify(key)}:"x",`);
+          const headers: Record<string, string> = { ...base.headers, 'content-type': 'application/json' };
+          if (row.access === 'device') headers.authorization = `Bearer ${deviceKey}`;
+          const response = await agent.request(row.method, { url: base.url, payload, headers });
+          expect(response.statusCode, `${row.key} with "${key}": ${response.body}`).toBeLessThan(500);
+          expect(errorShapeProblem(response)).toBeNull();
+        }
       }
-    }
-  });
+    });
 
-  describe.each(targets.map((row) => [row.key, row] as const))('%s', (_key, row) => {
-    it(`${casesFor(row)} generated calls: no 5xx, the error shape, nothing stored on refusal`, { timeout: 120_000 }, async () => {
-      const sample = sampleFor(row.method, row.url);
-      expect(sample, `${row.key} has no sample in route-samples.ts`).toBeDefined();
-      const callers = callersOf(row);
-      const started = performance.now();
-      const agents = new Map<Caller, Agent>();
-      const probe = await sample!.request({ db, caller: callers[0] === 'visitor' ? 'visitor' : callers[0]!, student: OWN_STUDENT });
-      await fc.assert(
-        fc.asyncProperty(mutationsFor(row, Buffer.isBuffer(probe.payload)), fc.constantFrom(...callers), async (mutation, caller) => {
-          const agent = agents.get(caller) ?? (await agentOf(caller));
-          agents.set(caller, agent);
-          const base = await sample!.request({ db, caller: caller === 'visitor' ? 'visitor' : caller, student: OWN_STUDENT });
-          const request = mutate(row, base, mutation);
-          if (row.access === 'device') request.headers = { ...request.headers, authorization: `Bearer ${deviceKey}` };
-          const before = await readChangeCounts(db);
-          const response = await agent.request(row.method, request);
-          const after = await readChangeCounts(db);
-          executed++;
-          // A call that replaced or ended the session (sign-in, password change, sign-out, a reset
-          // of this very account) gets the next call a fresh agent; the rest reuse theirs.
-          if (response.statusCode === 401 || response.statusCode === 403 || response.cookies.some((c) => c.name === SESSION_COOKIE)) agents.delete(caller);
-          const detail = describeCase(row, request, response);
-          expect(response.statusCode, detail).toBeLessThan(500);
-          expect(errorShapeProblem(response), detail).toBeNull();
-          // A refusal stores nothing. A refused sign-in or current password rightly writes the
-          // audit row of a failed attempt (its count lives in rate_limits, which is not stored data).
-          const ignore = row.access === 'visitor' || CURRENT_PASSWORD_ROUTES.has(row.key) ? ['audit_log'] : [];
-          if (response.statusCode >= 400) expect(changedBetween(before, after, ignore), detail).toEqual({});
-          const moved = changedBetween(before, after);
-          if (!CREDENTIAL_ROUTES.has(row.key)) expect(moved['users.credentials'], detail).toBeUndefined();
-          if (caller === 'own' || caller === 'parent') expect(moved['students.readonly'], detail).toBeUndefined();
-          expect(Object.keys(Object.prototype), 'Object.prototype polluted').toEqual([]);
-          expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
-        }),
-        { numRuns: casesFor(row), seed: SEED },
+    describe.each(targets.map((row) => [row.key, row] as const))('%s', (_key, row) => {
+      it(`${casesFor(row)} generated calls: no 5xx, the error shape, nothing stored on refusal`, { timeout: 120_000 }, async () => {
+        const sample = sampleFor(row.method, row.url);
+        expect(sample, `${row.key} has no sample in route-samples.ts`).toBeDefined();
+        const callers = callersOf(row);
+        const started = performance.now();
+        const agents = new Map<Caller, Agent>();
+        let turn = 0;
+        const probe = await sample!.request({ db, caller: callers[0] === 'visitor' ? 'visitor' : callers[0]!, student: OWN_STUDENT });
+        await fc.assert(
+          // Each caller in turn, so every caller of the route is exercised however few the runs.
+          fc.asyncProperty(mutationsFor(row, Buffer.isBuffer(probe.payload)), async (mutation) => {
+            const caller = callers[turn++ % callers.length]!;
+            const agent = agents.get(caller) ?? (await agentOf(caller));
+            agents.set(caller, agent);
+            const base = await sample!.request({ db, caller: caller === 'visitor' ? 'visitor' : caller, student: OWN_STUDENT });
+            const request = mutate(row, base, mutation);
+            if (row.access === 'device') request.headers = { ...request.headers, authorization: `Bearer ${deviceKey}` };
+            const before = await readChangeCounts(db);
+            const response = await agent.request(row.method, request);
+            const after = await readChangeCounts(db);
+            executed++;
+            // A call that replaced or ended the session (sign-in, password change, sign-out, a reset
+            // of this very account) gets the next call a fresh agent; the rest reuse theirs.
+            if (response.statusCode === 401 || response.statusCode === 403 || response.cookies.some((c) => c.name === SESSION_COOKIE)) agents.delete(caller);
+            const detail = describeCase(row, request, response);
+            expect(response.statusCode, detail).toBeLessThan(500);
+            expect(errorShapeProblem(response), detail).toBeNull();
+            // A refusal stores nothing. A refused sign-in or current password rightly writes the
+            // audit row of a failed attempt (its count lives in rate_limits, which is not stored data).
+            const ignore = row.access === 'visitor' || CURRENT_PASSWORD_ROUTES.has(row.key) ? ['audit_log'] : [];
+            if (response.statusCode >= 400) expect(changedBetween(before, after, ignore), detail).toEqual({});
+            const moved = changedBetween(before, after);
+            if (!CREDENTIAL_ROUTES.has(row.key)) expect(moved['users.credentials'], detail).toBeUndefined();
+            if (caller === 'own' || caller === 'parent') expect(moved['students.readonly'], detail).toBeUndefined();
+            expect(Object.keys(Object.prototype), 'Object.prototype polluted').toEqual([]);
+            expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
+          }),
+          { numRuns: casesFor(row), seed: SEED },
+        );
+        timings.push([row.key, performance.now() - started]);
+      });
+    });
+
+    it(`ran at least this part's ${plannedCases} generated calls`, () => {
+      expect(executed).toBeGreaterThanOrEqual(plannedCases);
+      const cpu = process.cpuUsage(cpuAtStart);
+      process.stdout.write(
+        `hostile input, part ${part + 1} of ${parts}: ${executed} generated calls over ${targets.length} routes (seed ${SEED}), ${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU\n`,
       );
-      timings.push([row.key, performance.now() - started]);
+      if (process.env.HOSTILE_TIMINGS) for (const [key, ms] of timings.sort((a, b) => b[1] - a[1]).slice(0, 10)) process.stdout.write(`  ${Math.round(ms)} ms ${key}\n`);
     });
   });
-
-  it(`ran at least ${TOTAL_CASES} generated calls`, () => {
-    expect(executed).toBeGreaterThanOrEqual(TOTAL_CASES);
-    const cpu = process.cpuUsage(cpuAtStart);
-    process.stdout.write(
-      `hostile input: ${executed} generated calls over ${targets.length} routes (seed ${SEED}), ${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU\n`,
-    );
-    if (process.env.HOSTILE_TIMINGS) for (const [key, ms] of timings.sort((a, b) => b[1] - a[1]).slice(0, 10)) process.stdout.write(`  ${Math.round(ms)} ms ${key}\n`);
-  });
-});
+}

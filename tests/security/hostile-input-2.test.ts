@@ -1,0 +1,4 @@
+import { defineHostileSweep } from '../support/security/hostile-sweep.js';
+
+/** Part 2 of the hostile-input sweep (tests/support/security/hostile-sweep.ts says what it checks). */
+await defineHostileSweep(1, 3);
