@@ -6,6 +6,15 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // `npm run test:coverage`: what the unit and API suites cover of the server and the shared
+    // rules (docs/testing.md keeps the figure; the browser suite is not measured).
+    coverage: {
+      provider: 'v8',
+      include: ['src/server/**/*.ts', 'src/shared/**/*.ts'],
+      exclude: ['**/*.test.ts', 'src/server/db/demo-data/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       {
         test: {

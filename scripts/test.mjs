@@ -60,15 +60,30 @@ const step = (label, args) => {
   if (status !== 0) process.exit(status);
 };
 
-step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
-step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
+const extra = process.argv.slice(2);
+/**
+ * `npm test -- <files or filters>` runs only those tests, for an answer in seconds: the whole
+ * project's typecheck and lint are left to the full run. Paths choose their suites: a spec under
+ * tests/e2e only the browser suite, any other test file only the server suites; a name filter
+ * (no path) runs everywhere.
+ */
+const selectedPaths = extra.filter((arg) => !arg.startsWith('-') && /\.(test|spec)\.tsx?$|\//.test(arg));
+const selectsOnlyPaths = extra.length > 0 && selectedPaths.length === extra.filter((arg) => !arg.startsWith('-')).length;
+const wantsBrowser = !selectsOnlyPaths || selectedPaths.some((arg) => arg.includes('tests/e2e') || arg.endsWith('.spec.ts'));
+const wantsServer = !selectsOnlyPaths || selectedPaths.some((arg) => !(arg.includes('tests/e2e') || arg.endsWith('.spec.ts')));
+
+if (extra.length === 0) {
+  step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+  step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
+} else {
+  process.stdout.write('A selection runs its tests only; `npm test` alone also type-checks and lints.\n');
+}
 
 // Vitest's own default is one worker on a 2-core machine (cores − 1). The server suites wait on
 // PostgreSQL, argon2's thread pool and child processes as much as they compute, so they run
 // SERVER_WORKERS files at once; the browser suite runs after them, alone, so Chromium's timing never
 // competes with them (docs/decisions.md D58). TEST_WORKERS overrides the first.
 const SERVER_WORKERS = process.env.TEST_WORKERS ?? String(Math.max(2, os.availableParallelism()));
-const extra = process.argv.slice(2);
 // Arguments name files or filters; a run that selects none of one step's files is not a failure.
 const selecting = extra.length > 0 ? ['--passWithNoTests'] : [];
 const vitest = (projectNames, workers) => [
@@ -81,8 +96,9 @@ const vitest = (projectNames, workers) => [
 ];
 const serverProjects = projects.filter((p) => p !== 'e2e');
 // The browser suite runs even when a server test failed, so one run reports every failure.
-const statuses = [run(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS))];
-if (projects.includes('e2e')) statuses.push(run('vitest (e2e)', vitest(['e2e'], 1)));
+const statuses = [];
+if (wantsServer) statuses.push(run(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS)));
+if (projects.includes('e2e') && wantsBrowser) statuses.push(run('vitest (e2e)', vitest(['e2e'], 1)));
 const failed = statuses.find((status) => status !== 0);
 if (failed !== undefined) {
   process.stdout.write('\nSome tests failed: see the vitest output above.\n');
