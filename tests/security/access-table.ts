@@ -18,7 +18,9 @@
  *
  *   The column's letter means allowed (the route sample's success status); `-` means refused with
  *   403 `forbidden`; `!` means refused with 401 `unauthenticated` (no session, or a gate scanner's
- *   route called without the scanner's key).
+ *   route called without the scanner's key). On a route that acts on the caller's own account
+ *   (`signed-in`, `family`), `s` and `p` are the same people calling about themselves, so they are
+ *   allowed wherever the call names no other student.
  *
  * Adding a route: add its row here under its feature, saying what a school would want, and a
  * sample call in tests/support/security/route-samples.ts; the matrix fails until both exist.
@@ -108,7 +110,7 @@ const SECOND_FACTOR: AccessSection = {
   'DELETE /api/staff-2fa':                                              row('signed-in',               '!  -  -  -  -  T  t  O  Pr A'),
 };
 
-/** The registration record: the student, their parents and the staff who reach them read it; only the office edits it for the student; settings are the administrator's. */
+/** The registration record: the student, their parents and the staff who reach them read it; the student, their parents and the office edit it; the windows are administrators'. The status names no one's data (a form level's window), so any signed-in caller asking about themselves is answered. */
 // prettier-ignore
 const REGISTRATION: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
