@@ -9,7 +9,7 @@ import { browserSpec, screenshotPath } from '../support/e2e.js';
  * page as the demo office clerk, principal and form teacher of 5A, each sees exactly its menu and
  * its students, only the buttons its permissions allow, and a form teacher who types the address
  * of another class's student gets the portal's refusal, not the data. The API side of every
- * refusal is tests/security/access-matrix.test.ts. Real server, demo school (SQLite), Chromium.
+ * refusal is the access matrix (tests/security/access-matrix*.test.ts). Real server, demo school (SQLite), Chromium.
  */
 
 const spec = browserSpec({ width: 1280, height: 1000 });

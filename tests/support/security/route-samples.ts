@@ -15,13 +15,13 @@ import { getRolloverState, runRollover, undoRollover } from '../../../src/server
 import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
 
 /**
- * One valid call per route: the access suite walks Fastify's route
- * table and fails for any route missing here, so a new route cannot ship without its row. The
- * suites derive every expected status from the route's declared access plus `ok`.
+ * One valid call per route: the access suite walks Fastify's route table and fails for any route
+ * missing here, so a new route cannot ship without its sample. Who may make the call is not said
+ * here but in the reviewed table, tests/security/access-table.ts; a sample says how to make it and
+ * what an allowed call answers (`ok`).
  *
- * `student` is the id the call names: the caller's own for `own` and `admin`, another student's
- * for `other`. `names` says where a `signed-in` route reads that id (`none`: the route acts on
- * the caller only, so `other` has nothing to name).
+ * `student` is the id the call names: the caller's own for `own`, `parent` and staff, another
+ * student's for `other` and `parent-other`.
  */
 export interface SampleContext {
   db: Db;
@@ -33,10 +33,6 @@ export interface RouteSample {
   request(ctx: SampleContext): AgentRequest | Promise<AgentRequest>;
   /** The status of an allowed call: one number, or per caller group. */
   ok: number | { visitor?: number; student?: number; admin?: number; guardian?: number };
-  /** Where a `signed-in` route reads the student it acts on. */
-  names?: 'body' | 'query' | 'document' | 'none';
-  /** Where it reads it for a parent, when not where it does for a student. */
-  guardianNames?: 'body' | 'query' | 'document' | 'none';
   /**
    * The call renders a PDF or a spreadsheet, or spends an argon2 hash: the hostile-input suite
    * gives it a quarter share of the generated cases so the run stays inside CI's time.
@@ -227,9 +223,8 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   // ---- the staff second factor (the caller's own; a student has none) ----
-  'GET /api/staff-2fa': { names: 'none', request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
+  'GET /api/staff-2fa': { request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
   'POST /api/staff-2fa/enrol': { costly: true,
-    names: 'none',
     // With the caller's own password (put back first, as the password change's sample does).
     request: async ({ db, caller }) => {
       await withoutSecondFactor(db, caller);
@@ -240,12 +235,10 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: { student: 403, admin: 200 },
   },
   'POST /api/staff-2fa/confirm': {
-    names: 'none',
     request: async ({ db, caller }) => ({ url: '/api/staff-2fa/confirm', body: { code: await ownSecondFactorCode(db, caller, false) } }),
     ok: { student: 403, admin: 200 },
   },
   'DELETE /api/staff-2fa': {
-    names: 'none',
     request: async ({ db, caller }) => ({ url: '/api/staff-2fa', body: { code: await ownSecondFactorCode(db, caller, true) } }),
     ok: { student: 403, admin: 204 },
   },
@@ -259,7 +252,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'POST /api/change-password-student': { costly: true,
-    names: 'body',
     // The own password, changed to itself: a real change that leaves the demo sign-in working.
     request: ({ student }) => ({
       url: '/api/change-password-student',
@@ -276,14 +268,11 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   // ---- registration ----
   'GET /api/student-record/:userID': { request: ({ student }) => ({ url: `/api/student-record/${student}` }), ok: 200 },
   'POST /api/student': {
-    names: 'body',
     request: ({ student }) => ({ url: '/api/student', body: { id: student, middle_name: 'Security' } }),
     ok: 200,
   },
   'GET /api/registration-status': {
     // A student's own window; a parent names the child (a child not theirs is refused).
-    names: 'none',
-    guardianNames: 'query',
     request: ({ caller, student }) => ({ url: isParentCaller(caller) ? `/api/registration-status?student_id=${student}` : '/api/registration-status' }),
     ok: 200,
   },
@@ -296,7 +285,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- documents ----
   'POST /api/store-file': {
-    names: 'body',
     request: ({ student }) => {
       const { body, headers } = multipartBody([
         { name: 'id', value: student },
@@ -310,7 +298,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/get-files/:student_id': { request: ({ student }) => ({ url: `/api/get-files/${student}` }), ok: 200 },
   'GET /api/student-data-files/:studentId': { request: ({ student }) => ({ url: `/api/student-data-files/${student}` }), ok: 200 },
   'POST /api/student-data-files': {
-    names: 'body',
     request: async ({ db, student }) => ({
       url: '/api/student-data-files',
       body: { fileName: await pictureName(db, student), fileType: 'picture', student },
@@ -318,7 +305,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'DELETE /api/file': {
-    names: 'query',
     request: async ({ db, student }) => {
       await ensurePicture(db, student);
       return { url: `/api/file?id=${student}&fileType=picture` };
@@ -326,7 +312,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'GET /api/documents/:publicId': {
-    names: 'document',
     request: async ({ db, student }) => ({ url: `/api/documents/${await ensurePicture(db, student)}` }),
     ok: 200,
   },
@@ -492,7 +477,6 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'POST /api/change-password-staff': { costly: true,
-    names: 'none',
     // The caller's own password, changed to itself (students are refused: the route is staff's).
     request: async ({ db, caller }) => {
       const password = caller === 'admin' ? DEMO_ADMIN.password : DEMO_STAFF_PASSWORD;
@@ -647,7 +631,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   // ---- messages to families (issue 18) ----
-  'GET /api/notices': { request: get('/api/notices'), ok: 200, names: 'none' },
+  'GET /api/notices': { request: get('/api/notices'), ok: 200 },
   'POST /api/notices/:id/read': {
     request: async ({ db }) => ({ url: `/api/notices/${await familyNotice(db)}/read` }),
     ok: 204,
