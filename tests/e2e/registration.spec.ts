@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import {
   FIELD_MESSAGES,
   fieldsOfStep,
@@ -9,7 +9,7 @@ import {
   type RegistrationField,
 } from '../../src/shared/registration.fields.js';
 import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
-import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The registration steps in a real browser (SPEC §2 registration screens, §4 save indicator and
@@ -60,8 +60,8 @@ async function setWindow(open: 0 | 1, deadline: string | null): Promise<void> {
   await db.insertInto('registration_periods').values({ form_level: null, open, deadline, created_at: at, updated_at: at }).execute();
 }
 
-async function signInStudent(studentId: string, password = DEMO_PASSWORD): Promise<void> {
-  await signInAsStudent(page, spec.portal.baseUrl, { student_id: studentId, password });
+async function signInStudent(studentId: string): Promise<void> {
+  await signIn(page, spec.portal, { studentId });
 }
 
 async function openStep(path: string, title: string): Promise<void> {
@@ -248,7 +248,7 @@ describe('rules and the editing window', () => {
 
   it('shows a broken rule before saving and sends nothing', async () => {
     const { inProgress } = DEMO_STUDENTS;
-    await signInStudent(inProgress.student_id, inProgress.password);
+    await signInStudent(inProgress.student_id);
     await openStep('student-data', 'Student Data');
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -282,7 +282,7 @@ describe('rules and the editing window', () => {
     const db = spec.portal.database.db;
     const pinOf = async (id: string) => (await db.selectFrom('students').select('birth_certificate_no').where('id', '=', id).executeTakeFirstOrThrow()).birth_certificate_no;
     const own = await pinOf(inProgress.student_id);
-    await signInStudent(inProgress.student_id, inProgress.password);
+    await signInStudent(inProgress.student_id);
     await openStep('student-data', 'Student Data');
     const pin = fieldBox('birth_certificate_no').locator('input[name="birth_certificate_no"]');
     await pin.fill((await pinOf(registered.student_id))!);
@@ -295,7 +295,7 @@ describe('rules and the editing window', () => {
   it('makes every field read-only with a banner when registration is closed or past its deadline', async () => {
     const { inProgress } = DEMO_STUDENTS;
     await setWindow(0, null);
-    await signInStudent(inProgress.student_id, inProgress.password);
+    await signInStudent(inProgress.student_id);
     await openStep('student-data', 'Student Data');
     await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
     expect(await page.locator('input[name="first_name"]').getAttribute('readonly')).not.toBeNull();
@@ -333,7 +333,7 @@ describe('rules and the editing window', () => {
   });
 
   it('an administrator closes registration from the admin area, and the student sees it', async () => {
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.getByRole('button', { name: 'Registration Settings' }).click();
     await page.getByRole('heading', { name: 'Registration Settings' }).waitFor();
     await page.getByRole('switch', { name: 'Registration open' }).uncheck();
@@ -346,7 +346,7 @@ describe('rules and the editing window', () => {
 
     await openBrowser(375);
     const { inProgress } = DEMO_STUDENTS;
-    await signInStudent(inProgress.student_id, inProgress.password);
+    await signInStudent(inProgress.student_id);
     await openStep('health-data', 'Health Data');
     await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
   });
@@ -363,7 +363,7 @@ describe('nothing typed is silently lost', () => {
   beforeEach(async () => {
     await setWindow(1, null);
     await openBrowser(1280);
-    await signInStudent(registered.student_id, registered.password);
+    await signInStudent(registered.student_id);
   });
 
   it('keeps an invalid value with its message when the student moves on, and the step is not called complete', async () => {
@@ -465,7 +465,7 @@ describe("a registration step's data", () => {
   it("is asked for once, by the route's loader, and the step shows it with every lookup in place", async () => {
     await openBrowser(375);
     const { registered } = DEMO_STUDENTS;
-    await signInStudent(registered.student_id, registered.password);
+    await signInStudent(registered.student_id);
     const asked: string[] = [];
     page.on('request', (request) => {
       const path = new URL(request.url()).pathname;
