@@ -4,6 +4,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { createQueryClient, Providers } from '../../src/web/app/providers.js';
 
+/** The app's own query client (its retry rules and error handling), for a test to fill before rendering. */
+export { createQueryClient };
+
 export interface RenderedScreen extends RenderResult {
   queryClient: QueryClient;
 }
