@@ -16,6 +16,14 @@ const COMPRESSIBLE = /\.(m?js|css|html|svg|json)$/;
 const MIN_COMPRESS_BYTES = 1024;
 
 /**
+ * `PORTAL_PRECOMPRESS=off` skips the .br and .gz files: the browser test suite builds the client
+ * once per run and never measures transfer sizes, and brotli at quality 11 over every asset was
+ * most of that build's time. The server then compresses per request, as it does for any file
+ * without a precompressed twin (docs/decisions.md D69). Any other value, or none, precompresses.
+ */
+const precompress = process.env.PORTAL_PRECOMPRESS !== 'off';
+
+/**
  * Writes .br and .gz beside each text file of the build once, at maximum compression, so the
  * server's @fastify/static (preCompressed) sends them without compressing per request.
  */
@@ -73,7 +81,7 @@ function portalConfig(isProductionBuild: boolean): UserConfig {
   return {
     root: webRoot,
     base: '/',
-    plugins: [react(), precompressAssets()],
+    plugins: precompress ? [react(), precompressAssets()] : [react()],
     resolve: { alias: isProductionBuild ? REACT_ROUTER_PRODUCTION : [] },
     build: {
       outDir,

@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (STYLE "Tests"): the unit and API suite on SQLite, the server suite again on
- * PostgreSQL, and the browser suite. scripts/test.mjs decides which can run on this machine.
+ * Four projects (STYLE "Tests"): the unit and API suite on SQLite, the server suite again on
+ * PostgreSQL, the web client's tests in jsdom (component tests with Testing Library, and the
+ * client's plain modules), and the browser suite. scripts/test.mjs decides which can run on this
+ * machine.
  */
 export default defineConfig({
   test: {
@@ -21,6 +23,8 @@ export default defineConfig({
           name: 'sqlite',
           // tests/security: the suites that sweep the whole app (every route, two processes).
           include: ['src/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'],
+          // The web client's tests are the web project's: they need a DOM, not a database.
+          exclude: ['src/web/**'],
           env: { TEST_DB: 'sqlite' },
           globalSetup: ['tests/support/global-setup.ts'],
           setupFiles: ['tests/support/fail-on-console-error.ts'],
@@ -38,6 +42,14 @@ export default defineConfig({
           setupFiles: ['tests/support/fail-on-console-error.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['src/web/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['tests/support/fail-on-console-error.ts', 'tests/support/web-setup.ts'],
         },
       },
       {

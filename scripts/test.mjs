@@ -25,7 +25,8 @@ function reachable(host, port) {
   });
 }
 
-const projects = ['sqlite'];
+// The web client's component tests (jsdom) need no engine; they run with the server suites.
+const projects = ['sqlite', 'web'];
 if (await reachable(pgUrl.hostname, pgUrl.port || 5432)) projects.push('postgres');
 else if (ci) fail(`CI: PostgreSQL is not reachable at ${pgUrl.host}; failing.`);
 else process.stdout.write(`Notice: PostgreSQL not reachable at ${pgUrl.host}; skipping the PostgreSQL run.\n`);

@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AdminStudentListSchema, matchesStudentFilter, type StudentListFilter } from '../../src/shared/admin.schemas.js';
-import { browserSpec, signInAsAdmin } from '../support/e2e.js';
+import { browserSpec, signIn } from '../support/e2e.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
  * The office's everyday tools in a real browser against the real server and the demo school:
@@ -22,7 +23,7 @@ beforeEach(() => {
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
 async function openAdminScreen(view: string): Promise<void> {
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   await page.goto(spec.url(`/admin/dashboard?view=${view}`));
 }
 

@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { StudentAttendanceSchema } from '../../src/shared/attendance.schemas.js';
 import { attendancePercent } from '../../src/shared/attendance.stats.js';
 import { UploadedFileListSchema } from '../../src/shared/documents.schemas.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The office's view of one student from the admin student list (issue 15, points 15 and 19, D46):
@@ -25,7 +25,7 @@ beforeEach(() => {
 
 async function openStudentList(width: number): Promise<void> {
   if (width !== 1280) page = await spec.open({ width, height: 844 });
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   await page.getByText(/^Total Number of Students: \d+/).waitFor();
 }
 

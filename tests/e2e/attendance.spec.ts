@@ -5,9 +5,9 @@ import { StudentAttendanceSchema, type StudentAttendance } from '../../src/share
 import { attendancePercent } from '../../src/shared/attendance.stats.js';
 import { schoolToday } from '../../src/shared/dates.js';
 import { hashDeviceKey } from '../../src/server/attendance/scanner-devices.service.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { findDemoAttendanceTerm } from '../../src/server/db/demo-data/demo-calendar.js';
-import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The attendance screen (SPEC §2) and the admin's attendance screens in a real browser against
@@ -31,7 +31,7 @@ const url = spec.url;
 const input = (name: string) => page.locator(`input[name="${name}"]`);
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
-const signInStudent = () => signInAsStudent(page, spec.portal.baseUrl, student);
+const signInStudent = () => signIn(page, spec.portal, { studentId: student.student_id });
 
 /** The attendance answer as the signed-in page gets it. */
 async function attendanceJson(): Promise<StudentAttendance> {
@@ -250,7 +250,7 @@ describe('attendance screen', () => {
 });
 
 describe('admin attendance screens', () => {
-  const signInAdmin = () => signInAsAdmin(page, spec.portal.baseUrl);
+  const signInAdmin = () => signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   const menu = (label: string) => page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: label });
 
   it("asks which student on the attendance and term report screens, refusing a malformed ID", async () => {

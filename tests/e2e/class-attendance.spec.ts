@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { listName } from '../../src/shared/admin.schemas.js';
 import { ClassAttendanceSchema, type ClassAttendance } from '../../src/shared/attendance.schemas.js';
 import { addDays } from '../../src/shared/school-days.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, signInAsAdmin } from '../support/e2e.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, signIn } from '../support/e2e.js';
 import { readPdf } from '../support/pdf-text.js';
 import { readWorkbook } from '../support/workbook.js';
 
@@ -46,7 +46,7 @@ describe('Class Attendance', () => {
   for (const width of [1280, 390]) {
     it(`shows a class's term so far, narrows the dates and downloads the PDF and spreadsheet (${width}px)`, async () => {
       page = await spec.open({ width, height: 900 });
-      await signInAsAdmin(page, spec.portal.baseUrl);
+      await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
       if (width === 1280) {
         await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Class Attendance' }).click();
       } else {
@@ -103,7 +103,7 @@ describe('Class Attendance', () => {
   }
 
   it('says what is wrong with a range, and keeps the last good table', async () => {
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.goto(spec.url('/admin/dashboard?view=classAttendance'));
     await page.getByRole('combobox', { name: 'Class' }).click();
     await page.getByRole('option', { name: 'Form 5 5A' }).click();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { classReportCardsFileName } from '../../src/shared/term-reports.schemas.js';
 import { DEMO_STAFF } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec } from '../support/e2e.js';
+import { browserSpec, signIn } from '../support/e2e.js';
 import { readPdf } from '../support/pdf-text.js';
 
 /**
@@ -39,11 +39,7 @@ describe('Report Cards', () => {
   for (const width of [1280, 390]) {
     it(`a form teacher downloads their class's cards as one PDF, the progress shown while it builds (${width}px)`, async () => {
       page = await spec.open({ width, height: 900 });
-      await page.goto(spec.url('/admin'));
-      await page.locator('input[name="username"]').fill(teacher.username);
-      await page.locator('input[name="password"]').fill(teacher.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.waitForURL(spec.url('/admin/dashboard'));
+      await signIn(page, spec.portal, { username: teacher.username });
       if (width === 1280) {
         await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Report Cards' }).click();
       } else {

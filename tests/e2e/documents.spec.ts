@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '../../src/shared/documents.schemas.js';
 import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../support/test-files.js';
-import { browserSpec, screenshotPath, signInAsStudent } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The Documents and Complete steps in a real browser against the real server and the
@@ -25,7 +25,7 @@ const url = spec.url;
 const input = (name: string) => page.locator(`input[name="${name}"]`);
 const slot = (type: string) => page.getByTestId(`slot-${type}`);
 
-const signIn = () => signInAsStudent(page, spec.portal.baseUrl, student);
+const signInStudent = () => signIn(page, spec.portal, { studentId: student.student_id });
 
 async function openDocuments(): Promise<void> {
   await page.goto(url('/registration/documents'));
@@ -43,7 +43,7 @@ const storedTypes = async () =>
 
 describe('documents step', () => {
   it('uploads with a progress bar, previews, refuses an impostor, removes, and keeps the spec’s messages', async () => {
-    await signIn();
+    await signInStudent();
     await openDocuments();
 
     // Upload pressed with nothing chosen.
@@ -121,7 +121,7 @@ describe('documents step', () => {
 
   it('fits a 375px phone screen and uploads from it', async () => {
     page = await spec.open({ width: 375, height: 812 });
-    await signIn();
+    await signInStudent();
     await openDocuments();
     expect(await input('file-picture').getAttribute('accept')).toBe('image/*');
     await choose('picture', 'camera.png', 'image/png', ONE_PIXEL_PNG);
@@ -133,7 +133,7 @@ describe('documents step', () => {
   });
 
   it('axe finds no serious or critical violation on the Documents step', async () => {
-    await signIn();
+    await signInStudent();
     await openDocuments();
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const severe = results.violations
@@ -145,7 +145,7 @@ describe('documents step', () => {
 
 describe('complete step', () => {
   it('agrees to the terms and shows the registration form in the frame', async () => {
-    await signIn();
+    await signInStudent();
     await page.goto(url('/registration/complete'));
     await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
     await page.getByTestId('agreed-on').filter({ hasText: 'Not agreed yet.' }).waitFor();

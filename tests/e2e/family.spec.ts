@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { FamilyCodeAnswerSchema, StudentFamilySchema } from '../../src/shared/family.schemas.js';
 import { StudentRecordListSchema } from '../../src/shared/registration.schemas.js';
-import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent, useMailedPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, useMailedPortal, signIn } from '../support/e2e.js';
 import { HttpClient } from '../support/security/portal-process.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
 
@@ -178,10 +178,10 @@ describe('a parent on a phone (390 px)', () => {
     await page.getByRole('heading', { level: 1, name: "Invitation to a child's record" }).waitFor();
     await expectNoSidewaysScroll();
     await page.getByRole('link', { name: 'Sign in to accept' }).click();
-    const signIn = page.getByRole('form', { name: 'Parent or guardian sign in' });
-    await signIn.locator('input[name="email"]').fill(PARENT.email);
-    await signIn.locator('input[name="password"]').fill(PARENT.password);
-    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const signInForm = page.getByRole('form', { name: 'Parent or guardian sign in' });
+    await signInForm.locator('input[name="email"]').fill(PARENT.email);
+    await signInForm.locator('input[name="password"]').fill(PARENT.password);
+    await signInForm.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Invitation accepted' }).waitFor();
     await page.getByRole('link', { name: `Open ${fullName(byInvitation)}'s record` }).click();
     await page.waitForURL((address) => address.pathname === '/dashboard' && address.searchParams.get('student') === byInvitation.student_id);
@@ -271,7 +271,7 @@ describe("the office's Family dialog (1280 px)", () => {
       .insertInto('audit_log')
       .values({ actor_user_id: null, actor_label: `student:${student.student_id}`, action: 'update', entity: 'student', entity_id: student.student_id, field: 'email_mother', old_value: 'mother.before@example.com', new_value: 'mother.after@example.com', ip: null, request_id: null, created_at: at, updated_at: at })
       .execute();
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.getByRole('searchbox', { name: 'Search students' }).fill(student.student_id);
     await page.getByText('· 1 found').waitFor();
     await page.locator(`[role="row"][data-id="${student.student_id}"]`).getByRole('button', { name: `Family of ${listName}`, exact: true }).click();
@@ -330,7 +330,7 @@ describe("a student's own invitation (390 px)", () => {
     const db = spec.portal.database.db;
     const to = 'grandparent.e2e@example.com';
     await db.updateTable('students').set({ email_guardian: to }).where('id', '=', student.student_id).execute();
-    await signInAsStudent(page, spec.portal.baseUrl, student);
+    await signIn(page, spec.portal, { studentId: student.student_id });
     const record = await db.selectFrom('students').select(['email_mother', 'email_father', 'email_guardian']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
     const offered = [...new Set([record.email_mother, record.email_father, record.email_guardian].filter((email): email is string => Boolean(email?.trim())).map((email) => email.toLowerCase()))];
     await page.getByRole('button', { name: 'Invite a parent' }).click();
@@ -354,12 +354,7 @@ describe("a student's own invitation (390 px)", () => {
     // Another family account (not the invited address) is refused, told what to do, and offered a sign-out.
     await page.goto(url('/logout'));
     await page.waitForURL(url('/'));
-    await page.goto(url('/family/sign-in'));
-    const signIn = page.getByRole('form', { name: 'Parent or guardian sign in' });
-    await signIn.locator('input[name="email"]').fill(DEMO_FAMILY.email);
-    await signIn.locator('input[name="password"]').fill(DEMO_FAMILY.password);
-    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL((address) => address.pathname === '/dashboard');
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
     await page.goto(link);
     await page.getByRole('alert').getByText(`This invitation was sent to another e-mail address, and you are signed in as ${DEMO_FAMILY.email}.`, { exact: false }).waitFor();
     await page.getByRole('link', { name: 'Sign out' }).waitFor();

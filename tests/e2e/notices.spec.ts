@@ -5,7 +5,7 @@ import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo
 import { notifyFamily } from '../../src/server/notices/notices.service.js';
 import { schoolToday } from '../../src/shared/dates.js';
 import { addDays } from '../../src/shared/school-days.js';
-import { browserSpec, screenshotPath, useMailedPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn, useMailedPortal } from '../support/e2e.js';
 
 /**
  * Messages to families (issue 18) in Chromium against the real server, whose mail sender delivers
@@ -18,7 +18,6 @@ const spec = browserSpec(null);
 const inbox = useMailedPortal(spec);
 
 let page: Page;
-const url = spec.url;
 
 async function expectNoSidewaysScroll(width: number): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -32,12 +31,7 @@ describe('messages to families', () => {
     );
 
     page = await spec.open({ width: 390, height: 844 });
-    await page.goto(url('/family/sign-in'));
-    const signIn = page.getByRole('form', { name: 'Parent or guardian sign in' });
-    await signIn.locator('input[name="email"]').fill(DEMO_FAMILY.email);
-    await signIn.locator('input[name="password"]').fill(DEMO_FAMILY.password);
-    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL((address) => address.pathname === '/dashboard');
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
 
     await page.getByRole('link', { name: 'Notices' }).click();
     await page.getByRole('heading', { level: 1, name: 'Notices' }).waitFor();
@@ -71,11 +65,7 @@ describe('messages to families', () => {
     await db.updateTable('registration_periods').set({ open: 1, deadline }).execute();
 
     page = await spec.open({ width: 1280, height: 900 });
-    await page.goto(url('/admin'));
-    await page.locator('input[name="username"]').fill(DEMO_STAFF.office.username);
-    await page.locator('input[name="password"]').fill(DEMO_STAFF.office.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(url('/admin/dashboard'));
+    await signIn(page, spec.portal, { username: DEMO_STAFF.office.username });
     await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Family Messages' }).click();
     await page.getByRole('heading', { level: 1, name: 'Family Messages' }).waitFor();
 

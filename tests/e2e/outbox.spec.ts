@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
-import { browserSpec, screenshotPath, signInAsAdmin, useMailedPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, useMailedPortal, signIn } from '../support/e2e.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
  * The Outbox (issue 17) in a real browser against the real server, whose mail sender delivers to a
@@ -18,7 +19,7 @@ let page: Page;
 
 async function openOutbox(width: number): Promise<void> {
   page = await spec.open({ width, height: 900 });
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   if (width >= 900) {
     await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Outbox' }).click();
   } else {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, screenshotPath, signInAsAdmin, signInAsStudent } from '../support/e2e.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * PDFs on a phone and on a desktop (issue 15 point 9, D45): a student opens a report card, the
@@ -99,7 +99,7 @@ describe.each([
 
   it('a student opens a report card, the registration form and the attendance report', async () => {
     const { page, consoleErrors } = await openAt(size);
-    await signInAsStudent(page, spec.portal.baseUrl, student);
+    await signIn(page, spec.portal, { studentId: student.student_id });
 
     // A posted report card, full screen with Download PDF and Close.
     await page.goto(spec.url('/term-reports'));
@@ -143,7 +143,7 @@ describe.each([
 
   it("an administrator opens a student's registration form from the student list", async () => {
     const { page, consoleErrors } = await openAt(size);
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.getByRole('searchbox', { name: 'Search students' }).fill(student.student_id);
     const row = page.locator(`[role="row"][data-id="${student.student_id}"]`);
     await row.waitFor();
@@ -167,7 +167,7 @@ describe.each([
 describe('a PDF the server refuses', () => {
   it('says why in words on a phone', async () => {
     const { page } = await openAt(PHONE);
-    await signInAsStudent(page, spec.portal.baseUrl, student);
+    await signIn(page, spec.portal, { studentId: student.student_id });
     await page.goto(spec.url('/term-reports'));
     const item = page.getByRole('list', { name: 'Term reports' }).getByRole('button').filter({ hasText: 'Term 1 Michaelmas 2025-2026' });
     await item.waitFor();

@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/server/db/database.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, signInAsAdmin } from '../support/e2e.js';
+import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, signIn } from '../support/e2e.js';
 
 /**
  * The Privacy screen in a real browser: the audit log shows an administrator's read
@@ -18,7 +18,7 @@ const url = spec.url;
 
 async function open(width: number): Promise<void> {
   page = await spec.open({ width });
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   await page.goto(url('/admin/dashboard?view=privacy'));
   await page.getByRole('heading', { name: 'Privacy' }).waitFor();
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
+import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * Re-registration in Chromium (issue 19's "Done when", D62): the administrator opens the year's
@@ -26,12 +26,7 @@ const noSidewaysScroll = async (page: Page) => {
 
 async function signInParent(): Promise<Page> {
   const page = await spec.open({ width: 390, height: 844 });
-  await page.goto(url('/family/sign-in'));
-  const form = page.getByRole('form', { name: 'Parent or guardian sign in' });
-  await form.locator('input[name="email"]').fill(DEMO_FAMILY.email);
-  await form.locator('input[name="password"]').fill(DEMO_FAMILY.password);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((address) => address.pathname === '/dashboard');
+  await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
   return page;
 }
 
@@ -44,7 +39,7 @@ describe('re-registration', () => {
 
     // The administrator opens the year's re-registration on the demo school, without a rollover.
     let page = await spec.open({ width: 1280, height: 900 });
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.goto(url('/admin/dashboard?view=registrationSettings'));
     await page.getByRole('heading', { level: 2, name: 'Re-registration' }).waitFor();
     await expect.poll(() => page.getByLabel('Academic year starting').inputValue()).toBe('2026');
@@ -82,11 +77,7 @@ describe('re-registration', () => {
 
     // The office, at 1280 px, opens Review registration from the student list.
     page = await spec.open({ width: 1280, height: 900 });
-    await page.goto(url('/admin'));
-    await page.locator('input[name="username"]').fill(DEMO_STAFF.office.username);
-    await page.locator('input[name="password"]').fill(DEMO_STAFF.office.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(url('/admin/dashboard'));
+    await signIn(page, spec.portal, { username: DEMO_STAFF.office.username });
     await page.getByRole('searchbox', { name: 'Search students' }).fill(child.student_id);
     await page.getByText('· 1 found').waitFor();
     await page.locator(`[role="row"][data-id="${child.student_id}"]`).getByRole('button', { name: `Review registration of ${listName}`, exact: true }).click();

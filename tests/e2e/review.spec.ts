@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { REVIEW_MESSAGES } from '../../src/shared/review.schemas.js';
-import { browserSpec, screenshotPath, useMailedPortal } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn, useMailedPortal } from '../support/e2e.js';
 import type { DeliveredMail } from '../support/smtp-inbox.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
 import { tinyPdf } from '../support/test-files.js';
@@ -25,11 +25,7 @@ const REASON = 'Unreadable / blurred: the seal cannot be read.';
 
 async function signInOffice(): Promise<Page> {
   const page = await spec.open({ width: 1280, height: 900 });
-  await page.goto(url('/admin'));
-  await page.locator('input[name="username"]').fill(DEMO_STAFF.office.username);
-  await page.locator('input[name="password"]').fill(DEMO_STAFF.office.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(url('/admin/dashboard'));
+  await signIn(page, spec.portal, { username: DEMO_STAFF.office.username });
   await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'Document Review' }).click();
   await page.getByRole('heading', { level: 1, name: 'Document Review' }).waitFor();
   await page.getByRole('combobox', { name: 'Class' }).click();
@@ -58,12 +54,7 @@ function onPortal(link: string): string {
 
 async function signInParent(path: string): Promise<Page> {
   const page = await spec.open({ width: 390, height: 844 });
-  await page.goto(url('/family/sign-in'));
-  const form = page.getByRole('form', { name: 'Parent or guardian sign in' });
-  await form.locator('input[name="email"]').fill(DEMO_FAMILY.email);
-  await form.locator('input[name="password"]').fill(DEMO_FAMILY.password);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((address) => address.pathname === '/dashboard');
+  await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
   await page.goto(url(path.includes('?') ? path : `${path}?student=${child.student_id}`));
   return page;
 }
@@ -148,12 +139,7 @@ describe('the office reviews, the family answers', () => {
 describe('the review queue on a phone', () => {
   it('the office returns a document from the queue at 390 px by tapping, with nothing off the side of the screen', async () => {
     const page = await spec.open({ width: 390, height: 844 });
-    await page.goto(url('/admin'));
-    await page.locator('input[name="username"]').fill(DEMO_STAFF.office.username);
-    await page.locator('input[name="password"]').fill(DEMO_STAFF.office.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(url('/admin/dashboard'));
-    await page.goto(url('/admin/dashboard?view=documentReview'));
+    await signIn(page, spec.portal, { username: DEMO_STAFF.office.username }, '/admin/dashboard?view=documentReview');
     await page.getByRole('heading', { level: 1, name: 'Document Review' }).waitFor();
     await page.getByRole('combobox', { name: 'Document type' }).click();
     await page.getByRole('option', { name: 'Immunization Card', exact: true }).click();

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
  * The new school year in Chromium (issue 19's "Done when", the rollover part): the administrator
@@ -14,7 +15,7 @@ spec.usePortal();
 const db = () => spec.portal.database.db;
 
 async function openNewSchoolYear(page: Page, narrow: boolean): Promise<void> {
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   if (narrow) await page.getByRole('button', { name: /^Menu:/ }).click();
   await page.getByRole('button', { name: 'New School Year' }).click();
   await page.getByRole('heading', { level: 1, name: 'New School Year' }).waitFor();

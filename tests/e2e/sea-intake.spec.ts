@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { browserSpec, signInAsAdmin } from '../support/e2e.js';
+import { browserSpec, signIn } from '../support/e2e.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
  * The new Form 1 (issue 19, D61) in a real browser against the demo school: the administrator
@@ -51,7 +52,7 @@ async function drag(sea: string, classId: string): Promise<void> {
 
 describe('New Form 1', () => {
   it('imports the SEA list, balances, drags a child to another class and finalises into the student list (1280px)', async () => {
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('button', { name: 'New Form 1' }).click();
     await page.getByRole('heading', { name: 'New Form 1' }).waitFor();
     await importList('SEAW');
@@ -86,7 +87,7 @@ describe('New Form 1', () => {
 
   it('on a phone the allocation works with the Class select, and the intake can be cleared (390px)', async () => {
     page = await spec.open({ width: 390, height: 900 });
-    await signInAsAdmin(page, spec.portal.baseUrl);
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
     await page.goto(spec.url('/admin/dashboard?view=newFormOne'));
     await page.getByRole('heading', { name: 'New Form 1' }).waitFor();
     await importList('SEAP');

@@ -1,11 +1,11 @@
 import { generateSecret } from 'otplib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { demoTeacherUsername } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, demoTeacherUsername } from '../../src/server/db/demo-data/demo-accounts.js';
 import { STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../src/shared/staff.schemas.js';
 import { serverSecret } from '../../src/server/http/server-secret.repository.js';
 import { sealTotpSecret, totpSealingKey } from '../../src/server/staff-2fa/totp-secret.js';
-import { browserSpec, screenshotPath, signInAsAdmin } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * Staff accounts (issue 16) in a real browser against the real server and the demo school: the
@@ -23,7 +23,7 @@ const input = (name: string) => page.locator(`input[name="${name}"]`);
 
 async function openStaffAccounts(width: number): Promise<void> {
   page = await spec.open({ width, height: 900 });
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   await page.goto(spec.url('/admin/dashboard?view=staffAccounts'));
   await page.getByRole('heading', { level: 1, name: 'Staff Accounts' }).waitFor();
   await page.getByRole('table', { name: 'Staff accounts' }).getByRole('row').nth(3).waitFor();

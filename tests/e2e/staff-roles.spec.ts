@@ -2,7 +2,7 @@ import type { Page, Response } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { AdminStudentListSchema } from '../../src/shared/admin.schemas.js';
-import { browserSpec, screenshotPath } from '../support/e2e.js';
+import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * Each staff role's admin area in a real browser (issue 16): signed in through the admin sign-in
@@ -21,16 +21,11 @@ beforeEach(() => {
 
 interface Account {
   username: string;
-  password: string;
 }
 
-/** Signs in on the admin sign-in page and waits for the student list's total. */
+/** Signs the account in (a session made on the server) and waits for the student list's total. */
 async function signInAs(account: Account): Promise<void> {
-  await page.goto(spec.url('/admin'));
-  await page.locator('input[name="username"]').fill(account.username);
-  await page.locator('input[name="password"]').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(spec.url('/admin/dashboard'));
+  await signIn(page, spec.portal, { username: account.username });
   await page.getByText(/^Total Number of Students: \d+/).waitFor();
 }
 

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent, type StudentListFilter } from '../../src/shared/admin.schemas.js';
-import { browserSpec, signInAsAdmin, startPortal } from '../support/e2e.js';
+import { browserSpec, startPortal, signIn } from '../support/e2e.js';
+import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
  * The admin student list in server mode (issue 20, D64): the threshold is lowered to 100, so the
@@ -26,7 +27,7 @@ async function openList(): Promise<void> {
     const url = new URL(request.url());
     if (url.pathname === '/api/students' && request.method() === 'GET') listCalls.push(url.search);
   });
-  await signInAsAdmin(page, spec.portal.baseUrl);
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
   await page.goto(spec.url('/admin/dashboard?view=dashboard'));
   await page.getByText('Total Number of Students: 640').waitFor();
 }

@@ -16,14 +16,16 @@ declare module 'vitest' {
 
 /**
  * The browser suite drives the built client: build it once per run, into a folder of the run's
- * own (not dist/web), so a parallel run or `npm start` never serves a half-written bundle.
+ * own (not dist/web), so a parallel run or `npm start` never serves a half-written bundle. Without
+ * the .br and .gz twins (PORTAL_PRECOMPRESS=off, vite.config.ts): maximum brotli over every asset
+ * was most of the build's time, and no spec measures transfer sizes (docs/decisions.md D69).
  */
 export default function setup(project: TestProject): () => void {
   const outDir = path.join(os.tmpdir(), `portal-web-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
   const result = spawnSync(
     process.execPath,
     [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', PORTAL_PRECOMPRESS: 'off' } },
   );
   if (result.status !== 0) throw new Error('vite build failed');
   project.provide('webRoot', outDir);

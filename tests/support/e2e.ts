@@ -5,13 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
-import { prepareDatabase } from '../../src/server/boot.js';
-import { createDatabase } from '../../src/server/db/database.js';
+import { SESSION_COOKIE, hashToken } from '../../src/server/http/session.js';
 import { startSmtpInbox, type SmtpInbox } from './smtp-inbox.js';
-import { createTestDatabase, dropWhenClosed, pgUrlFor, runPgAdmin, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { testConfig } from './test-config.js';
 import type { Config } from '../../src/server/config.js';
-import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -96,58 +94,53 @@ export function screenshotPath(name: string): string {
   return path.join(dir, name);
 }
 
+/** Who a spec signs in as: a student by student ID, a staff account by username, a family account by sign-in e-mail. */
+export type SignInAccount = { studentId: string } | { username: string } | { email: string };
+
 /**
- * The portal over a freshly seeded demo school on PostgreSQL (the e2e template is SQLite), for
- * specs that also drive the browser against the other engine.
+ * Signs the page's browser context in without a sign-in form: a session row made on the server
+ * the way a sign-in makes it (a random id in the cookie, its sha256 in `sessions`) and the cookie
+ * set in the context, then opens `path` (the account's home by default) and waits for it. A form
+ * sign-in is a password hash, a CSRF round trip and two page loads in every test that needs
+ * someone signed in; only the specs about signing in (auth, staff-2fa, the family's sign-in and
+ * invitation) fill the forms. The session never asks for the staff second factor's enrolment,
+ * which is staff-2fa's journey, and the page fetches its CSRF cookie before its first change, as
+ * after any page load.
  */
-export async function startPostgresPortal(label: string): Promise<Portal> {
-  const name = `portal_e2e_${label}_${crypto.randomBytes(4).toString('hex')}`;
-  await runPgAdmin(`CREATE DATABASE ${name}`);
-  const databaseUrl = pgUrlFor(name);
-  const db = createDatabase({ databaseUrl });
-  await prepareDatabase(db, testConfig({ demoData: true }), { info: () => undefined });
-  const app = await buildApp(testConfig(), { db }, { logger: false, webRoot: inject('webRoot') });
-  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  const destroy = async () => {
-    await db.destroy();
-    await dropWhenClosed(name);
-  };
-  return {
-    baseUrl,
-    database: { db, engine: 'postgres', location: { databaseUrl }, destroy },
-    async stop() {
-      await app.close();
-      await destroy();
-    },
-  };
+export async function signIn(page: Page, portal: Portal, account: SignInAccount, path?: string): Promise<void> {
+  const db = portal.database.db;
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .$call((query) =>
+      'studentId' in account
+        ? query.where('student_id', '=', account.studentId)
+        : 'username' in account
+          ? query.where('username', '=', account.username)
+          : query.where('role', '=', 'guardian').where('email', '=', account.email),
+    )
+    .executeTakeFirstOrThrow();
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = new Date();
+  await db
+    .insertInto('sessions')
+    .values({
+      id_hash: hashToken(token),
+      user_id: user.id,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
+      ip: '127.0.0.1',
+      user_agent: 'browser-spec',
+    })
+    .execute();
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: portal.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  const home = user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+  const target = new URL(path ?? home, portal.baseUrl);
+  await page.goto(target.toString());
+  await page.waitForURL((address) => address.pathname === target.pathname);
 }
-
-/** The engines the browser specs that cover both can run on here. */
-export const E2E_ENGINES = (await runPgAdmin('select 1').then(
-  () => true,
-  () => false,
-))
-  ? (['sqlite', 'postgres'] as const)
-  : (['sqlite'] as const);
-
-/** Signs in on the student login page and waits for the dashboard. */
-export async function signInAsStudent(page: Page, baseUrl: string, student: { student_id: string; password: string }): Promise<void> {
-  await page.goto(new URL('/', baseUrl).toString());
-  await page.locator('input[name="student_id"]').fill(student.student_id);
-  await page.locator('input[name="password"]').fill(student.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(new URL('/dashboard', baseUrl).toString());
-}
-
-/** Signs in on the admin login page as the demo administrator and waits for the dashboard. */
-export async function signInAsAdmin(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(new URL('/admin', baseUrl).toString());
-  await page.locator('input[name="username"]').fill(DEMO_ADMIN.username);
-  await page.locator('input[name="password"]').fill(DEMO_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(new URL('/admin/dashboard', baseUrl).toString());
-}
-
 
 /** What a browser spec's tests use: the running portal and the running test's page. */
 export interface BrowserSpec {
