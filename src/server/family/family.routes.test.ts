@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
@@ -19,6 +18,7 @@ import { DEMO_FAMILY, DEMO_PASSWORD, DEMO_STAFF, DEMO_STUDENTS } from '../db/dem
 import { renderStoredMail } from '../mail/templates/index.js';
 import { buildApp } from '../app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
+import { statementRecorder } from '../../../tests/support/statement-recorder.js';
 import { startSmtpInbox } from '../../../tests/support/smtp-inbox.js';
 
 /**
@@ -39,24 +39,6 @@ vi.mock('../auth/password.js', async (importOriginal) => {
     verifyPassword: (...args: Parameters<typeof real.verifyPassword>) => (passwordCalls('verify'), real.verifyPassword(...args)),
     verifyAgainstDummy: (...args: Parameters<typeof real.verifyAgainstDummy>) => (passwordCalls('dummy'), real.verifyAgainstDummy(...args)),
   };
-});
-
-/** The first table a query node names (a raw statement names none). */
-function firstTable(node: unknown): string | undefined {
-  if (typeof node !== 'object' || node === null) return undefined;
-  const record = node as { kind?: unknown; table?: { identifier?: { name?: unknown } } };
-  if (record.kind === 'TableNode' && typeof record.table?.identifier?.name === 'string') return record.table.identifier.name;
-  for (const value of Object.values(node)) {
-    const found = firstTable(value);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** A Kysely plugin that writes each statement's kind and first table into `into`, in order. */
-const statementRecorder = (into: string[]): KyselyPlugin => ({
-  transformQuery: ({ node }) => (into.push(`${node.kind} ${firstTable(node) ?? ''}`.trim()), node),
-  transformResult: ({ result }) => Promise.resolve(result),
 });
 
 let t: TestApp;
