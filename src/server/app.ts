@@ -30,6 +30,7 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { configurePasswordHashing } from './auth/password.js';
 import { documentRoutes } from './documents/documents.routes.js';
 import { familyRoutes } from './family/family.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
@@ -98,6 +99,7 @@ const publicRoutes = fp(async (app: FastifyInstance) => {
  */
 export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
   const timeouts = options.timeouts ?? serverTimeouts(config.uploadMaxBytes);
+  configurePasswordHashing(config);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestTimeout: timeouts.requestMs,

@@ -6,7 +6,7 @@ import { seedReferenceData } from './db/reference-data.js';
 import { hasStudents, seedDemoSchool } from './db/demo-data/seed-demo-school.js';
 import { endDemoSchool, isDemoSchool } from './db/demo-data/demo-mark.js';
 import { ensureConfiguredAdmin, hasUsableAdministrator } from './auth/auth.service.js';
-import { hashPassword } from './auth/password.js';
+import { configurePasswordHashing, hashPassword } from './auth/password.js';
 
 export interface PreparedDatabase {
   /** The demo school went in during this start. */
@@ -36,6 +36,9 @@ function endsDemo(config: Config): boolean {
  * database when wanted, and the configured administrator (how a real school gets its first admin).
  */
 export async function prepareDatabase(db: Db, config: Config, log: Pick<FastifyBaseLogger, 'info'>): Promise<PreparedDatabase> {
+  // The demo accounts and the configured administrator are hashed with the configured cost, also
+  // when no app is built in this process (the test suites' template database).
+  configurePasswordHashing(config);
   await migrateToLatest(db);
   await seedReferenceData(db);
   let seededDemo = false;

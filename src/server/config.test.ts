@@ -11,6 +11,16 @@ describe('configuration', () => {
   });
 });
 
+describe('PASSWORD_HASH_COST', () => {
+  it('is OWASP’s when unset, takes test, and refuses anything else and test in production', () => {
+    expect(loadConfig({}).passwordHashCost).toBe('owasp');
+    expect(loadConfig({ PASSWORD_HASH_COST: 'test' }).passwordHashCost).toBe('test');
+    expect(() => loadConfig({ PASSWORD_HASH_COST: '1024' })).toThrow(/PASSWORD_HASH_COST must be owasp or test/);
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'test', NODE_ENV: 'production' })).toThrow(/PASSWORD_HASH_COST must not be test when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashCost).toBe('owasp');
+  });
+});
+
 describe('STAFF_2FA', () => {
   it('takes required, optional or off, and leaves the role-and-school default when unset', () => {
     expect(loadConfig({}).staff2fa).toBeUndefined();

@@ -50,6 +50,15 @@ const TrustProxySchema = z.string().transform((value, ctx): false | string[] => 
 export const STAFF_2FA_RULES = ['required', 'optional', 'off'] as const;
 export type Staff2faRule = (typeof STAFF_2FA_RULES)[number];
 
+/**
+ * PASSWORD_HASH_COST: `owasp` (the default, OWASP's argon2id minimum) or `test` (the smallest cost
+ * argon2 accepts, so test suites that sign in hundreds of times do not spend minutes hashing). Two
+ * named costs rather than numbers: nobody tunes production below OWASP's minimum by accident, and
+ * `test` is refused when NODE_ENV=production (docs/decisions.md D68).
+ */
+export const PASSWORD_HASH_COSTS = ['owasp', 'test'] as const;
+export type PasswordHashCost = (typeof PASSWORD_HASH_COSTS)[number];
+
 const SMTP_URL_EXAMPLE = 'e.g. smtp://user:password@mail.school.tt:587 or smtps://user:password@mail.school.tt:465';
 
 /**
@@ -138,6 +147,7 @@ const EnvSchema = z
     MAIL_FROM: MailFromSchema.optional(),
     PUBLIC_URL: PublicUrlSchema.optional(),
     STUDENT_LIST_SERVER_MODE_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+    PASSWORD_HASH_COST: z.enum(PASSWORD_HASH_COSTS, { message: 'must be owasp or test (leave it unset in production)' }).default('owasp'),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
   })
@@ -152,6 +162,11 @@ const EnvSchema = z
   })
   // A mail server takes only senders of its own domains: a guessed address would fail every
   // message later, where only the Outbox shows it (docs/decisions.md D53).
+  // The test cost makes stolen hashes cheap to crack: never on a production start.
+  .refine((env) => !(env.PASSWORD_HASH_COST === 'test' && env.NODE_ENV === 'production'), {
+    message: 'must not be test when NODE_ENV=production: test hashes are cheap to crack (leave it unset)',
+    path: ['PASSWORD_HASH_COST'],
+  })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     message: `must be set with SMTP_URL: the address your mail server sends from (${MAIL_FROM_EXAMPLE})`,
     path: ['MAIL_FROM'],
@@ -190,6 +205,8 @@ export interface Config {
    * sorts, searches and filters on the server instead of in the page (issue 20, D64).
    */
   readonly studentListServerModeAbove: number;
+  /** PASSWORD_HASH_COST: the argon2id cost of new password hashes, `owasp` unless a test suite says `test`. */
+  readonly passwordHashCost: PasswordHashCost;
 }
 
 export class ConfigError extends Error {}
@@ -222,5 +239,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: Object.freeze({ name: e.MAIL_FROM?.name || e.SCHOOL_NAME, address: e.MAIL_FROM?.address ?? 'no-reply@localhost' }),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     studentListServerModeAbove: e.STUDENT_LIST_SERVER_MODE_ABOVE,
+    passwordHashCost: e.PASSWORD_HASH_COST,
   });
 }

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
+import { statementRecorder } from '../../../tests/support/statement-recorder.js';
+import { buildApp } from '../app.js';
 import { DEMO_FAMILY, DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -317,28 +319,34 @@ describe('first login: no oracle for a date of birth or an account state', () =>
       .limit(count)
       .execute();
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-  it('answers a wrong date and an account already set up alike: status, code, message and time', async () => {
+  it('answers a wrong date and an account already set up alike: status, code, message and work', async () => {
     const setUp = await t.database.db.selectFrom('students').select(['birth_certificate_no', 'date_of_birth']).where('id', '=', registered.student_id).executeTakeFirstOrThrow();
     const [fresh] = await newStudents(1);
-    const wrongDates: number[] = [];
-    const alreadySetUp: number[] = [];
+    // The same work is shown by the statements each way runs (kind and table, in order), recorded
+    // on an app over this file's database; timing them would measure the machine's load too.
+    const statements: string[] = [];
+    const recording = await buildApp(testConfig(), { db: t.database.db.withPlugin(statementRecorder(statements)) }, { logger: false, webRoot: '/nonexistent', mailSender: { start: false } });
+    onTestFinished(() => recording.close());
+    const post = async (body: { identifier: string | null; date_of_birth: string }) => {
+      statements.length = 0;
+      const answer = await new TestClient(recording, `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`).post('/api/first-login', body);
+      return { answer, statements: [...statements] };
+    };
     const bodies = new Set<string>();
     for (let i = 0; i < 4; i++) {
-      let started = performance.now();
-      const wrong = await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: `2000010${i + 1}` });
-      wrongDates.push(performance.now() - started);
-      started = performance.now();
-      const known = await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) });
-      alreadySetUp.push(performance.now() - started);
-      expectError(wrong, 401, 'invalid_credentials');
-      expectError(known, 401, 'invalid_credentials');
-      bodies.add(wrong.body).add(known.body);
+      const wrong = await post({ identifier: fresh!.sea_no, date_of_birth: `2000010${i + 1}` });
+      const known = await post({ identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) });
+      expectError(wrong.answer, 401, 'invalid_credentials');
+      expectError(known.answer, 401, 'invalid_credentials');
+      bodies.add(wrong.answer.body).add(known.answer.body);
+      // The app's first call also does once-per-process work: compared from the second round on.
+      if (i > 0) {
+        expect(known.statements.length).toBeGreaterThan(1);
+        expect(known.statements).toEqual(wrong.statements);
+      }
     }
     expect(bodies.size).toBe(1);
-    const [a, b] = [median(wrongDates), median(alreadySetUp)];
-    expect(Math.abs(a - b), `wrong date ${a.toFixed(1)} ms, already set up ${b.toFixed(1)} ms`).toBeLessThan(Math.max(25, Math.min(a, b)));
     // Both count against the student's window: the fifth attempt of each kind is the last one checked.
     expectError(await client().post('/api/first-login', { identifier: fresh!.sea_no, date_of_birth: '20000109' }), 401);
     expectError(await client().post('/api/first-login', { identifier: setUp.birth_certificate_no, date_of_birth: compact(setUp.date_of_birth!) }), 401);

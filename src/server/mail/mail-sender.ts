@@ -29,6 +29,11 @@ export interface MailSenderSettings {
   batchSize: number;
   /** nodemailer's connection, greeting and idle-socket timeouts: a mail server that hangs is a failed try. */
   smtpTimeoutMs: number;
+  /**
+   * The sender's clock, in milliseconds since the epoch: what is due, when a retry is due, when a
+   * lease ends. Date.now; a test passes its own to step through retry waits without waiting.
+   */
+  now: () => number;
 }
 
 /**
@@ -43,6 +48,7 @@ export const MAIL_SENDER_DEFAULTS: Readonly<MailSenderSettings> = Object.freeze(
   leaseMs: 5 * 60_000,
   batchSize: 10,
   smtpTimeoutMs: 30_000,
+  now: Date.now,
 });
 
 /** The wait after the `tries`-th failed try: exponential, capped. */
@@ -173,14 +179,14 @@ export class MailSender {
     const { leaseMs, batchSize } = this.settings;
     while (!this.stopping) {
       const token = randomUUID();
-      const claimedAt = Date.now();
+      const claimedAt = this.settings.now();
       const batch = await repo.claimDueMessages(this.db, { now: iso(claimedAt), leaseEndsAt: iso(claimedAt + leaseMs), limit: batchSize, token });
       if (batch.length === 0) break;
       for (const [index, row] of batch.entries()) {
         // A message is begun only in the first half of its lease, so it is done long before another
         // sender may take it; the rest of the batch goes back, due at once, its try not counted.
-        if (this.stopping || Date.now() - claimedAt > leaseMs / 2) {
-          await repo.releaseClaims(this.db, batch.slice(index).map((rest) => rest.id), token, iso(Date.now()));
+        if (this.stopping || this.settings.now() - claimedAt > leaseMs / 2) {
+          await repo.releaseClaims(this.db, batch.slice(index).map((rest) => rest.id), token, iso(this.settings.now()));
           break;
         }
         result[await this.sendOne(transport, row, token)]++;
@@ -196,7 +202,7 @@ export class MailSender {
     } catch (error) {
       // No later try can write it either: failed at once, with the reason.
       this.log.error({ err: error, outboxId: row.id }, 'mail: a message could not be written');
-      await repo.markTryFailed(this.db, row.id, token, { now: iso(Date.now()), error: `The message could not be written: ${reasonOf(error)}`, nextAttemptAt: null });
+      await repo.markTryFailed(this.db, row.id, token, { now: iso(this.settings.now()), error: `The message could not be written: ${reasonOf(error)}`, nextAttemptAt: null });
       return 'failed';
     }
     try {
@@ -209,7 +215,7 @@ export class MailSender {
         messageId: messageIdOf(row.message_key, this.config.mailFrom.address),
       });
     } catch (error) {
-      const now = Date.now();
+      const now = this.settings.now();
       const giveUp = row.tries >= this.settings.maxTries;
       const nextAttemptAt = giveUp ? null : iso(now + retryDelayMs(row.tries, this.settings));
       this.log.warn({ outboxId: row.id, tries: row.tries, giveUp, reason: reasonOf(error) }, 'mail: a try failed');
@@ -218,7 +224,7 @@ export class MailSender {
     }
     // The mail server has the message. Should this write fail, the lease runs out and the message
     // goes once more: the one way it can arrive twice, with the same Message-ID (D53).
-    if (!(await repo.markSent(this.db, row.id, token, iso(Date.now()), sentDataWithoutSecrets(row.data)))) {
+    if (!(await repo.markSent(this.db, row.id, token, iso(this.settings.now()), sentDataWithoutSecrets(row.data)))) {
       this.log.warn({ outboxId: row.id }, 'mail: sent after its lease ran out; another sender may have sent it too');
     }
     return 'sent';

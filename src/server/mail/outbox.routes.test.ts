@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS, demoTeacherUsername } from '../db/demo-data/demo-accounts.js';
 import { OutboxMessageSchema, OutboxPageSchema } from '../../shared/outbox.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -19,6 +19,23 @@ import { queueMessage } from './outbox.service.js';
 
 const MAX_TRIES = 3;
 const RETRY_BASE_MS = 40;
+const RETRY_MAX_MS = 10 * RETRY_BASE_MS;
+
+/**
+ * The sender's clock: the real time, or, while a test holds it, a time the test moves on by hand,
+ * so the waits between tries pass when the test says, never because the machine was slow.
+ */
+const clock = {
+  heldAt: undefined as number | undefined,
+  now: (): number => clock.heldAt ?? Date.now(),
+  /** Holds the clock at the real time now: call after queueing, so the message is due. */
+  hold(): void {
+    clock.heldAt = Date.now();
+  },
+  advance(ms: number): void {
+    clock.heldAt = clock.now() + ms;
+  },
+};
 
 let inbox: SmtpInbox;
 let t: TestApp;
@@ -27,7 +44,7 @@ let admin: TestClient;
 beforeAll(async () => {
   inbox = await startSmtpInbox();
   // The sender is not started: each test drains it when it wants the outbox sent.
-  t = await createTestApp({ smtpUrl: inbox.url }, { mailSender: { maxTries: MAX_TRIES, retryBaseMs: RETRY_BASE_MS, retryMaxMs: 10 * RETRY_BASE_MS, smtpTimeoutMs: 5_000 } });
+  t = await createTestApp({ smtpUrl: inbox.url }, { mailSender: { maxTries: MAX_TRIES, retryBaseMs: RETRY_BASE_MS, retryMaxMs: RETRY_MAX_MS, smtpTimeoutMs: 5_000, now: clock.now } });
   admin = await new TestClient(t.app).signInAdmin();
 });
 afterAll(async () => {
@@ -35,6 +52,7 @@ afterAll(async () => {
   await inbox.close();
 });
 beforeEach(async () => {
+  clock.heldAt = undefined;
   inbox.refuseRecipients(null);
   await inbox.start();
 });
@@ -175,21 +193,24 @@ describe(`the outbox on ${currentEngine()}`, () => {
   it('a server that refuses (550): each try counted, a doubling wait, failed after the last try; Resend starts over and delivers once', async () => {
     inbox.refuseRecipients({ code: 550, text: 'No such user here' });
     const id = await sendTest('refused@example.com');
+    clock.hold();
     for (let tries = 1; tries <= MAX_TRIES; tries++) {
-      // Due again only after its wait: drain until this try has happened.
-      await vi.waitFor(
-        async () => {
-          await t.app.mailSender.drain();
-          expect((await row(id)).tries).toBe(tries);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      // One drain is one try: the next is not due until the test moves the clock past the wait.
+      await t.app.mailSender.drain();
       const stored = await row(id);
+      expect(stored.tries).toBe(tries);
       expect(stored.last_error).toMatch(/550/);
       expect(stored.last_error).toMatch(/No such user here/);
       if (tries < MAX_TRIES) {
         expect(stored.state).toBe('queued');
-        expect(Date.parse(stored.next_attempt_at) - Date.parse(stored.updated_at)).toBe(retryDelayMs(tries, { retryBaseMs: RETRY_BASE_MS, retryMaxMs: 10 * RETRY_BASE_MS }));
+        const waitMs = retryDelayMs(tries, { retryBaseMs: RETRY_BASE_MS, retryMaxMs: RETRY_MAX_MS });
+        expect(waitMs).toBe(RETRY_BASE_MS * 2 ** (tries - 1));
+        expect(Date.parse(stored.next_attempt_at) - Date.parse(stored.updated_at)).toBe(waitMs);
+        // A moment before the wait ends the message is not tried; at its end it is.
+        clock.advance(waitMs - 1);
+        await t.app.mailSender.drain();
+        expect((await row(id)).tries).toBe(tries);
+        clock.advance(1);
       } else {
         expect(stored.state).toBe('failed');
       }
@@ -204,6 +225,8 @@ describe(`the outbox on ${currentEngine()}`, () => {
     expect(deliveredTo('refused@example.com')).toEqual([]);
 
     inbox.refuseRecipients(null);
+    // Resend makes the message due at the real time: the sender's clock follows it again.
+    clock.heldAt = undefined;
     const resent = await admin.post(`/api/outbox/${id}/resend`);
     expect(resent.statusCode, resent.body).toBe(200);
     expect(OutboxMessageSchema.parse(resent.json())).toMatchObject({ id, state: 'queued', tries: 0 });
@@ -222,18 +245,15 @@ describe(`the outbox on ${currentEngine()}`, () => {
   it('a server that cannot be reached (connection refused) costs tries too, and the message waits with the reason', async () => {
     await inbox.stop();
     const id = await sendTest('unreachable@example.com');
+    clock.hold();
     await t.app.mailSender.drain();
     const stored = await row(id);
     expect(stored).toMatchObject({ state: 'queued', tries: 1 });
     expect(stored.last_error).toMatch(/ECONNREFUSED|connect/i);
     await inbox.start();
-    await vi.waitFor(
-      async () => {
-        await t.app.mailSender.drain();
-        expect((await row(id)).state).toBe('sent');
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    clock.advance(retryDelayMs(1, { retryBaseMs: RETRY_BASE_MS, retryMaxMs: RETRY_MAX_MS }));
+    await t.app.mailSender.drain();
+    expect(await row(id)).toMatchObject({ state: 'sent', tries: 2 });
     expect(deliveredTo('unreachable@example.com')).toHaveLength(1);
   });
 

@@ -9,7 +9,8 @@ import { SESSION_COOKIE } from '../../../src/server/http/session.js';
 /**
  * The real server in a child process (durability, two-process and brute-force suites): started
  * from the sources with tsx so it is never a stale build, on a free port (PORT=0, the address
- * read from its banner), loopback only, and always killed by the suite.
+ * read from its banner), loopback only, and always killed by the suite. Passwords are hashed at
+ * the test cost (PASSWORD_HASH_COST=test, as testConfig) unless the suite passes its own.
  */
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -53,6 +54,7 @@ export async function startPortalProcess(store: PortalStore, env: Record<string,
       HOST: '127.0.0.1',
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
+      PASSWORD_HASH_COST: 'test',
       ...storeEnv,
       ...env,
     },
