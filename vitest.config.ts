@@ -13,7 +13,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/server/**/*.ts', 'src/shared/**/*.ts'],
-      exclude: ['**/*.test.ts', 'src/server/db/demo-data/**'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx', 'src/server/db/demo-data/**'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
     },
