@@ -36,8 +36,12 @@ async function rowAction(studentId: string, name: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search students' }).fill(studentId);
   await page.getByText('· 1 found').waitFor();
   const inline = row(studentId).getByRole('button', { name, exact: true });
+  const menu = row(studentId).getByRole('button', { name: `Actions for ${listName}`, exact: true });
+  // The total and the count paint before the grid's code has loaded: wait for the row's actions,
+  // in either form, before choosing.
+  await inline.or(menu).first().waitFor();
   if (await inline.isVisible()) return inline.click();
-  await row(studentId).getByRole('button', { name: `Actions for ${listName}`, exact: true }).click();
+  await menu.click();
   await page.getByRole('menu', { name: `Actions for ${listName}` }).getByRole('menuitem', { name, exact: true }).click();
 }
 

@@ -45,6 +45,8 @@ describe('student list', () => {
   it('shows every student, newest change first, and searches by ID, name and pin', async () => {
     await signInAdmin();
     await page.getByText(`Total Number of Students: ${await countStudents()}`).waitFor();
+    // The total paints before the grid's code has loaded: the headers come with the grid.
+    await page.getByRole('columnheader', { name: 'Actions' }).waitFor();
     const headers = await page.getByRole('columnheader').allTextContents();
     expect(headers.map((h) => h.trim())).toEqual(['ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Actions']);
     const newest = await spec.portal.database.db.selectFrom('students').select('id').orderBy('updated_at', 'desc').orderBy('id').executeTakeFirstOrThrow();
