@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects (STYLE "Tests"): the unit and API suite on SQLite, the server suite again on
- * PostgreSQL, the web client's tests in jsdom (component tests with Testing Library, and the
+ * Four projects, each test at the cheapest layer that proves it (docs/testing.md): the unit and
+ * API suite on SQLite, the server suite again on PostgreSQL, the web client's tests in jsdom (component tests with Testing Library, and the
  * client's plain modules), and the browser suite. scripts/test.mjs decides which can run on this
  * machine.
  */

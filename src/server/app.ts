@@ -71,7 +71,7 @@ export interface BuildOptions {
    */
   mailSender?: Partial<MailSenderSettings> & { start?: boolean };
   /**
-   * Whether the attendance digest's timer runs (issue 18): main.ts starts it; test apps do not
+   * Whether the attendance digest's timer runs: main.ts starts it; test apps do not
    * unless asked, and call `runAttendanceDigest` instead.
    */
   attendanceDigest?: { start?: boolean; intervalMs?: number };
@@ -79,7 +79,7 @@ export interface BuildOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The process's mail sender (issue 17): `wake()` after committing a message that should leave now. */
+    /** The process's mail sender: `wake()` after committing a message that should leave now. */
     mailSender: MailSender;
   }
 }

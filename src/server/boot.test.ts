@@ -10,7 +10,7 @@ import { testConfig } from '../../tests/support/test-config.js';
 import { currentEngine, dropWhenClosed, pgUrlFor, runPgAdmin } from '../../tests/support/test-database.js';
 
 /**
- * A real school never gets the demo administrator (issue 14 item 1, docs/decisions.md D35): which
+ * A real school never gets the demo administrator (docs/decisions.md D35): which
  * start seeds the demo school, and the published demo sign-in refused on any other database.
  */
 

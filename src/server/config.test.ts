@@ -33,7 +33,7 @@ describe('STAFF_2FA', () => {
   });
 });
 
-describe('mail: SMTP_URL, MAIL_FROM, PUBLIC_URL (issue 17)', () => {
+describe('mail: SMTP_URL, MAIL_FROM, PUBLIC_URL', () => {
   it('leaves mail off by default: no SMTP_URL, the school as the sender for the record, links to this port', () => {
     const config = loadConfig({ PORT: '8080' });
     expect(config.smtpUrl).toBeUndefined();

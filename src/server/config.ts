@@ -44,7 +44,7 @@ const TrustProxySchema = z.string().transform((value, ctx): false | string[] => 
 });
 
 /**
- * STAFF_2FA, the staff second factor (issue 16): `required` for every staff account, `optional`
+ * STAFF_2FA, the staff second factor: `required` for every staff account, `optional`
  * (each person may set it up), `off` (never asked, not offered).
  */
 export const STAFF_2FA_RULES = ['required', 'optional', 'off'] as const;
@@ -62,7 +62,7 @@ export type PasswordHashCost = (typeof PASSWORD_HASH_COSTS)[number];
 const SMTP_URL_EXAMPLE = 'e.g. smtp://user:password@mail.school.tt:587 or smtps://user:password@mail.school.tt:465';
 
 /**
- * SMTP_URL, the mail server messages leave through (issue 17): smtp:// (STARTTLS when the server
+ * SMTP_URL, the mail server messages leave through: smtp:// (STARTTLS when the server
  * offers it) or smtps:// (TLS from the start), with the account's name and password percent-encoded
  * in it. The reasons never repeat the value: it holds a password.
  */
@@ -202,7 +202,7 @@ export interface Config {
   readonly publicUrl: string;
   /**
    * STUDENT_LIST_SERVER_MODE_ABOVE (default 2,000): past this many students the admin list pages,
-   * sorts, searches and filters on the server instead of in the page (issue 20, D64).
+   * sorts, searches and filters on the server instead of in the page (D64).
    */
   readonly studentListServerModeAbove: number;
   /** PASSWORD_HASH_COST: the argon2id cost of new password hashes, `owasp` unless a test suite says `test`. */

@@ -35,7 +35,7 @@ export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
 // ---- GET /api/students -------------------------------------------------------------------------
 
 /**
- * Where a student's registration stands (issue 18, docs/decisions.md D56): from the progress
+ * Where a student's registration stands (docs/decisions.md D56): from the progress
  * flags no step done is not started, all six (the five steps and the submission) submitted,
  * anything between in progress; the office's decision, when there is one, is returned or verified.
  */
@@ -75,7 +75,7 @@ export const AdminStudentSchema = z.object({
   /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
   updatedAt: z.string(),
   registration: z.enum(REGISTRATION_STATES),
-  /** A former student (issue 19, D60): the day they left and their last class; absent or null while on the roll. */
+  /** A former student (D60): the day they left and their last class; absent or null while on the roll. */
   left_on: z.string().nullable().optional(),
   left_class: z.string().nullable().optional(),
 });
@@ -165,7 +165,7 @@ const wholeNumber = (label: string, max: number) =>
 
 /**
  * One page of the student list, with its sort and filters (the list's filters above): the query
- * of `GET /api/students` when the grid runs on the server (issue 20, docs/decisions.md D64). With
+ * of `GET /api/students` when the grid runs on the server (docs/decisions.md D64). With
  * `page` left out the route answers the whole list, as a small school's grid wants it.
  */
 export const StudentListQuerySchema = StudentListFilterSchema.extend({

@@ -21,7 +21,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'registration_closed',
-  /** An edit of a former student's record (issue 19, D60): kept read-only. */
+  /** An edit of a former student's record (D60): kept read-only. */
   'former_student',
   'too_many_requests',
   'account_throttled',

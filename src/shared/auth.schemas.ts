@@ -123,7 +123,7 @@ export type FindStudentIdInput = z.infer<typeof FindStudentIdSchema>;
 export const ResetPasswordSchema = z.object({ student_id: StudentIdSchema });
 
 export const SessionUserSchema = z.object({
-  /** `guardian`: a parent's family account (issue 17), which opens its linked children's records. */
+  /** `guardian`: a parent's family account, which opens its linked children's records. */
   role: z.enum(['student', 'admin', 'guardian']),
   name: z.string(),
   initials: z.string(),

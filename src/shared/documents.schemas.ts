@@ -89,7 +89,7 @@ export const UploadedFileSchema = z.object({
   mime: z.string(),
   size: z.number().int(),
   uploaded_at: z.string(),
-  /** The office's review (issue 18): submitted, accepted, or returned with the reason the family reads. */
+  /** The office's review: submitted, accepted, or returned with the reason the family reads. */
   review_state: z.enum(['submitted', 'accepted', 'returned']),
   review_reason: z.string().nullable(),
 });

@@ -4,7 +4,7 @@ import { StaffPasswordSchema } from './staff.schemas.js';
 import { personNameCheck } from './person-name.js';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D54): a parent or guardian signs in with an e-mail
+ * Family accounts (docs/decisions.md D54): a parent or guardian signs in with an e-mail
  * address and reaches each child linked to the account. The calls' bodies and answers, used by the
  * server's routes and by the family screens, so each rule is written once.
  */

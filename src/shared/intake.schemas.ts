@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
 
 /**
- * The new Form 1 from the SEA placement list (issue 19, docs/decisions.md D61): the imported
+ * The new Form 1 from the SEA placement list (docs/decisions.md D61): the imported
  * intake, the class allocation screen's view of it, a move, and what finalising created. One
  * definition for the routes and the screen.
  */

@@ -3,7 +3,7 @@ import { StudentIdSchema } from './auth.schemas.js';
 import { FamilyEmailSchema } from './family.schemas.js';
 
 /**
- * Messages to families (issue 18, docs/decisions.md D57): the kinds of notice, the notices list, a
+ * Messages to families (docs/decisions.md D57): the kinds of notice, the notices list, a
  * family's preferences, the unsubscribe link, the school's settings and the deadline reminders.
  * Used by the server's routes and by the notices screens.
  */

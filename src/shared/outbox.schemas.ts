@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * The Outbox (issue 17, docs/decisions.md D53): the administrator's list of the messages the
+ * The Outbox (docs/decisions.md D53): the administrator's list of the messages the
  * portal sends, resending one, and a test message that checks the school's mail settings. Used by
  * the server's routes and by the Outbox screen.
  */

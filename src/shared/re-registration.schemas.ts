@@ -5,7 +5,7 @@ import { REVIEW_STEPS } from './review.schemas.js';
 import { academicYearLabel } from './school.constants.js';
 
 /**
- * Re-registration (issue 19, docs/decisions.md D62): at the start of a school year each returning
+ * Re-registration (docs/decisions.md D62): at the start of a school year each returning
  * record asks the family to confirm every step again, and the office sees what changed. One
  * definition of the steps, the messages and the call schemas for the routes and the screens.
  */

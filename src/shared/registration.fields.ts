@@ -130,7 +130,7 @@ export interface RegistrationField {
   readonly format?: 'year';
   /** Set by the server, never sent by a client (e.g. the date the terms were agreed). */
   readonly serverManaged?: boolean;
-  /** A person's name: the one rule of every person's name (shared/person-name.ts). */
+  /** A person's name: the one rule of every person's name (src/shared/person-name.ts). */
   readonly personName?: boolean;
 }
 

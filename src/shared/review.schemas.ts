@@ -5,7 +5,7 @@ import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
 
 /**
- * The office's review of documents and registration records (issue 18, docs/decisions.md D56):
+ * The office's review of documents and registration records (docs/decisions.md D56):
  * the states, the reasons a document is returned, the steps a returned record names, and the
  * schemas of the review calls. One definition for the routes, the screens and the PDFs.
  */

@@ -5,7 +5,7 @@ import { ClassIdSchema } from './form-class.js';
 import { DeadlineSchema } from './registration.schemas.js';
 
 /**
- * The new school year (issue 19, docs/decisions.md D60): the administrator's year rollover. One
+ * The new school year (docs/decisions.md D60): the administrator's year rollover. One
  * plan (the class mapping, the new year's terms, the registration deadline) is previewed and run
  * by the same server function, so the dry run's counts are the run's.
  */

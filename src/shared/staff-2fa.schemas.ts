@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { CurrentPasswordSchema } from './staff.schemas.js';
 
 /**
- * The staff second factor (issue 16; docs/decisions.md "Staff second factor"): TOTP codes of
+ * The staff second factor (docs/decisions.md "Staff second factor"): TOTP codes of
  * RFC 6238 (6 digits, 30 s) from an authenticator app, and one-time recovery codes. Used by the
  * server's routes and the sign-in and enrolment screens.
  */

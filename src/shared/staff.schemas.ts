@@ -3,7 +3,7 @@ import { personNameCheck } from './person-name.js';
 import { StaffRoleSchema, type StaffRole } from './staff.js';
 
 /**
- * Staff accounts (issue 16, docs/decisions.md D50): the administrator's calls that add, list and
+ * Staff accounts (docs/decisions.md D50): the administrator's calls that add, list and
  * change them, and a staff member's own password change. Used by the server's routes and by the
  * Staff Accounts screen and the staff "Choose a new password" form, so a rule is written once.
  */

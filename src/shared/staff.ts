@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * Staff roles (issue 16, docs/decisions.md D49): the job a staff account does. What each may do is
+ * Staff roles (docs/decisions.md D49): the job a staff account does. What each may do is
  * decided in one place, the server's policy module (src/server/http/policy.ts); the browser only
  * shows what the session's `permissions` say.
  */
@@ -44,19 +44,19 @@ export const SCHOOL_ACTIONS = [
   /** The audit log, a student's history, privacy export and deletion. */
   'privacy.manage',
   'staff.manage',
-  /** The Outbox: every message the portal sends, resending one, a test message (issue 17). */
+  /** The Outbox: every message the portal sends, resending one, a test message. */
   'outbox.manage',
-  /** Family codes for a whole class (the letters to print) (issue 17). */
+  /** Family codes for a whole class (the letters to print). */
   'families.manage',
-  /** Messages to families: the digest's time and switch, deadline reminders (preview and send) (issue 18). */
+  /** Messages to families: the digest's time and switch, deadline reminders (preview and send). */
   'notices.manage',
-  /** The document review queue: accept or return each uploaded document (issue 18). */
+  /** The document review queue: accept or return each uploaded document. */
   'documents.review',
-  /** Verify, return or reopen a registration record (issue 18). */
+  /** Verify, return or reopen a registration record. */
   'registrations.review',
-  /** The new school year: preview, run and undo the year rollover (issue 19, D60). */
+  /** The new school year: preview, run and undo the year rollover (D60). */
   'year.rollover',
-  /** The new Form 1 from the SEA placement list: import, class allocation, finalise (issue 19, D61). */
+  /** The new Form 1 from the SEA placement list: import, class allocation, finalise (D61). */
   'intake.manage',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
@@ -68,7 +68,7 @@ export const STUDENT_ACTIONS = [
   /** The registration record and its documents. */
   'student.edit',
   'student.reset-password',
-  /** Who is linked to the student's record: see, link, remove; print family codes (issue 17). */
+  /** Who is linked to the student's record: see, link, remove; print family codes. */
   'student.family',
   /** Invite a parent or guardian by e-mail to the student's record (the student may, for their own). */
   'student.invite-family',

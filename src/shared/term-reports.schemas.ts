@@ -69,7 +69,7 @@ export function reportCardUrl(studentId: string, year: number, term: number | st
   return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}`;
 }
 
-// ---- a class's cards at once: GET /api/report-cards/class/… and /form/… (issue 19, D59) ------
+// ---- a class's cards at once: GET /api/report-cards/class/… and /form/… (D59) ------
 
 /** A form level as a path names it: 1 to 6 (Form 6 where the school has one). */
 const FormLevelSchema = z.coerce

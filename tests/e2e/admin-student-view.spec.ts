@@ -7,7 +7,7 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-ac
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * The office's view of one student from the admin student list (issue 15, points 15 and 19, D46):
+ * The office's view of one student from the admin student list (points 15 and 19, D46):
  * the Documents dialog with previews, the student's attendance without typing an address and the
  * way back to the list, the row actions' tooltips and names, and every admin table at 390 px with
  * its action column on the screen. Real server, demo school, real Chromium.

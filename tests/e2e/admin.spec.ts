@@ -91,7 +91,7 @@ describe('student list', () => {
     expect(posts).toEqual(['/api/student']);
 
     await dialog.getByRole('button', { name: /Choose date/ }).click();
-    // It opens on the year view (SPEC §2).
+    // It opens on the year view (the Edit Student dialog's date picker).
     await page.locator('.MuiYearCalendar-root').waitFor();
     // A click that lands while the popper is still settling is lost, and a popper caught in its
     // transition can hide its years from the accessibility tree; try again, reopening the picker

@@ -160,7 +160,7 @@ describe('admin login screen', () => {
   });
 });
 
-describe('"Keep me signed in on this device" (issue 15 point 10)', () => {
+describe('"Keep me signed in on this device"', () => {
   const sessionCookie = async () => (await page.context().cookies()).find((cookie) => cookie.name === 'portal_session');
   const keepSignedIn = () => page.getByRole('checkbox', { name: 'Keep me signed in on this device' });
 

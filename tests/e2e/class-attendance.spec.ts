@@ -10,7 +10,7 @@ import { readPdf } from '../support/pdf-text.js';
 import { readWorkbook } from '../support/workbook.js';
 
 /**
- * Reports ▸ Class Attendance (issue 15, point 18) in a real browser on the demo school: the office
+ * Reports ▸ Class Attendance in a real browser on the demo school: the office
  * chooses a class, sees this term so far for every student, narrows the dates, and downloads the
  * same rows as a PDF and a spreadsheet — on a desktop and on a 390 px phone.
  */

@@ -7,7 +7,7 @@ import { browserSpec, signIn } from '../support/e2e.js';
 import { readPdf } from '../support/pdf-text.js';
 
 /**
- * Report day (issue 19's "done when", D59) in a real browser on the demo school: the form teacher
+ * Report day (D59) in a real browser on the demo school: the form teacher
  * of 5A opens Report Cards, builds their class's cards as one PDF while the screen shows the
  * server's count, and the saved PDF reads back one card per student in class order — on a
  * desktop and on a 390 px phone. The teacher sees their own class only, and no form zip.

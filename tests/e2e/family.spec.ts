@@ -9,7 +9,7 @@ import { HttpClient } from '../support/security/portal-process.js';
 import { TEST_PUBLIC_URL } from '../support/test-config.js';
 
 /**
- * Family accounts in Chromium (issue 17's "Done when"), against the real server whose mail sender
+ * Family accounts in Chromium, against the real server whose mail sender
  * delivers to a real SMTP server started here. At 390 px a parent registers from the login page,
  * opens the verification link read out of the delivered message, links one child with a code the
  * office issued and another with an invitation mailed to the parent (opened signed out: it comes

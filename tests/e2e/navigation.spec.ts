@@ -5,7 +5,7 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-ac
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * What a person finds their way with (issue 15 point 11): a focus ring they can see when they move
+ * What a person finds their way with: a focus ring they can see when they move
  * by keyboard, a "Page not found" page for a wrong address, classes written as the spec writes
  * them ('Form 4 4A'), and the registration's bottom navigation on a 360 px phone.
  */

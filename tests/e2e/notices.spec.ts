@@ -8,7 +8,7 @@ import { addDays } from '../../src/shared/school-days.js';
 import { browserSpec, screenshotPath, signIn, useMailedPortal } from '../support/e2e.js';
 
 /**
- * Messages to families (issue 18) in Chromium against the real server, whose mail sender delivers
+ * Messages to families in Chromium against the real server, whose mail sender delivers
  * to a real SMTP server started here: a parent at 390 px opens the notices list and turns off the
  * attendance digest; the office at 1280 px previews and sends the deadline reminders and sets the
  * digest time.

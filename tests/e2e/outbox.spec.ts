@@ -5,7 +5,7 @@ import { browserSpec, screenshotPath, useMailedPortal, signIn } from '../support
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
- * The Outbox (issue 17) in a real browser against the real server, whose mail sender delivers to a
+ * The Outbox in a real browser against the real server, whose mail sender delivers to a
  * real SMTP server started here: the administrator sends a test message and sees it sent (and it
  * arrives); on a phone, a message the server refuses shows as failed with the server's reason and
  * is delivered once resent.

@@ -5,7 +5,7 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-ac
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * PDFs on a phone and on a desktop (issue 15 point 9, D45): a student opens a report card, the
+ * PDFs on a phone and on a desktop (D45): a student opens a report card, the
  * registration form and the attendance report, and an administrator a student's registration form.
  * At 390 px the pages are images drawn by pdf.js (drawn, not blank, no wider than the screen, no
  * sideways scroll); at 1280 px the browser's own viewer shows them in a frame. Everywhere the one

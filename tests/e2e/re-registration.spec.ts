@@ -4,7 +4,7 @@ import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../../src/se
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * Re-registration in Chromium (issue 19's "Done when", D62): the administrator opens the year's
+ * Re-registration in Chromium (D62): the administrator opens the year's
  * re-registration from Registration Settings; the demo parent, at 390 px, confirms Health Data
  * with "Nothing changed" and corrects the emergency contact on Family Data; the office, at
  * 1280 px, opens the child's Review registration from the student list and reads the changed field

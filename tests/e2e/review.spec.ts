@@ -8,7 +8,7 @@ import { TEST_PUBLIC_URL } from '../support/test-config.js';
 import { tinyPdf } from '../support/test-files.js';
 
 /**
- * The office's review in Chromium (issue 18's "Done when", part A): the office returns the demo
+ * The office's review in Chromium (part A): the office returns the demo
  * child's birth certificate with a reason at 1280 px; the parent, at 390 px, reads the reason on
  * the Documents step and uploads a new file; the office accepts it from the queue with the
  * keyboard and verifies the registration; the family then finds the record read-only. Each

@@ -4,7 +4,7 @@ import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
- * The new school year in Chromium (issue 19's "Done when", the rollover part): the administrator
+ * The new school year in Chromium (the rollover part): the administrator
  * at 1280 px opens New School Year on the demo school, sends 3A to 4B instead of 4A, previews
  * (the counts per class), runs it, finds a 3A student in 4B in the student list, and undoes it;
  * at 390 px the preview reads without sideways scrolling.

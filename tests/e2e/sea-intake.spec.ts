@@ -4,7 +4,7 @@ import { browserSpec, signIn } from '../support/e2e.js';
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
- * The new Form 1 (issue 19, D61) in a real browser against the demo school: the administrator
+ * The new Form 1 (D61) in a real browser against the demo school: the administrator
  * imports an SEA placement list, balances it, drags a child to another class, finalises, and finds
  * the new students in the student list (1280 px); on a phone (390 px) the allocation works with
  * each child's Class select and the intake can be cleared. SQLite; the routes run on both engines

@@ -5,7 +5,7 @@ import { DEMO_STAFF } from '../../src/server/db/demo-data/demo-accounts.js';
 import { browserSpec, screenshotPath, startPortal } from '../support/e2e.js';
 
 /**
- * The staff second factor in a real browser (issue 16) on a portal that requires it: a staff
+ * The staff second factor in a real browser on a portal that requires it: a staff
  * member is sent to set it up, types their password again, reads the secret off the screen, types a real code computed here
  * by the same library the server uses, keeps the recovery codes, signs out, and signs in again
  * with the password and a fresh code (or a recovery code).

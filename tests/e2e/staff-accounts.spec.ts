@@ -8,7 +8,7 @@ import { sealTotpSecret, totpSealingKey } from '../../src/server/staff-2fa/totp-
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * Staff accounts (issue 16) in a real browser against the real server and the demo school: the
+ * Staff accounts in a real browser against the real server and the demo school: the
  * administrator adds a form teacher and sees the one-time password once; the teacher signs in
  * with it, must choose a password of 12+ characters that is not a common one, then works in the
  * admin area; an account is disabled from a phone, and another's two-step sign-in reset from one.

@@ -5,7 +5,7 @@ import { AdminStudentListSchema } from '../../src/shared/admin.schemas.js';
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * Each staff role's admin area in a real browser (issue 16): signed in through the admin sign-in
+ * Each staff role's admin area in a real browser: signed in through the admin sign-in
  * page as the demo office clerk, principal and form teacher of 5A, each sees exactly its menu and
  * its students, only the buttons its permissions allow, and a form teacher who types the address
  * of another class's student gets the portal's refusal, not the data. The API side of every

@@ -5,7 +5,7 @@ import { browserSpec, startPortal, signIn } from '../support/e2e.js';
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 
 /**
- * The admin student list in server mode (issue 20, D64): the threshold is lowered to 100, so the
+ * The admin student list in server mode (D64): the threshold is lowered to 100, so the
  * demo school's 640 students are past it and the grid asks the server for each page, sort, search
  * and filter. At 1280 px: search, sort, page and filter by class, checked against what the whole
  * list and the shared search say; at 390 px the list is usable (the line, the rows, the search,

@@ -14,7 +14,7 @@ import { createTestDatabase, currentEngine, type TestDatabase } from '../support
 import { storeFileBody, tinyPdf } from '../support/test-files.js';
 
 /**
- * The portal when its database fails (issue 14 item 10, D36): PostgreSQL unreachable (a closed
+ * The portal when its database fails (D36): PostgreSQL unreachable (a closed
  * port, a server that never answers, the connection cut while a query runs), SQLite's disk full
  * and its write lock held elsewhere. Each call answers a clear 503 or 507 `{ message, code }`,
  * never a 500 and never a crashed process; the log names the engine's own error; liveness stays

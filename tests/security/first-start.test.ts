@@ -9,7 +9,7 @@ import { HttpClient, startPortalProcess, type PortalProcess } from '../support/s
 import { currentEngine } from '../support/test-database.js';
 
 /**
- * The first start of the real server on a fresh machine (issue 14 item 1, D35): `npm start` with
+ * The first start of the real server on a fresh machine (D35): `npm start` with
  * nothing set still gives the demo school; a start naming the school's administrator never does;
  * a start with no administrator says how to create one and keeps serving. The server's banner
  * is what a person starting it reads, so it is checked as printed.

@@ -8,7 +8,7 @@ import { agentFor, OWN_STUDENT } from '../support/security/harness.js';
  * Names that read as someone else's, or as the school's own words (docs/security.md): every
  * person's name the portal keeps — a student's, a parent's on the record, a family account's, a
  * staff account's — refuses text-direction controls, line breaks and web addresses by one rule
- * (shared/person-name.ts). Each kind of name is sent through its own route and must be refused
+ * (src/shared/person-name.ts). Each kind of name is sent through its own route and must be refused
  * with the rule's message on the field, nothing stored.
  */
 

@@ -3,7 +3,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerError } from 'smtp-server';
 
 /**
- * A real SMTP server for the mail tests (issue 17): smtp-server on a free port of 127.0.0.1, with a
+ * A real SMTP server for the mail tests: smtp-server on a free port of 127.0.0.1, with a
  * user name and password (so the portal's SMTP_URL credentials are used), no TLS. Each message it
  * accepts is parsed with mailparser and kept; the tests read subject, text, HTML and links back.
  * It can refuse recipients (a 550), stop in the middle of a message, and start again on its port.

@@ -184,7 +184,7 @@ export async function listDocumentTypesOf(db: Db, studentIds: readonly string[])
 
 /** (student, document type) pairs of one class or the whole school, in one query. */
 export async function listDocumentTypesOfClass(db: Db, scope: StudentScope): Promise<Map<string, string[]>> {
-  // A returned document does not fill its slot (issue 18, D56), as on the registration screens.
+  // A returned document does not fill its slot (D56), as on the registration screens.
   let query = db
     .selectFrom('documents')
     .innerJoin('students', 'students.id', 'documents.student_id')
@@ -305,7 +305,7 @@ export async function updateStudent(db: Db, id: string, values: Record<string, s
     .execute();
 }
 
-/** The office's decision on each record that has one (issue 18, D56): student id → returned or verified. */
+/** The office's decision on each record that has one (D56): student id → returned or verified. */
 export async function listRegistrationDecisions(db: Db, scope: StudentScope = null): Promise<Map<string, 'returned' | 'verified'>> {
   let query = db.selectFrom('registration_reviews').innerJoin('students', 'students.id', 'registration_reviews.student_id').select(['registration_reviews.student_id', 'registration_reviews.state']);
   if (scope !== null) query = query.where(inScope(scope));

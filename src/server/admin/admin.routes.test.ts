@@ -72,8 +72,8 @@ describe('permission matrix', () => {
 
   it('every admin route is declared for staff: a school-wide action, no student route (D49)', () => {
     const adminPaths = t.app.routeTable
-      // A student's family (issue 17), its parent e-mails' marks (issue 18) and its re-registration
-      // (issue 19) are reached per student, through the policy's student actions.
+      // A student's family, its parent e-mails' marks and its re-registration
+      // are reached per student, through the policy's student actions.
       .filter(
         (route) =>
           /^\/api\/(students|registration-data|registration-report|parents-contact)/.test(route.url) &&

@@ -54,7 +54,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
         tags,
         summary:
           "The dashboard list (SPEC §3), newest change first; a form teacher's classes only; former=include adds former students. " +
-          'Without any other query, every student (the spec\'s call); with one (page, page_size, sort, direction and the filters), one page with its counts (issue 20)',
+          'Without any other query, every student (the spec\'s call); with one (page, page_size, sort, direction and the filters), one page with its counts',
         querystring: StudentListQuerySchema,
         response: { 200: z.union([AdminStudentListSchema, StudentListPageSchema]), ...errorResponses },
       },

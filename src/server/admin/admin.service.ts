@@ -77,7 +77,7 @@ async function registrationStatesOf(db: Db, ids: readonly string[], today: strin
 }
 
 /**
- * One page of the student list (issue 20, D64): the caller's students (`classIds`, null = all)
+ * One page of the student list (D64): the caller's students (`classIds`, null = all)
  * narrowed by the search and the class in SQL, sorted and paged there, the registration state
  * worked out for the page's rows only. The state is computed from the record, not stored, so a
  * state filter works it out for every student the SQL leaves and pages after.

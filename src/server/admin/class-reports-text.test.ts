@@ -8,7 +8,7 @@ import { makeParentsContact, makeRegistrationReport } from './admin.service.js';
  * The text of the school-wide documents, page by page, on the demo school: the all-classes
  * registration report and Parents Contact of all classes. The snapshots were taken from the
  * documents as one pdfmake layout of the whole school; the documents are now made a class at a
- * time (issue 20, D63) and must read exactly the same, page breaks and "Page x of n" included.
+ * time (D63) and must read exactly the same, page breaks and "Page x of n" included.
  * Only the time of printing, which changes with every download, is masked. Both engines.
  */
 

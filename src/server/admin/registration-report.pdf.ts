@@ -19,7 +19,7 @@ export interface ReportStudent {
   /** 'Last, First' */
   name: string;
   progress: ProgressFlags;
-  /** Where the record stands (issue 18): the student list's state. */
+  /** Where the record stands: the student list's state. */
   state: RegistrationState;
   /** Labels of the required document slots without a file. */
   missingDocuments: string[];
@@ -70,7 +70,7 @@ export interface Totals {
   termsAgreed: number;
   /** Students with all six flags done. */
   complete: number;
-  /** Students in each review state (issue 18): waiting for the office, returned, verified. */
+  /** Students in each review state: waiting for the office, returned, verified. */
   submitted: number;
   returned: number;
   verified: number;

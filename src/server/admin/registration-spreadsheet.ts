@@ -69,7 +69,7 @@ export function registrationColumns(names: repo.LookupNames): SheetColumn<Export
     ...REGISTRATION_FIELDS.map((field) => fieldColumn(field, names)),
     ...PROGRESS_COLUMNS.map(([flag, header]): SheetColumn<ExportRow> => ({ header, kind: 'text', value: (row) => yesNo(row.progress[flag]) })),
     { header: 'Last Updated', kind: 'datetime', width: 18, value: (row) => row.record.updated_at },
-    // Former students (issue 19, D60) appear only when the export asks for them; these say who they are.
+    // Former students (D60) appear only when the export asks for them; these say who they are.
     { header: 'Left On', kind: 'date', width: 12, value: (row) => row.record.left_on },
     { header: 'Left From Class', kind: 'text', width: 10, value: (row) => row.record.left_class },
   ];

@@ -16,7 +16,7 @@ import {
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
- * The student list paged on the server (issue 20, D64), on SQLite and PostgreSQL, against the demo
+ * The student list paged on the server (D64), on SQLite and PostgreSQL, against the demo
  * school (640 students) with the threshold lowered to 100: each page, each sort, the search as the
  * browser's search finds, the class and registration filters, the counts, the form teacher's
  * classes whatever the query says, and bad queries refused.

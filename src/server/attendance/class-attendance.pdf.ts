@@ -6,7 +6,7 @@ import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 import type { SheetColumn } from '../admin/xlsx-writer.js';
 
 /**
- * A class's attendance over a date range (issue 15, point 18): one row per student now in the
+ * A class's attendance over a date range: one row per student now in the
  * class with the sessions present, absent and late and both percentages of SPEC §5, and the
  * class's totals; as a PDF (Letter) and as a spreadsheet with the same columns.
  */

@@ -16,7 +16,7 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_ACADEMIC_TERMS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
 /**
- * A class's attendance over a date range (issue 15, point 18): who may read it, what bad input
+ * A class's attendance over a date range: who may read it, what bad input
  * gets, figures that agree with each student's own attendance screen, and the PDF and XLSX of the
  * same rows.
  */

@@ -125,7 +125,7 @@ describe('student sign-in', () => {
   });
 });
 
-describe('the session answer tells the admin area what the role may do (issue 16)', () => {
+describe('the session answer tells the admin area what the role may do', () => {
   const sessionOf = async (username: string, password: string) =>
     SessionAnswerSchema.parse((await (await client().signInAdmin(username, password)).get('/api/session')).json()).user;
 
@@ -154,7 +154,7 @@ describe('the session answer tells the admin area what the role may do (issue 16
     expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit', 'student.invite-family'] });
   });
 
-  it("a parent may read and edit their linked children's records, and names them (issue 17)", async () => {
+  it("a parent may read and edit their linked children's records, and names them", async () => {
     const c = client();
     expect((await c.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
     const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;

@@ -102,7 +102,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
     },
   );
 
-  // Family accounts (issue 17): the calls that end signed in as a parent. The rest of the family's
+  // Family accounts: the calls that end signed in as a parent. The rest of the family's
   // calls are the family feature's (family/family.routes.ts).
   app.post(
     '/api/family/login',

@@ -333,7 +333,7 @@ export async function completeAdminSignIn(
 const INVALID_FAMILY = 'E-mail or password is incorrect.';
 
 /**
- * A parent's sign-in by e-mail and password (issue 17): the students' throttles and session
+ * A parent's sign-in by e-mail and password: the students' throttles and session
  * rules. A disabled family account fails as a wrong password does.
  */
 export async function signInGuardian(db: Db, input: FamilyLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices) {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * A staff sign-in half done (issue 16): the password was right and the code comes next. Kept in
+ * A staff sign-in half done: the password was right and the code comes next. Kept in
  * the browser as an httpOnly cookie, `<user>.<remember>.<expires ms>.<mac>`, the MAC an
  * HMAC-SHA256 under the server's secret (D38) over those fields and the account's password hash:
  * it cannot be made up, moved to another account, stretched past its 5 minutes, or used after the

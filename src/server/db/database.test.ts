@@ -129,8 +129,8 @@ describe('group commit on SQLite', () => {
 });
 
 /**
- * A full disk is named in the error, not hidden behind the rollback that follows it (issue 14
- * item 10, D36). SQLite's `max_page_count` on the connection makes it full without filling a disk;
+ * A full disk is named in the error, not hidden behind the rollback that follows it
+ * (D36). SQLite's `max_page_count` on the connection makes it full without filling a disk;
  * SQLite then ends the transaction itself, and the ROLLBACK (or ROLLBACK TO) after it failed with
  * "cannot rollback - no transaction is active" ("no such savepoint"), which replaced SQLITE_FULL.
  */

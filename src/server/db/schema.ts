@@ -83,7 +83,7 @@ export interface UserTable extends Timestamps {
   email_verified_at: string | null;
 }
 
-/** How a family account came to reach a child (issue 17): the printed code, a mailed invitation, the office, or the demo school. */
+/** How a family account came to reach a child: the printed code, a mailed invitation, the office, or the demo school. */
 export type GuardianLinkVia = 'code' | 'invitation' | 'office' | 'demo';
 
 export interface GuardianStudentTable extends Timestamps {
@@ -166,7 +166,7 @@ export interface DocumentTable extends Timestamps {
   size: number;
   sha256: string;
   bytes: Buffer;
-  /** The office's review (issue 18, D56): every upload starts submitted. */
+  /** The office's review (D56): every upload starts submitted. */
   review_state: Generated<DocumentReviewState>;
   /** The reason the family reads when returned. */
   review_reason: string | null;
@@ -176,7 +176,7 @@ export interface DocumentTable extends Timestamps {
 
 export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';
 
-/** The office's decision on a registration record, when there is one (issue 18, D56). */
+/** The office's decision on a registration record, when there is one (D56). */
 export interface RegistrationReviewTable extends Timestamps {
   student_id: string;
   state: 'returned' | 'verified';
@@ -406,7 +406,7 @@ export interface IntakeStudentTable extends Timestamps {
   class_id: string | null;
 }
 
-/** An academic year whose re-registration was opened (issue 19, D62). */
+/** An academic year whose re-registration was opened (D62). */
 export interface ReRegistrationTable extends Timestamps {
   year: number;
   opened_by: number | null;

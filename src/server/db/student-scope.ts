@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /**
- * Which students a list shows (issue 19, docs/decisions.md D60): the students on the roll, never
+ * Which students a list shows (docs/decisions.md D60): the students on the roll, never
  * the former students a year rollover kept (`students.left_on` set), unless the caller asks for
  * them (the student list's and the Registration Data export's "include former students"). Every
  * query that lists students uses this one condition, so a new list cannot forget it differently.

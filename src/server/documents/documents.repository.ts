@@ -13,7 +13,7 @@ export interface DocumentMeta {
   size: number;
   sha256: string;
   updated_at: string;
-  /** The office's review (issue 18, D56). */
+  /** The office's review (D56). */
   review_state: DocumentReviewState;
   review_reason: string | null;
 }

@@ -4,7 +4,7 @@ import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 import type { FamilyLetter } from './family.service.js';
 
 /**
- * The family code letters (issue 17): one page per student, a class's letters as one PDF, for
+ * The family code letters: one page per student, a class's letters as one PDF, for
  * the office to print and send home. Each says whose code it is, the code, until when it works and
  * what to do with it, in the words the sign-in page uses.
  */

@@ -3,7 +3,7 @@ import type { FamilyTokenPurpose, GuardianLinkVia } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
 import { RECORD_PARENT_EMAIL_FIELDS, type RecordParentEmailField } from '../../shared/family.schemas.js';
 
-/** All SQL of family accounts (issue 17): the guardians' links, printed codes and mailed tokens. */
+/** All SQL of family accounts: the guardians' links, printed codes and mailed tokens. */
 
 export interface GuardianRow {
   id: number;

@@ -22,7 +22,7 @@ import { statementRecorder } from '../../../tests/support/statement-recorder.js'
 import { startSmtpInbox } from '../../../tests/support/smtp-inbox.js';
 
 /**
- * Family accounts through the API (issue 17), on both engines: registration verified by the
+ * Family accounts through the API, on both engines: registration verified by the
  * mailed link, sign-in, the three ways a child is linked (printed code, invitation, the office),
  * removing links, password reset, and that a parent reaches their linked children and no other.
  * The links are read from the messages as the family would receive them (the outbox's rendered

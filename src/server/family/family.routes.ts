@@ -28,7 +28,7 @@ import * as family from './family.service.js';
 const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.ip });
 
 /**
- * Family accounts (issue 17): a parent's registration and password reset request, the family's
+ * Family accounts: a parent's registration and password reset request, the family's
  * children (link by code, accept an invitation, remove), and the office's side of a student's
  * family (who is linked, codes, invitations, links). The calls that end signed in (login, verify,
  * reset) are with the other sign-ins in auth/auth.routes.ts. A call that queued a message wakes the

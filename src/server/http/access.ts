@@ -13,7 +13,7 @@ import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js'
  * - `visitor`: sign-in calls; reachable without a session
  * - `signed-in`: any signed-in person, acting on their own account only
  * - `family`: a signed-in family account (a parent or guardian), acting on its own account and
- *   linked children (issue 17)
+ *   linked children
  * - `device`: a gate scanner with its own key; the route checks the key itself
  * - `{ can: school action }`: staff whose role allows it; with `class`, only on a class they may see
  * - `{ can: student action, student }`: the student named (by a path parameter, a query
@@ -38,7 +38,7 @@ declare module 'fastify' {
     csrf?: boolean;
     /** Reachable while the account must change its password first (forced change). */
     allowDuringPasswordChange?: boolean;
-    /** Reachable by a session that must set up the second factor before anything else (issue 16). */
+    /** Reachable by a session that must set up the second factor before anything else. */
     allowDuringSecondFactorSetup?: boolean;
   }
 }

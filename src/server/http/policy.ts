@@ -8,7 +8,7 @@ import { AppError, forbidden, unauthenticated } from './errors.js';
 import type { SessionUser } from './session.js';
 
 /**
- * The one place that decides who may do what to which student (issue 16, docs/decisions.md D49).
+ * The one place that decides who may do what to which student (docs/decisions.md D49).
  * Every route declares an action in its access config (http/access.ts), and the few routes that
  * learn the student from a body or a stored document ask `authorizeStudent` themselves; list
  * routes narrow to `visibleClassIds`. Nothing else in the server compares roles.
@@ -16,7 +16,7 @@ import type { SessionUser } from './session.js';
 
 export type Requester =
   | { kind: 'student'; userId: number; studentId: string }
-  /** A family account (issue 17): its linked children, as the session read them on this request. */
+  /** A family account: its linked children, as the session read them on this request. */
   | { kind: 'guardian'; userId: number; studentIds: readonly string[] }
   | { kind: 'staff'; userId: number; role: StaffRole; classIds: readonly string[] };
 
@@ -111,7 +111,7 @@ export function visibleClassIds(who: Requester): readonly string[] | null {
 }
 
 /**
- * Whether a staff role needs the second factor when STAFF_2FA leaves it to the default (issue 16):
+ * Whether a staff role needs the second factor when STAFF_2FA leaves it to the default:
  * administrators run the staff accounts and the office every child's record, so a guessed or
  * reused password alone must not open them.
  */
@@ -207,7 +207,7 @@ export async function authorizeStudent(db: Db, who: Requester, action: StudentAc
 }
 
 /**
- * The one rule that keeps a former student's record read-only (issue 19, D60), whoever asks: every
+ * The one rule that keeps a former student's record read-only (D60), whoever asks: every
  * per-student edit reaches it through `authorizeStudent`; the office's review decisions, which
  * name the student under a school action, call it themselves.
  */

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../../tests/support/te
 import { testConfig } from '../../../tests/support/test-config.js';
 
 /**
- * The server cuts off what a client drags out (issue 14 item 10, D36), over real sockets: a body
+ * The server cuts off what a client drags out (D36), over real sockets: a body
  * trickled a byte at a time, headers that never end, a connection that sends nothing. The
  * timeouts are shortened for the test; the last case checks the ones the portal really runs with.
  */

@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { IntakeStudentTable } from '../db/schema.js';
 
-/** All SQL of the new Form 1's intake (issue 19, docs/decisions.md D61). */
+/** All SQL of the new Form 1's intake (docs/decisions.md D61). */
 
 export type IntakeRow = Selectable<IntakeStudentTable>;
 export type NewIntakeRow = Insertable<IntakeStudentTable>;

@@ -8,7 +8,7 @@ import { studentIdOf, sequenceOf } from '../../shared/student-numbering.js';
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
- * The new Form 1 from the SEA placement list (issue 19, D61) against the seeded demo school, on
+ * The new Form 1 from the SEA placement list (D61) against the seeded demo school, on
  * SQLite and PostgreSQL: who may call it, the import's row checks (nothing stored on a problem),
  * Balance, a move, Finalise (the IDs by the numbering rule, all or nothing) and the first login
  * of a new student by SEA number.

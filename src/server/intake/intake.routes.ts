@@ -11,7 +11,7 @@ import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';
 import * as service from './intake.service.js';
 
 /**
- * The new Form 1 (issue 19, docs/decisions.md D61), for the office and administrators
+ * The new Form 1 (docs/decisions.md D61), for the office and administrators
  * (`intake.manage`): import the SEA placement list, see and change the class allocation, clear it,
  * finalise it into students.
  */

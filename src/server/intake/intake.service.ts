@@ -14,7 +14,7 @@ import { readSpreadsheet, type SheetRow } from '../spreadsheets/spreadsheet-uplo
 import * as repo from './intake.repository.js';
 
 /**
- * The new Form 1 from the SEA placement list (issue 19, docs/decisions.md D61): the list is read by
+ * The new Form 1 from the SEA placement list (docs/decisions.md D61): the list is read by
  * the one upload reader and checked row by row with the field catalogue's rules through the
  * student import's own row check; the children wait in the intake while the office allocates
  * classes (Balance, or one move at a time), then Finalise makes each a student with an ID by the

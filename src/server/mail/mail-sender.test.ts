@@ -10,7 +10,7 @@ import * as repo from './outbox.repository.js';
 import { queueMessage } from './outbox.service.js';
 
 /**
- * The sender (issue 17) against a real SMTP server: the server stops in the middle of a message and
+ * The sender against a real SMTP server: the server stops in the middle of a message and
  * comes back, and every message arrives once; a message whose sender died is sent after its lease;
  * a sender that stops hands its batch back; on PostgreSQL two processes drain one outbox and each
  * message leaves once. Messages are counted by their Message-ID, which the outbox keeps per message.

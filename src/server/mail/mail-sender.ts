@@ -7,7 +7,7 @@ import * as repo from './outbox.repository.js';
 import { renderStoredMail, sentDataWithoutSecrets, type MailContext, type RenderedMail } from './templates/index.js';
 
 /**
- * The sender (issue 17, docs/decisions.md D53): runs in every portal process that has SMTP_URL,
+ * The sender (docs/decisions.md D53): runs in every portal process that has SMTP_URL,
  * takes due messages from the outbox and hands each to the mail server with nodemailer. Every
  * step is a database call or a socket, so it never holds the event loop; one drain runs at a time
  * per process, and several processes share the work through the repository's claims. A message

@@ -3,7 +3,7 @@ import { inGroupedTransaction, isPostgres, type Db } from '../db/database.js';
 import type { OutboxState, OutboxTable } from '../db/schema.js';
 
 /**
- * All SQL of the outbox (issue 17, docs/decisions.md D53). A sender claims due rows (state
+ * All SQL of the outbox (docs/decisions.md D53). A sender claims due rows (state
  * `sending`, a lease in `next_attempt_at`, its claim token, one more try counted), sends them and
  * finishes each with its token, so a sender whose lease ran out can no longer overwrite the row
  * another sender took over.

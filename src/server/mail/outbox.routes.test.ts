@@ -11,7 +11,7 @@ import { retryDelayMs } from './mail-sender.js';
 import { queueMessage } from './outbox.service.js';
 
 /**
- * The outbox and its routes (issue 17) against a real SMTP server (smtp-inbox.ts) on both engines:
+ * The outbox and its routes against a real SMTP server (smtp-inbox.ts) on both engines:
  * a message queued in a transaction exists only if the transaction commits; what arrives is read
  * back with mailparser; a refusing or absent server costs tries with a growing wait, then the
  * message is failed, and Resend starts it over; only administrators reach the Outbox.

@@ -8,7 +8,7 @@ import { actorOf } from '../http/request-context.js';
 import * as outbox from './outbox.service.js';
 
 /**
- * The Outbox (issue 17): the administrator's view of every message the portal sends
+ * The Outbox: the administrator's view of every message the portal sends
  * (`outbox.manage`), Resend, and a test message that checks the school's mail settings.
  */
 export const outboxRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {

@@ -10,7 +10,7 @@ import * as repo from './outbox.repository.js';
 import { isMailTemplateName, renderStoredMail, type MailContext, type MailTemplateData, type MailTemplateName } from './templates/index.js';
 
 /**
- * The outbox (issue 17, docs/decisions.md D53). Every feature that sends mail calls `queueMessage`
+ * The outbox (docs/decisions.md D53). Every feature that sends mail calls `queueMessage`
  * with the transaction of what caused the message, so the message exists exactly when that change
  * does; the sender (mail-sender.ts) delivers it afterwards. The rest serves the Outbox screen.
  */

@@ -6,7 +6,7 @@ import { runDueAttendanceDigest } from './notices.service.js';
 export const DIGEST_CHECK_INTERVAL_MS = 60_000;
 
 /**
- * The attendance digest's clock (issue 18, D57): runs in the server process like the mail sender,
+ * The attendance digest's clock (D57): runs in the server process like the mail sender,
  * started by the real server only (test apps ask for it or call `runAttendanceDigest`). Each
  * minute it asks whether the school's digest time has come; the run is idempotent in the
  * database, so several processes may all ask.

@@ -4,7 +4,7 @@ import type { ParentEmailField } from '../db/schema.js';
 import type { OptionalNoticeKind } from '../../shared/notices.schemas.js';
 import { onRoll } from '../db/student-scope.js';
 
-/** All SQL of messages to families (issue 18, docs/decisions.md D57). */
+/** All SQL of messages to families (docs/decisions.md D57). */
 
 export interface NoticeStudent {
   id: string;

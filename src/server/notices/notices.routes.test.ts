@@ -10,7 +10,7 @@ import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-acc
 import { notifyFamilies, notifyFamily, runAttendanceDigest, runDueAttendanceDigest } from './notices.service.js';
 
 /**
- * Messages to families (issue 18, docs/decisions.md D57) through the API and the real SMTP server
+ * Messages to families (docs/decisions.md D57) through the API and the real SMTP server
  * of the mail suite, on both engines: the attendance digest driven by a day of gate scans, term
  * reports posted, deadline reminders with their preview and weekly limit, the unsubscribe link,
  * the notices list, the office's verified parent e-mails and the kinds the review code will send.

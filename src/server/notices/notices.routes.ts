@@ -22,7 +22,7 @@ import { actorOf } from '../http/request-context.js';
 import * as service from './notices.service.js';
 
 /**
- * Messages to families (issue 18, docs/decisions.md D57): the notices list (a family account's own,
+ * Messages to families (docs/decisions.md D57): the notices list (a family account's own,
  * a student's about them), a family's preferences, the unsubscribe link, the office's settings,
  * deadline reminders and the verified parent e-mails.
  */

@@ -33,7 +33,7 @@ import { termTitle } from '../../shared/term-reports.schemas.js';
 import * as repo from './notices.repository.js';
 
 /**
- * Messages to families (issue 18, docs/decisions.md D57). A notice is written for each recipient
+ * Messages to families (docs/decisions.md D57). A notice is written for each recipient
  * of a child, in the transaction of what causes it, and its mail is queued through the outbox in
  * the same transaction: the portal's notices list and the mail never disagree.
  *
@@ -190,7 +190,7 @@ export async function notifyFamilies<K extends NoticeKind>(
   return sent;
 }
 
-/** Term reports posted (issue 18): one notice per family of the students with results, not one per child. */
+/** Term reports posted: one notice per family of the students with results, not one per child. */
 export async function notifyTermReportsPosted(trx: Trx, year: number, term: number): Promise<number> {
   const rows = await trx.selectFrom('term_results').select('student_id').distinct().where('year', '=', year).where('term', '=', term).execute();
   const termLabel = termTitle(year, term);

@@ -3,7 +3,7 @@ import type { ReRegistrationStep } from '../../shared/re-registration.schemas.js
 import type { Db } from '../db/database.js';
 import type { ReRegistrationStepTable } from '../db/schema.js';
 
-/** All SQL of re-registration (issue 19, D62). Functions take `db` or the caller's transaction. */
+/** All SQL of re-registration (D62). Functions take `db` or the caller's transaction. */
 
 export interface YearRow {
   year: number;

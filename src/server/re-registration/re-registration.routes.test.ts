@@ -5,7 +5,7 @@ import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-acc
 import { closeReRegistration, openReRegistration } from './re-registration.service.js';
 
 /**
- * Re-registration through the API (issue 19, D62), on both engines: opening asks every student in
+ * Re-registration through the API (D62), on both engines: opening asks every student in
  * a class (and no one else) to confirm each step, refused a second time; "Nothing changed" and a
  * saved change confirm a step, each audited; the office reads the change with its old and new
  * value; who may do what; bad input 400 with nothing stored; open and close inside a caller's

@@ -26,7 +26,7 @@ function callerOf(request: FastifyRequest): registration.Caller {
 }
 
 /**
- * Re-registration (issue 19, docs/decisions.md D62). Opening and closing a year are school
+ * Re-registration (docs/decisions.md D62). Opening and closing a year are school
  * settings (administrators); a record's steps are read by whoever reads the record and confirmed
  * by whoever may edit it (the student, a linked family account, staff who edit records); what
  * changed is the office's review.

@@ -19,7 +19,7 @@ import type { Actor } from '../http/request-context.js';
 import * as repo from './re-registration.repository.js';
 
 /**
- * Re-registration (issue 19, docs/decisions.md D62). Opening a year asks every returning record
+ * Re-registration (docs/decisions.md D62). Opening a year asks every returning record
  * (a student in a class) to confirm each step again; "Nothing changed" or a change saved on a
  * step confirms it; the office reads what changed from the audit log since the opening. Every
  * function takes `db` or the caller's transaction, so the year rollover can open (and its undo

@@ -30,7 +30,7 @@ export interface RegistrationFormData {
   lookupLabels: Readonly<Record<string, ReadonlyMap<string, string>>>;
   /** Document types uploaded. */
   uploaded: ReadonlySet<string>;
-  /** The office's review of each uploaded document (issue 18): submitted, accepted or returned. */
+  /** The office's review of each uploaded document: submitted, accepted or returned. */
   reviewStates: ReadonlyMap<string, 'submitted' | 'accepted' | 'returned'>;
   /** The student's picture (PNG or JPEG bytes), or null. */
   picture: PdfImage | null;
@@ -174,7 +174,7 @@ function otherSection(data: RegistrationFormData): Content[] {
 
 function documentsSection(data: RegistrationFormData): Content[] {
   const items = DOCUMENT_SLOTS.map((slot) => {
-    // The office's word on each document (issue 18): a returned one does not count as received.
+    // The office's word on each document: a returned one does not count as received.
     const state = data.uploaded.has(slot.type) ? (data.reviewStates.get(slot.type) ?? 'submitted') : null;
     const note =
       state === 'accepted' ? 'accepted' : state === 'returned' ? 'returned' : state === 'submitted' ? 'received' : isSlotRequired(slot, data.record) ? 'missing' : 'not required';

@@ -17,7 +17,7 @@ function documentTypesText(db: Db) {
 
 /**
  * The `document_types` column of a student read: the text of `documentTypesText`. A document the
- * office returned does not fill its slot (issue 18, D56): the family must upload a new one.
+ * office returned does not fill its slot (D56): the family must upload a new one.
  */
 function documentTypesColumn(db: Db, eb: ExpressionBuilder<Database, 'students'>) {
   return eb
@@ -105,7 +105,7 @@ export async function findStudentForSave(
 export interface StudentWindow {
   formLevel: number | null;
   period: Pick<RegistrationPeriod, 'open' | 'deadline'> | undefined;
-  /** The office's decision on the record: verified closes it to the family (issue 18, D56). */
+  /** The office's decision on the record: verified closes it to the family (D56). */
   review: 'returned' | 'verified' | null;
 }
 

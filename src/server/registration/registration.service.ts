@@ -97,7 +97,7 @@ export async function getRegistrationStatus(db: Db, studentId: string | null, no
   return statusOf(await periodFor(db, null), schoolToday(now), null);
 }
 
-/** The window, closed to the family while the office has the record verified (issue 18, D56). */
+/** The window, closed to the family while the office has the record verified (D56). */
 function statusOfWindow(window: repo.StudentWindow, today: string): RegistrationStatus {
   const status = statusOf(window.period ?? CLOSED, today, window.formLevel);
   return window.review === 'verified' ? { ...status, editable: false, reason: REVIEW_MESSAGES.readOnly } : status;
@@ -226,7 +226,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
 }
 
 // ---------------------------------------------------------------------------------------------
-// Re-registration (issue 19, D62)
+// Re-registration (D62)
 
 /**
  * "Nothing changed" on a step of the record's re-registration. The family is held to the same
@@ -244,7 +244,7 @@ export async function confirmReRegistrationStep(db: Db, caller: Caller, studentI
 }
 
 // ---------------------------------------------------------------------------------------------
-// The office's decision (issue 18, D56)
+// The office's decision (D56)
 
 /**
  * A returned record that the family changes goes back to the office: the return is removed (its

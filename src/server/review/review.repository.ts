@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { DocumentReviewState } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
 
-/** All SQL of the office's review (issue 18, docs/decisions.md D56). */
+/** All SQL of the office's review (docs/decisions.md D56). */
 
 /** The documents waiting for review, oldest upload first, with the student they belong to. */
 export async function listQueue(db: Db, filter: DocumentQueueQuery, limit: number) {

@@ -9,7 +9,7 @@ import { NoticeListSchema } from '../../shared/notices.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**
- * The office's review through the API (issue 18, D56), on both engines: the document queue
+ * The office's review through the API (D56), on both engines: the document queue
  * (oldest first, filters), accept / return / a new upload submitted again, verify / return /
  * reopen, a verified record read-only to the student and the parent but not to the office, who
  * may not review, bad input answered 400 with nothing stored, and the audit rows.

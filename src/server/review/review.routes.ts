@@ -19,7 +19,7 @@ import * as review from './review.service.js';
 const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
 
 /**
- * The office's review of documents and registrations (issue 18, docs/decisions.md D56). The
+ * The office's review of documents and registrations (docs/decisions.md D56). The
  * decisions are school actions: only the office and administrators hold them, and both reach every
  * student, so a path's student needs no further check (a missing one is 404).
  */

@@ -26,7 +26,7 @@ import * as registration from '../registration/registration.service.js';
 import * as repo from './review.repository.js';
 
 /**
- * The office's review (issue 18, docs/decisions.md D56): the document queue and its decisions,
+ * The office's review (docs/decisions.md D56): the document queue and its decisions,
  * and verifying, returning and reopening registration records. Every change is one transaction
  * with its audit rows; a return or a verification tells the family (notices, D57) in the same
  * transaction, and the route wakes the mail sender after the commit.

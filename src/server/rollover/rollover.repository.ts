@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { RegistrationPeriodTable, RegistrationReviewTable, YearRolloverTable } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
 
-/** All SQL of the year rollover (issue 19, docs/decisions.md D60). Functions take `db` or a transaction. */
+/** All SQL of the year rollover (docs/decisions.md D60). Functions take `db` or a transaction. */
 
 /** Rows per `in (...)` list: well under SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;

@@ -10,7 +10,7 @@ import { schoolToday } from '../../shared/dates.js';
 import { runRollover, undoRollover } from './rollover.service.js';
 
 /**
- * The year rollover through the API (issue 19, D60), on both engines: administrators only; the
+ * The year rollover through the API (D60), on both engines: administrators only; the
  * preview's counts per class on the demo school; a bad plan answered 400 with nothing stored; a
  * failure late in the run leaves nothing changed; the run moves every class by the mapping, makes
  * Form 5 former students (out of the lists, in the export on request, read-only: 422), creates

@@ -13,7 +13,7 @@ import { actorOf } from '../http/request-context.js';
 import * as rollover from './rollover.service.js';
 
 /**
- * The new school year (issue 19, docs/decisions.md D60): the administrator's year rollover. The
+ * The new school year (docs/decisions.md D60): the administrator's year rollover. The
  * preview and the run take the same plan and the same service function, so the dry run's counts
  * are what the run does; the undo is taken the same school day.
  */

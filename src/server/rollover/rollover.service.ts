@@ -21,7 +21,7 @@ import { closeReRegistration, isReRegistrationOpen, openReRegistration } from '.
 import * as repo from './rollover.repository.js';
 
 /**
- * The year rollover (issue 19, docs/decisions.md D60). `planRollover` checks a plan against the
+ * The year rollover (docs/decisions.md D60). `planRollover` checks a plan against the
  * school and answers what it would do; the preview answers that, and the run carries it out in
  * one transaction, as a list of steps, each returning the before-state its undo restores. The run
  * stores every step's before-state in `year_rollovers`; the undo, the same school day, calls each

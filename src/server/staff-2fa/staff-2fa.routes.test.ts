@@ -17,7 +17,7 @@ import type { StaffRole } from '../../shared/staff.js';
 import { secondFactorRule } from './staff-2fa.service.js';
 
 /**
- * The staff second factor through the API (issue 16), with real codes computed here by the same
+ * The staff second factor through the API, with real codes computed here by the same
  * library the server uses. A code is taken once, so each test uses its own staff account and at
  * most the codes of the current and the next time step (both inside the server's tolerance).
  */

@@ -26,7 +26,7 @@ function requireStaffAccount(request: FastifyRequest): service.StaffAccount {
 }
 
 /**
- * The own second factor of a signed-in staff member (issue 16): its state, enrolment with a QR
+ * The own second factor of a signed-in staff member: its state, enrolment with a QR
  * code, confirmation with a first code (answers the recovery codes once), and turning it off with
  * a current code where the portal allows it. Each acts on the caller only; the enrolment calls
  * stay open to a session that must set the second factor up before anything else.

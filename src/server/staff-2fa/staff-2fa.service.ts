@@ -21,7 +21,7 @@ import * as repo from './staff-2fa.repository.js';
 import { openTotpSecret, sealTotpSecret, totpSealingKey } from './totp-secret.js';
 
 /**
- * The staff second factor (issue 16; docs/decisions.md "Staff second factor"): TOTP of RFC 6238
+ * The staff second factor (docs/decisions.md "Staff second factor"): TOTP of RFC 6238
  * through otplib (SHA-1, 6 digits, 30 s: what every authenticator app reads from a QR code), a
  * code taken once (the last accepted time step is kept), one-time recovery codes kept as HMACs.
  * Sign-in throttling is the password's (auth.service.ts); enrolment and turning it off have their

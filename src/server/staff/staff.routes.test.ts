@@ -19,7 +19,7 @@ import { isCommonPassword } from '../auth/common-passwords.js';
 import { generateOneTimePassword, updateStaff } from './staff.service.js';
 
 /**
- * Staff accounts (issue 16) on SQLite and PostgreSQL: the administrator adds, lists and changes
+ * Staff accounts on SQLite and PostgreSQL: the administrator adds, lists and changes
  * them; every refusal says why and stores nothing; a disabled account is out at once; a new or
  * reset account must choose a 12+ character, uncommon password before anything else.
  */

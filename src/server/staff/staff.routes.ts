@@ -16,7 +16,7 @@ import { actorOf } from '../http/request-context.js';
 import * as staff from './staff.service.js';
 
 /**
- * Staff accounts (issue 16): the administrator's list, add, change and second-factor reset
+ * Staff accounts: the administrator's list, add, change and second-factor reset
  * (`staff.manage`, D65), and a staff member's own password change, which a new or reset account
  * must make before anything else (http/access.ts lets only this call and sign-out through until then).
  */

@@ -22,7 +22,7 @@ import {
 import * as repo from './staff.repository.js';
 
 /**
- * Staff accounts (issue 16, docs/decisions.md D50): an administrator adds them, changes their role
+ * Staff accounts (docs/decisions.md D50): an administrator adds them, changes their role
  * and classes, disables them and resets their passwords; every change is in the audit log under
  * the account's username. A new or reset account gets a one-time password, answered once and
  * stored only as its argon2id hash, and must choose its own at the next sign-in.

@@ -6,7 +6,7 @@ import { classReportCardsFileName, classReportCardsUrl, formReportCardsUrl } fro
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS, demoTeacherUsername } from '../db/demo-data/demo-accounts.js';
 
 /**
- * Report day (issue 19, D59): a class's report cards as one PDF and a form level's as a zip of
+ * Report day (D59): a class's report cards as one PDF and a form level's as a zip of
  * class PDFs, streamed as JSON lines with the progress. Who may (office, principal, the class's
  * form teacher; the form zip: office, principal, administrator), what is refused and how, the
  * cards read back in class order a page each, and one audit row per student printed. The demo

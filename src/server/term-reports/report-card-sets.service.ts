@@ -12,7 +12,7 @@ import * as repo from './term-reports.repository.js';
 import { loadReportCards } from './term-reports.service.js';
 
 /**
- * Report day (issue 19, docs/decisions.md D59): a class's report cards as one PDF, a form level's
+ * Report day (docs/decisions.md D59): a class's report cards as one PDF, a form level's
  * as one PDF per class. Which cards: the students in the class today who have results for the
  * term, in list order (the policy reaches a form teacher's students by today's class, so a
  * teacher prints exactly the cards they could open one by one). Each card is the single card's

@@ -99,7 +99,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
     },
   );
 
-  // ---- report day: a class's cards as one PDF, a form's as a zip of class PDFs (issue 19, D59) ----
+  // ---- report day: a class's cards as one PDF, a form's as a zip of class PDFs (D59) ----
 
   app.get(
     '/api/report-cards/class/:classId/:year/:term',

@@ -225,7 +225,7 @@ export async function postTermReports(db: Db, input: PostTermReportsData, actor:
       row = await repo.findTermReport(trx, year, term);
       if (row && row.posted !== 1) {
         await repo.setPosted(trx, year, term, 1, input.date_posted!);
-        // Each family of a student with a report is told once, in the posting's transaction (issue 18).
+        // Each family of a student with a report is told once, in the posting's transaction.
         await notifyTermReportsPosted(trx, year, term);
         await writeAudit(trx, {
           ...actor,

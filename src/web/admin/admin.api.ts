@@ -49,7 +49,7 @@ export function getStudentPage(request: StudentListPageRequest, signal?: AbortSi
 }
 
 /**
- * One page of the list, sorted and filtered on the server (issue 20, D64); the page shown stays
+ * One page of the list, sorted and filtered on the server (D64); the page shown stays
  * while the next loads, so the grid does not empty between pages. Its `serverMode` tells the list
  * whether the school is past the threshold.
  */

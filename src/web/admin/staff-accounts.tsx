@@ -74,7 +74,7 @@ const CONFIRM_BUTTONS: Record<Confirm['kind'], string> = {
 };
 
 /**
- * Staff Accounts (issue 16): who works in the admin area and in which role. An administrator adds
+ * Staff Accounts: who works in the admin area and in which role. An administrator adds
  * an account (a form teacher with their classes), changes its role or classes, disables it (its
  * sessions end at once) and resets its password. A new or reset password is a one-time password,
  * shown once here; the person chooses their own at the next sign-in. For a lost phone without its

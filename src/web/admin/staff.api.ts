@@ -8,7 +8,7 @@ import {
 } from '../../shared/staff.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 
-/** The Staff Accounts screen's calls (issue 16): one fetcher and hook per call. */
+/** The Staff Accounts screen's calls: one fetcher and hook per call. */
 
 const staffKey = ['admin', 'staff'] as const;
 

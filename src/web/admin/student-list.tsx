@@ -100,13 +100,13 @@ type Dialog = { kind: StudentDialogKind; student: AdminStudent } | { kind: 'add'
  */
 export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name: string } | null; onClose: () => void }>;
 
-/** Who is linked to a student's record (the family feature's dialog, issue 17), handed in the same way. */
+/** Who is linked to a student's record (the family feature's dialog), handed in the same way. */
 export type StudentFamilyDialog = StudentDocumentsDialog;
 
 /** What the list offers for the class chosen in its filter (the family feature's code letters), handed in the same way. */
 export type ClassTools = ComponentType<{ classId: string }>;
 
-/** Verify, return or reopen a student's registration (the review feature's dialog, issue 18), handed in the same way. */
+/** Verify, return or reopen a student's registration (the review feature's dialog), handed in the same way. */
 export type StudentReviewDialog = StudentDocumentsDialog;
 
 interface StudentListProps {
@@ -134,14 +134,14 @@ function serverSortOf(model: GridSortModel): Pick<StudentListPageRequest, 'sort'
  * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
  * as quick as 20. Past the school's threshold (STUDENT_LIST_SERVER_MODE_ABOVE, the server's
  * answer says when) the grid runs in server mode: it asks for one page at a time, and the server
- * sorts, searches and filters (issue 20, D64); below it the whole list is filtered here. Actions: the registration form, edit, reset password, the student's documents
+ * sorts, searches and filters (D64); below it the whole list is filtered here. Actions: the registration form, edit, reset password, the student's documents
  * (a dialog with previews), term reports and attendance (the student's own screens, which an
  * administrator opens with ?student=ID), and for the office the student's Family (who is linked,
- * codes, invitations: issue 17). Each action has a tooltip and a name that says whose row it is
+ * codes, invitations). Each action has a tooltip and a name that says whose row it is
  * (D46). Add student opens the Add Student form; with one class chosen, those who may print family
  * codes get that class's letters.
  *
- * Each staff role sees what its permissions allow (issue 16): Add student, Export call list, Edit
+ * Each staff role sees what its permissions allow: Add student, Export call list, Edit
  * and Reset password only when the session says so; someone who sees only their classes (a form
  * teacher) gets the list the server narrowed to them and a class choice of theirs only (opened on
  * the first when they have several).

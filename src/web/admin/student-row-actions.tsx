@@ -36,7 +36,7 @@ const keepInMenu = (event: SyntheticEvent) => event.stopPropagation();
  * The actions cell of the admin student list: an icon button per action with a tooltip, or on a
  * phone one "Actions for {name}" button with the actions in a menu. The grid's built-in actions
  * cell names its phone button "more" for every row and has no tooltips, so the list draws its own
- * (issue 15, point 19). Left and right arrows move between the buttons, as in the grid's own cell;
+ *. Left and right arrows move between the buttons, as in the grid's own cell;
  * at either end the grid moves to the next cell.
  */
 export function StudentRowActions({ actions, studentName, folded, tabIndex }: Props) {

@@ -3,7 +3,7 @@ import { DashboardPage } from '../dashboard/dashboard-page.js';
 import { useSession } from '../lib/session.js';
 import { canTake } from '../lib/staff-access.js';
 
-// Loaded only for a student who may invite a parent (issue 17).
+// Loaded only for a student who may invite a parent.
 const InviteParentButton = lazy(async () => ({ default: (await import('../family/invite-parent.js')).InviteParentButton }));
 
 /** /dashboard: the dashboard feature's page, with the family feature's "Invite a parent" for a student (features meet in app/). */

@@ -27,7 +27,7 @@ const FamilyLetters = loadedWhenShown<ComponentProps<typeof LazyFamilyLetters>>(
 /**
  * The admin Dashboard: the student list, whose Documents action opens the documents feature's
  * dialog, whose Family action the family feature's, whose Review registration action the review
- * feature's (issue 18), and whose chosen class offers the family
+ * feature's, and whose chosen class offers the family
  * feature's code letters (features meet only here, in app/).
  */
 export default function DashboardScreen() {

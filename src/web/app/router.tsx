@@ -36,7 +36,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   /** The frame of the signed-in screens: top bar and sign-out (and a family account's child switcher). */
   const appShell = async () => ({ Component: (await import('./signed-in-shell.js')).SignedInShell });
 
-  /** A family page (issue 17), loaded on first visit. */
+  /** A family page, loaded on first visit. */
   const familyPage = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
     path,
     lazy: async () => ({ Component: (await load()).default }),
@@ -69,7 +69,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         familyPage('family/verify', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyVerifyPage })),
         familyPage('family/reset-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage })),
         familyPage('family/accept', async () => ({ default: (await import('../family/family-accept-page.js')).FamilyAcceptPage })),
-        // An optional message's unsubscribe link works without a sign-in (issue 18).
+        // An optional message's unsubscribe link works without a sign-in.
         { path: 'notices/unsubscribe', lazy: async () => ({ Component: (await import('../notices/unsubscribe-page.js')).UnsubscribePage }) },
         {
           // Signed in, even with a password change pending: the way out must always work.
@@ -77,7 +77,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [{ path: 'logout', lazy: async () => ({ Component: (await import('../auth/logout-page.js')).LogoutPage }) }],
         },
         {
-          // A staff member's own second factor, reachable before it is set up (issue 16).
+          // A staff member's own second factor, reachable before it is set up.
           element: <RequireAuth role="admin" allowSecondFactorSetup />,
           children: [
             { path: 'admin/two-factor', lazy: async () => ({ Component: (await import('../auth/two-factor-page.js')).TwoFactorPage }) },
@@ -134,7 +134,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           ],
         },
         {
-          // A family account's own pages (issue 17).
+          // A family account's own pages.
           element: <RequireAuth role="guardian" />,
           children: [
             {

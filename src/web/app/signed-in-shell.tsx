@@ -5,7 +5,7 @@ import { useSession } from '../lib/session.js';
 // Only a family account has children to choose from: loaded for them alone.
 const ChildSwitcher = lazy(async () => ({ default: (await import('../family/child-switcher.js')).ChildSwitcher }));
 
-/** The signed-in frame, with a family account's child switcher under the app bar (issue 17). */
+/** The signed-in frame, with a family account's child switcher under the app bar. */
 export function SignedInShell() {
   const role = useSession().data?.user?.role;
   return (

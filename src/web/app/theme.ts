@@ -5,7 +5,7 @@ import { createTheme } from '@mui/material/styles';
  * at least 4.5:1 contrast on their backgrounds (WCAG 2.1 AA, checked by axe in the e2e tests).
  */
 /**
- * The keyboard focus ring (issue 15 point 11, WCAG 2.4.7 and 1.4.11; D47): a 3 px navy outline,
+ * The keyboard focus ring (WCAG 2.4.7 and 1.4.11; D47): a 3 px navy outline,
  * ≥ 9:1 against the page grey and white (gold on the navy top bar, 6:1). MUI marks a control
  * `Mui-focusVisible` only when it was reached by keyboard, so a mouse click shows no ring. Controls
  * that fill a clipping box (a card, a menu row, the bottom navigation) draw it inside their edge.

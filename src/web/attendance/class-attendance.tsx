@@ -38,10 +38,10 @@ const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2 } } as const;
 
 /**
- * Reports ▸ Class Attendance (issue 15, point 18): a class's attendance for a date range — each
+ * Reports ▸ Class Attendance: a class's attendance for a date range — each
  * student's sessions present, absent and late and the percentage — on screen, and the same as a
  * PDF and a spreadsheet. Choosing a class shows the current term so far; the dates change it.
- * A form teacher chooses among their own classes and opens on the first (issue 16).
+ * A form teacher chooses among their own classes and opens on the first.
  */
 export function ClassAttendance() {
   usePageTitle('Class Attendance');

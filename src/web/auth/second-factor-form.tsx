@@ -10,7 +10,7 @@ import { useAdminLoginSecondFactor } from './auth.api.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 /**
- * The second step of a staff sign-in (issue 16): the 6-digit code from the authenticator app, or
+ * The second step of a staff sign-in: the 6-digit code from the authenticator app, or
  * one recovery code instead. The server keeps the half-done sign-in for 5 minutes.
  */
 export function SecondFactorForm({ onSignedIn, onStartAgain }: { onSignedIn: () => void; onStartAgain: () => void }) {

@@ -10,7 +10,7 @@ import {
 import { apiRequest } from '../lib/api-client.js';
 import { refreshSession } from '../lib/session.js';
 
-/** The own second factor of a signed-in staff member (issue 16): one fetcher and hook per call. */
+/** The own second factor of a signed-in staff member: one fetcher and hook per call. */
 
 export const staff2faStatusQuery = queryOptions({
   queryKey: ['staff-2fa'],

@@ -19,7 +19,7 @@ const NoteStudentIdDialog = lazy(async () => ({ default: (await import('./note-s
 /**
  * The student login screen (/) and its three modes (SPEC §2): normal, first login, and new
  * password. New-password mode follows the session, so a reload keeps a student in it until the
- * password is changed. Parents with a family account sign in on their own page (issue 17), the
+ * password is changed. Parents with a family account sign in on their own page, the
  * first link under the form.
  */
 export function StudentLoginPage() {

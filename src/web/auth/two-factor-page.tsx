@@ -83,7 +83,7 @@ function StartEnrolment({ start }: { start: ReturnType<typeof useStartEnrolment>
   );
 }
 
-/** Enrolment (issue 16): the password, then the QR code and the secret as text, then a first code from the app. */
+/** Enrolment: the password, then the QR code and the secret as text, then a first code from the app. */
 function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment> }) {
   const start = useStartEnrolment();
   const [code, setCode] = useState('');
@@ -201,7 +201,7 @@ function TurnOff() {
   );
 }
 
-/** /admin/two-factor: the staff member's own second factor (issue 16). */
+/** /admin/two-factor: the staff member's own second factor. */
 export function TwoFactorPage() {
   const navigate = useNavigate();
   const session = useSession();

@@ -48,7 +48,7 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
             </Box>
           )}
           {user && user.role !== 'admin' && (
-            // Families and students read every message the school sent them here (issue 18).
+            // Families and students read every message the school sent them here.
             <Button
               component={RouterLink}
               to="/notices"

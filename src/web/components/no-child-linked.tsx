@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 
-/** A student screen opened by a family account with no child linked yet (issue 17): says so and offers to add one. */
+/** A student screen opened by a family account with no child linked yet: says so and offers to add one. */
 export function NoChildLinked({ title }: { title: string }) {
   return (
     <>

@@ -7,7 +7,7 @@ import { homePathFor, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
 /**
- * An address the portal has no screen for (issue 15 point 11): says so, instead of sending the
+ * An address the portal has no screen for: says so, instead of sending the
  * person somewhere they did not ask for, and links to where they belong: their dashboard when
  * signed in, the sign-in screen otherwise.
  */

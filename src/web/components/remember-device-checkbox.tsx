@@ -2,7 +2,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 
 /**
- * "Keep me signed in on this device", unticked by default (issue 15 point 10, D47): unticked, the
+ * "Keep me signed in on this device", unticked by default (D47): unticked, the
  * session ends when the browser closes, so a shared or school computer does not stay signed in.
  */
 export function RememberDeviceCheckbox({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {

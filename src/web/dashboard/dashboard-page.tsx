@@ -22,7 +22,7 @@ interface DashboardCardProps {
 
 /**
  * The student dashboard (/dashboard): the three cards of SPEC §2. A family account sees them for
- * the child chosen in the header (issue 17; the cards name the child with `?student=`), or, with
+ * the child chosen in the header (the cards name the child with `?student=`), or, with
  * no child linked yet, the way to add one. `actions` holds what app/ adds for the person (a
  * student's "Invite a parent").
  */

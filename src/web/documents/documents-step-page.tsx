@@ -19,7 +19,7 @@ export function DocumentsStepPage() {
   const { studentId, record, editable, refreshRecord } = useRegistration();
   const files = useFiles(studentId);
   const values = recordValues(record);
-  // A document the office returned is needed again (issue 18), as the server's Documents flag counts it.
+  // A document the office returned is needed again, as the server's Documents flag counts it.
   const missing = DOCUMENT_SLOTS.filter(
     (slot) => isSlotRequired(slot, values) && !files.data?.some((file) => file.type === slot.type && file.review_state !== 'returned'),
   );

@@ -27,7 +27,7 @@ export interface DocumentsOf {
 }
 
 /**
- * A student's uploaded documents, opened from the admin student list (issue 15, point 15): every
+ * A student's uploaded documents, opened from the admin student list: every
  * slot of the Documents step with its file name, size and upload date, or "Not uploaded", and a
  * preview that opens the file in the same dialog the student's own Documents step uses. Reads
  * `GET /api/get-files/{id}`, which serves the student and administrators (access `self`). Full

@@ -13,7 +13,7 @@ import { FAMILY_CHILDREN_PATH } from './family-paths.js';
 import { useFamilyChildren } from './family.api.js';
 
 /**
- * The family account's strip under the app bar (issue 17): whose record is open, as a choice of
+ * The family account's strip under the app bar: whose record is open, as a choice of
  * the linked children ("Jaden Ramdass · Form 1 1A"), and My children. Choosing a child opens the
  * same screen for that child (`?student=ID`, as staff name a student) and remembers the choice for
  * the tab, so the dashboard's cards and the registration steps keep it. With no child linked it

@@ -1,6 +1,6 @@
 import type { FamilyChild } from '../../shared/family.schemas.js';
 
-/** How the family screens name a child (issue 17): "Jaden Ramdass", or the Student ID without a name. */
+/** How the family screens name a child: "Jaden Ramdass", or the Student ID without a name. */
 export function childName(child: Pick<FamilyChild, 'first_name' | 'last_name' | 'student_id'>): string {
   return [child.first_name, child.last_name].filter(Boolean).join(' ') || child.student_id;
 }

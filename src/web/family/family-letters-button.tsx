@@ -7,7 +7,7 @@ import { errorMessage } from '../lib/api-client.js';
 import { useDownloadClassLetters } from './family.api.js';
 
 /**
- * "Family code letters (PDF)" for the class chosen in the student list (issue 17, 'families.manage'):
+ * "Family code letters (PDF)" for the class chosen in the student list ('families.manage'):
  * asks first, since every student of the class gets a new code and the previous ones stop working,
  * then downloads one PDF with a letter per student.
  */

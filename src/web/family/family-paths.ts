@@ -1,4 +1,4 @@
-/** The family pages' addresses (issue 17), and the `?next=` that carries an invitation through a sign-in. */
+/** The family pages' addresses, and the `?next=` that carries an invitation through a sign-in. */
 
 export const FAMILY_SIGN_IN_PATH = '/family/sign-in';
 export const FAMILY_REGISTER_PATH = '/family/register';

@@ -18,7 +18,7 @@ import { FAMILY_REGISTER_PATH, withNext } from './family-paths.js';
 import { useFamilyLogin } from './family.api.js';
 
 /**
- * A parent's or guardian's sign-in with e-mail and password (/family/sign-in, issue 17): the
+ * A parent's or guardian's sign-in with e-mail and password (/family/sign-in): the
  * student form's "Keep me signed in on this device", its red alert for a refused sign-in, and the
  * ways on: create an account, a forgotten password. Opened with `?next=` (an invitation opened
  * before signing in), it goes back there once signed in.

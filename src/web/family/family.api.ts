@@ -24,7 +24,7 @@ import { refreshSession } from '../lib/session.js';
 import { saveFile } from '../lib/save-file.js';
 
 /**
- * The family accounts' calls (issue 17): one fetcher and one hook per call. The sign-ins resolve
+ * The family accounts' calls: one fetcher and one hook per call. The sign-ins resolve
  * once the session cache holds the new session (as auth.api.ts's do); a change to the family's
  * children refreshes the session too, whose `child_ids` the student screens read.
  */
@@ -293,7 +293,7 @@ export function useDownloadClassLetters() {
   return useMutation({ mutationFn: downloadClassLetters, meta: BACKGROUND_QUERY });
 }
 
-// ---- The record's parent e-mails the office verified (issue 18: where notices go without an account) ----
+// ---- The record's parent e-mails the office verified (where notices go without an account) ----
 
 const verifiedEmailsKey = (studentId: string) => ['parent-emails-verified', studentId] as const;
 

@@ -24,7 +24,7 @@ import { useFamilyChildren, useLinkChild, useRemoveChild } from './family.api.js
 const TITLE = 'My children';
 
 /**
- * /family/children (issue 17): each linked child with the class and who else reaches the record,
+ * /family/children: each linked child with the class and who else reaches the record,
  * "Open record" and "Remove from my account" (asked first; the child's own sign-in keeps working),
  * and "Add a child" with the code from the school's letter and the child's date of birth, which
  * then opens that child's dashboard.

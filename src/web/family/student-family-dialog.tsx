@@ -38,7 +38,7 @@ const dayOf = (iso: string) => schoolToday(new Date(iso));
 type Guardian = StudentFamily['guardians'][number];
 
 /**
- * The office's Family dialog for one student (issue 17), opened from the admin student list:
+ * The office's Family dialog for one student, opened from the admin student list:
  * who is linked (name, e-mail, how and when) with Remove (asked first), the invitations still
  * open, a new family code shown once with its expiry, an invitation by e-mail (the record's parent
  * e-mails offered), and linking an existing family account by its e-mail. Full screen on a phone.
@@ -74,7 +74,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 const PARENT_LABELS = { mother: "Mother's e-mail", father: "Father's e-mail", guardian: "Guardian's e-mail" } as const;
 
 /**
- * The record's parent e-mails and the office's mark on each (issue 18, D57): with no family
+ * The record's parent e-mails and the office's mark on each (D57): with no family
  * account linked, the school's messages go to the verified ones. Marking says the office checked
  * the address with the parent; a changed address loses the mark by itself.
  */

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IntakeFinaliseResultSchema, IntakeViewSchema, type IntakeView } from '../../shared/intake.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 
-/** The new Form 1 (issue 19, D61): one fetcher and one hook per call; every change answers the whole allocation. */
+/** The new Form 1 (D61): one fetcher and one hook per call; every change answers the whole allocation. */
 
 const intakeKey = ['intake'] as const;
 

@@ -23,7 +23,7 @@ const childName = (child: IntakeStudent) => [child.first_name, child.middle_name
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * New Form 1 (issue 19, D61), for the office and administrators: import the SEA placement list,
+ * New Form 1 (D61), for the office and administrators: import the SEA placement list,
  * allocate the children to the Form 1 classes (Balance, a drag between classes, or each child's
  * Class select, which works with a keyboard and on a phone), then Finalise, which makes them
  * students with their IDs. Before that the intake can be cleared and imported again.

@@ -3,7 +3,7 @@ import type { SessionUser } from '../../shared/auth.schemas.js';
 import { childShownTo } from './family-child.js';
 import { homePathFor, safeNextPath, studentShownTo } from './session.js';
 
-/** A family account's session answer, as the server gives it (issue 17). */
+/** A family account's session answer, as the server gives it. */
 const parent: SessionUser = {
   role: 'guardian',
   name: 'Sandra Mohammed',

@@ -1,5 +1,5 @@
 /**
- * Whose record a family account has open (issue 17). A parent chooses one of the linked children
+ * Whose record a family account has open. A parent chooses one of the linked children
  * in the header's child switcher; every student screen (dashboard, registration, documents, term
  * reports, attendance) then shows that child, as staff name a student with `?student=ID`. The
  * choice is kept in the tab's sessionStorage, so plain links (the dashboard's cards, the

@@ -11,7 +11,7 @@ export interface RegistrationContextValue {
   studentId: string;
   record: StudentRecord;
   status: RegistrationStatus | undefined;
-  /** Students: the window's verdict (SPEC §4); staff whose role may edit records always (issue 16). */
+  /** Students: the registration window's verdict (open, before its deadline: docs/decisions.md); staff whose role may edit records always. */
   editable: boolean;
   role: SessionUser['role'];
   /** Asks for the record again: an upload or a removal changes its progress flags. */

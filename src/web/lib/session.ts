@@ -78,8 +78,8 @@ export function safeNextPath(next: string | null): string | null {
 }
 
 /**
- * Where a signed-in user belongs: staff (every role) on the admin dashboard, students on theirs
- * (SPEC §2); staff who must set up the second factor first on its screen (issue 16).
+ * Where a signed-in user belongs: staff (every role) on the admin dashboard, students and families
+ * on theirs; staff who must set up the second factor first on its screen.
  */
 export function homePathFor(user: SessionUser): string {
   if (user.second_factor_setup) return TWO_FACTOR_PATH;

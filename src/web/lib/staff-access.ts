@@ -3,7 +3,7 @@ import { formClassName } from '../../shared/form-class.js';
 import type { SchoolAction, StudentAction } from '../../shared/staff.js';
 
 /**
- * What the admin area shows a staff role (issue 16, docs/decisions.md "Each role's admin area"):
+ * What the admin area shows a staff role (docs/decisions.md "Each role's admin area"):
  * read from the session's `permissions` and `student_permissions`, which the server's policy
  * writes. Nothing here compares role names; these only hide what the server would refuse.
  */

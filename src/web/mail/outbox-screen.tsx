@@ -61,7 +61,7 @@ function StatusCell({ message }: { message: OutboxMessage }) {
 }
 
 /**
- * The Outbox (issue 17): every e-mail the portal sends, newest first, with how it went. A message
+ * The Outbox: every e-mail the portal sends, newest first, with how it went. A message
  * that cannot be delivered is tried again with a growing wait, then shows as failed with the mail
  * server's reason; Resend gives it all its tries again. "Send a test message" is how a school
  * checks its SMTP settings. Without a mail server the messages wait here.

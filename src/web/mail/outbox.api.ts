@@ -3,7 +3,7 @@ import { OutboxMessageSchema, OutboxPageSchema, type OutboxState, type SendTestM
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
-/** The Outbox screen's calls (issue 17): one fetcher and hook per call. */
+/** The Outbox screen's calls: one fetcher and hook per call. */
 
 const outboxKey = ['admin', 'outbox'] as const;
 

@@ -25,7 +25,7 @@ import { useNoticeSettings, useReminderPreview, useSendReminders, useUpdateNotic
 const helperRole = (message: string | undefined) => (message ? { role: 'alert' } : {});
 
 /**
- * Family Messages (issue 18, D57), for the office and administrators: the daily attendance digest
+ * Family Messages (D57), for the office and administrators: the daily attendance digest
  * (on or off, and when), how many days before the registration deadline reminders may go, and the
  * reminders themselves: who they would reach, then Send.
  */

@@ -31,7 +31,7 @@ function hrefOf(href: string): string {
 }
 
 /**
- * /notices (issue 18, D57): every message the school sent the family (or, for a student, about
+ * /notices (D57): every message the school sent the family (or, for a student, about
  * them alone), newest first, the unread ones marked; a family account also chooses here which
  * optional messages it receives.
  */

@@ -12,7 +12,7 @@ import {
 } from '../../shared/notices.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 
-/** Messages to families (issue 18): one fetcher and one hook per call. */
+/** Messages to families: one fetcher and one hook per call. */
 
 const noticesKey = ['notices'] as const;
 const preferencesKey = ['notice-preferences'] as const;

@@ -10,7 +10,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { useUnsubscribe } from './notices.api.js';
 
 /**
- * /notices/unsubscribe?token=… (issue 18, D57): the link at the end of an optional message. It
+ * /notices/unsubscribe?token=… (D57): the link at the end of an optional message. It
  * works without a sign-in and only turns that kind off for that recipient; it asks for a click
  * first, so a mail scanner that follows links turns nothing off, and then says what it did.
  */

@@ -23,7 +23,7 @@ const STEP_OF_PATH: Partial<Record<string, ReRegistrationStep>> = {
 };
 
 /**
- * Re-registration (issue 19, D62) above every registration step: the steps still to confirm this
+ * Re-registration (D62) above every registration step: the steps still to confirm this
  * year and, on a step not yet confirmed, "Nothing changed", which confirms it as it is. A change
  * saved on the step confirms it too (the server does that with the save).
  */

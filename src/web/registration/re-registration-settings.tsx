@@ -22,7 +22,7 @@ import { useCloseReRegistration, useOpenReRegistration, useReRegistrations } fro
 type Pending = { kind: 'open'; year: number } | { kind: 'close'; year: number };
 
 /**
- * Re-registration (issue 19, D62), under Registration Settings: the administrator opens a year's
+ * Re-registration (D62), under Registration Settings: the administrator opens a year's
  * re-registration without the year rollover (which opens it itself), sees how many returning
  * students have confirmed every step, and can close a year opened by mistake.
  */

@@ -8,7 +8,7 @@ import {
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
-/** Re-registration calls (issue 19, D62): one fetcher and one hook per call. */
+/** Re-registration calls (D62): one fetcher and one hook per call. */
 
 // ---- GET /api/students/{studentId}/re-registration ---------------------------------------------
 

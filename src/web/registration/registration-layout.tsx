@@ -71,7 +71,7 @@ export function RegistrationLayout() {
   const activePath = location.pathname.split('/')[2] ?? '';
   const user = useSession().data?.user ?? null;
   const [params] = useSearchParams();
-  // A student's own record; a family account's chosen child's (issue 17).
+  // A student's own record; a family account's chosen child's.
   const studentId = registrationStudentOf(user, params);
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus(user, studentId);

@@ -49,7 +49,7 @@ export const registrationStatusKey = ['registration-status'] as const;
 
 /**
  * The window of the record's form level: a student's own (the server knows whose), a family
- * account's chosen child named with ?student_id= (issue 17).
+ * account's chosen child named with ?student_id=.
  */
 function registrationStatusQuery(studentId: string | null) {
   const query = studentId ? `?${new URLSearchParams({ student_id: studentId }).toString()}` : '';
@@ -74,7 +74,7 @@ export function useRegistrationStatus(user: SessionUser | null, studentId: strin
 
 /**
  * Whose record the registration screens show (from the session and the address): a student's
- * own, a family account's chosen child (issue 17); none for staff, who open a student's record
+ * own, a family account's chosen child; none for staff, who open a student's record
  * from the admin area.
  */
 export function registrationStudentOf(user: SessionUser | null, search: URLSearchParams): string | null {
@@ -195,7 +195,7 @@ export function useRemoveRegistrationPeriod() {
   });
 }
 
-// ---- GET /api/registration-review/{studentId} (issue 18) ----------------------------------------
+// ---- GET /api/registration-review/{studentId} ----------------------------------------
 
 export const registrationReviewKey = (studentId: string) => ['review', 'registration', studentId] as const;
 

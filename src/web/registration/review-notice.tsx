@@ -4,7 +4,7 @@ import { reviewStepLabel } from '../../shared/review.schemas.js';
 import { useRegistrationReview } from './registration.api.js';
 
 /**
- * Where the record stands with the school office (issue 18): returned with the office's note and
+ * Where the record stands with the school office: returned with the office's note and
  * the steps to fix, submitted and waiting, or verified. Shown above every registration step. A
  * verified record the family can no longer change already says so in the read-only notice
  * (`closedToFamily`), so it is not said twice.

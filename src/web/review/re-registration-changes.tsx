@@ -19,7 +19,7 @@ function valueText(change: FieldChange, value: string | null): string {
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /**
- * What changed in the record since its re-registration opened (issue 19, D62): each field with
+ * What changed in the record since its re-registration opened (D62): each field with
  * its label from the catalogue, the old value → the new one, who and when (from the audit log),
  * and where each step stands: confirmed with "nothing changed", confirmed by a change, or still
  * to confirm.

@@ -8,7 +8,7 @@ import { useTheme } from '@mui/material/styles';
 import { RegistrationDecision } from './registration-decision.js';
 
 /**
- * The student list's "Review registration" row action (issue 18): verify, return with a note and
+ * The student list's "Review registration" row action: verify, return with a note and
  * steps, or reopen one student's record. src/web/app hands it to the list.
  */
 export function RegistrationReviewDialog({ student, onClose }: { student: { id: string; name: string } | null; onClose: () => void }) {

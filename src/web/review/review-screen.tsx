@@ -19,7 +19,7 @@ import { RegistrationDecision } from './registration-decision.js';
 import { useDocumentQueue, useReviewDocument } from './review.api.js';
 
 /**
- * The office's document review (issue 18, D56): the queue oldest first, filtered by class and
+ * The office's document review (D56): the queue oldest first, filtered by class and
  * type, the document beside the student's details; A accepts, R returns (with a reason), N skips
  * to the next. Below, the student's registration: verify, return with a note and steps, reopen.
  */

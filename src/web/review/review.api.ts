@@ -12,7 +12,7 @@ import { ReRegistrationChangesSchema } from '../../shared/re-registration.schema
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
-/** The office's review calls (issue 18): one fetcher and one hook per call. */
+/** The office's review calls: one fetcher and one hook per call. */
 
 // ---- GET /api/review/documents -----------------------------------------------------------------
 
@@ -73,7 +73,7 @@ export function useDecideRegistration(studentId: string) {
   });
 }
 
-// ---- GET /api/review/re-registrations/{studentId} (issue 19) ------------------------------------
+// ---- GET /api/review/re-registrations/{studentId} ------------------------------------
 
 /** What changed in the record since its re-registration opened, and its steps. */
 export function useReRegistrationChanges(studentId: string) {

@@ -27,7 +27,7 @@ const LEAVES = '__leaves__';
 const students = (n: number) => (n === 1 ? '1 student' : `${n} students`);
 
 /**
- * New School Year (issue 19, D60), for administrators: each class's move (editable, 3A → 4A by
+ * New School Year (D60), for administrators: each class's move (editable, 3A → 4A by
  * default; Form 5 leaves), the new year's terms and registration deadline; Preview shows the
  * counts per class the run will produce, and Run does exactly that in one go. A run can be undone
  * the same day.

@@ -7,7 +7,7 @@ import {
 } from '../../shared/rollover.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 
-/** The year rollover (issue 19, D60): one fetcher and one hook per call. */
+/** The year rollover (D60): one fetcher and one hook per call. */
 
 const stateKey = ['year-rollover'] as const;
 

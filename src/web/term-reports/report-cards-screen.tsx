@@ -24,7 +24,7 @@ type Build = { label: string; progress: CardBuildProgress | null } | { label: st
 const termKey = (term: Pick<PostedTermReport, 'year' | 'term'>) => `${term.year}-${term.term}`;
 
 /**
- * Report Cards (issue 19, report day, D59): a class's cards for a term as one PDF, and for those
+ * Report Cards (report day, D59): a class's cards for a term as one PDF, and for those
  * who may export every student, a form's as a zip of class PDFs. The server builds while this
  * screen shows how far it has come ("16 of 32 cards"), then the file is saved. A form teacher sees
  * their own classes; posted or not, every term with results can be printed.

@@ -18,7 +18,7 @@ import { hashToken, SESSION_COOKIE } from '../../../src/server/http/session.js';
 /**
  * Who calls: a visitor; a student on their own id and on another's; each staff role (D49), the
  * form teacher both of the named students' class (5A) and of another class (1A); the demo
- * family's parent on their child's id and on another child's (issue 17).
+ * family's parent on their child's id and on another child's.
  */
 export type CallerKind = 'visitor' | 'own' | 'other' | 'admin' | 'office' | 'principal' | 'teacher' | 'teacher-other' | 'parent' | 'parent-other';
 export const CALLER_KINDS: readonly CallerKind[] = ['visitor', 'own', 'other', 'admin', 'office', 'principal', 'teacher', 'teacher-other', 'parent', 'parent-other'];

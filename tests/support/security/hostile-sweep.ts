@@ -54,7 +54,7 @@ const CREDENTIAL_ROUTES = new Set([
   'POST /api/staff',
   'PATCH /api/staff/:id',
   'POST /api/change-password-staff',
-  // Family accounts (issue 17): opening a registration's link creates the account; a reset link sets its password.
+  // Family accounts: opening a registration's link creates the account; a reset link sets its password.
   'POST /api/family/verify',
   'POST /api/family/reset-password',
 ]);
@@ -74,7 +74,7 @@ const isTarget = (row: RouteRow) => {
 type Caller = 'visitor' | 'admin' | 'own' | 'parent';
 function callersOf(row: RouteRow): Caller[] {
   if (row.access === 'public' || row.access === 'visitor' || row.access === 'device') return ['visitor'];
-  // A family account's own calls (issue 17) are called by the demo family.
+  // A family account's own calls are called by the demo family.
   if (row.access === 'family') return ['parent'];
   // Staff-only routes (a school action) are called by the administrator, who reaches them all.
   if (typeof row.access === 'object' && !('student' in row.access)) return ['admin'];

@@ -434,7 +434,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
-  // ---- the new Form 1 (issue 19, D61) ----
+  // ---- the new Form 1 (D61) ----
   'GET /api/intake': { request: get('/api/intake'), ok: 200 },
   'POST /api/intake/import': {
     // An empty intake and new SEA numbers each call: a second list waits for a clear (409).
@@ -486,7 +486,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: { student: 403, admin: 200 },
   },
 
-  // ---- family accounts (issue 17) ----
+  // ---- family accounts ----
   'POST /api/family/register': {
     // A new address each call: a registration of an address with an account mails its owner instead.
     request: () => ({ url: '/api/family/register', body: { name: 'Sample Parent', email: `sample.${crypto.randomBytes(4).toString('hex')}@example.com` } }),
@@ -565,7 +565,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'POST /api/family-letters/:class_id': { costly: true, request: () => ({ url: '/api/family-letters/5A' }), ok: 200 },
 
-  // ---- the office's review (issue 18): on the bystander, whose family nothing else signs in as ----
+  // ---- the office's review: on the bystander, whose family nothing else signs in as ----
   'GET /api/review/documents': { request: get('/api/review/documents?class_id=5A&file_type=picture'), ok: 200 },
   'POST /api/review/documents/:publicId': {
     request: async ({ db }) => ({ url: `/api/review/documents/${await ensurePicture(db, BYSTANDER_STUDENT)}`, body: { decision: 'accept' } }),
@@ -595,7 +595,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
-  // ---- re-registration (issue 19, D62): administrators open and close; the record's readers read; its editors confirm ----
+  // ---- re-registration (D62): administrators open and close; the record's readers read; its editors confirm ----
   'GET /api/re-registrations': { request: get('/api/re-registrations'), ok: 200 },
   'POST /api/re-registrations': {
     request: async ({ db }) => {
@@ -622,7 +622,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'GET /api/review/re-registrations/:studentId': { request: ({ student }) => ({ url: `/api/review/re-registrations/${student}` }), ok: 200 },
 
-  // ---- the Outbox (issue 17): administrators only ----
+  // ---- the Outbox: administrators only ----
   'GET /api/outbox': { request: get('/api/outbox'), ok: 200 },
   'POST /api/outbox/test': { request: () => ({ url: '/api/outbox/test', body: { to: 'smtp-check@example.com' } }), ok: 201 },
   'POST /api/outbox/:id/resend': {
@@ -630,7 +630,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
-  // ---- messages to families (issue 18) ----
+  // ---- messages to families ----
   'GET /api/notices': { request: get('/api/notices'), ok: 200 },
   'POST /api/notices/:id/read': {
     request: async ({ db }) => ({ url: `/api/notices/${await familyNotice(db)}/read` }),
@@ -656,7 +656,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
-  // ---- the year rollover (issue 19): administrators only. The run is undone by the next sample, and each sample starts from a known state ----
+  // ---- the year rollover: administrators only. The run is undone by the next sample, and each sample starts from a known state ----
   'GET /api/year-rollover': { request: get('/api/year-rollover'), ok: 200 },
   'POST /api/year-rollover/preview': { request: async ({ db }) => ({ url: '/api/year-rollover/preview', body: await rolloverPlan(db) }), ok: 200 },
   'POST /api/year-rollover': {

@@ -35,7 +35,7 @@ export function publishedDemoPassword(username: string | null): string | null {
 }
 
 /**
- * The demo family (issue 17): one parent's account linked to three children in different forms
+ * The demo family: one parent's account linked to three children in different forms
  * (5A, 1A and 3A), signed in with this e-mail and password on the demo school only.
  */
 export const DEMO_FAMILY = {

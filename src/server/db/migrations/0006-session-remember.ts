@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * "Keep me signed in on this device" (issue 15 point 10, docs/decisions.md D47): each session
+ * "Keep me signed in on this device" (docs/decisions.md D47): each session
  * remembers whether its cookie outlives the browser, so a password change that issues a new id
  * keeps the person's choice. Existing sessions had a lasting cookie: they keep it (1).
  */

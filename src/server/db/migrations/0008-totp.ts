@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The staff second factor (issue 16, docs/decisions.md "Staff second factor"): the last TOTP time
+ * The staff second factor (docs/decisions.md "Staff second factor"): the last TOTP time
  * step a code was accepted for, so a code is taken once (RFC 6238 §5.2), and on each session
  * whether it may only reach the enrolment calls (2FA required for the role, not yet set up).
  */

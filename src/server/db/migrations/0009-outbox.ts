@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * The outbox (issue 17, DESIGN §4, docs/decisions.md D53): every message the portal sends, written
+ * The outbox (docs/decisions.md D53): every message the portal sends, written
  * in the transaction of what caused it and sent afterwards by the sender in the process.
  *
  * `next_attempt_at` is when the row is next due: a queued row's next try, or, while a sender holds

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Family accounts (issue 17, docs/decisions.md D54). A parent or guardian is a `users` row with
+ * Family accounts (docs/decisions.md D54). A parent or guardian is a `users` row with
  * `role = 'guardian'`, signed in by e-mail (unique among guardians, stored lower-case) once
  * `email_verified_at` is set. `guardian_students` links a guardian to each child and says how the
  * link was made; `family_codes` are the office's printed codes (hashed, once, expiring);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The office's review (issue 18, docs/decisions.md D56).
+ * The office's review (docs/decisions.md D56).
  * - `documents` gain a review state: `submitted` (every upload, and every new upload into a slot),
  *   `accepted` or `returned` with the reason the family reads; who decided and when. The queue
  *   reads the submitted ones oldest first: one index on (review_state, updated_at).

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Messages to families (issue 18, docs/decisions.md D57).
+ * Messages to families (docs/decisions.md D57).
  * - `notices`: every message sent to a family, as the portal's notices list shows it. A recipient
  *   is a family account (`user_id`) or, for a child with none linked, a parent e-mail the office
  *   verified (`email` only); `recipient_key` names either (`user:12`, `email:a@b.c`) and is the

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
 /**
- * The new school year (issue 19, docs/decisions.md D60).
+ * The new school year (docs/decisions.md D60).
  * - `students.left_on` and `left_class`: a student who left at a rollover (Form 5, Form 6) is kept
  *   as a former student: the day they left and the class they left from. Their `class_id` is
  *   cleared, so no class list reaches them; lists that are not by class leave them out through one

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * The new Form 1 from the SEA placement list (issue 19, docs/decisions.md D61).
+ * The new Form 1 from the SEA placement list (docs/decisions.md D61).
  * - `intake_students`: the children of an imported placement list, checked by the import's rules,
  *   with the Form 1 class chosen for each (null until the allocation gives one). They become
  *   students only when the intake is finalised, which empties the table. An SEA number appears

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Re-registration at the start of a school year (issue 19, docs/decisions.md D62).
+ * Re-registration at the start of a school year (docs/decisions.md D62).
  * - `re_registrations`: one row per academic year (named by the year it starts) whose
  *   re-registration was opened, by whom and when. The office's "what changed" reads the audit log
  *   from `opened_at` on.

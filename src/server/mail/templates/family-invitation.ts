@@ -1,6 +1,6 @@
 import { composeMail, portalLink, type MailContext, type RenderedMail } from './layout.js';
 
-/** An invitation to a child's record, sent by the student or the office (issue 17, D54). */
+/** An invitation to a child's record, sent by the student or the office (D54). */
 export interface FamilyInvitationData {
   studentName: string;
   token: string;

@@ -1,6 +1,6 @@
 import { composeMail, portalLink, type MailContext, type RenderedMail } from './layout.js';
 
-/** A family account's password reset link (issue 17, D54). */
+/** A family account's password reset link (D54). */
 export interface FamilyPasswordResetData {
   name: string;
   token: string;

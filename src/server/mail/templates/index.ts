@@ -17,7 +17,7 @@ import type { MailContent } from './layout.js';
 export type { MailBlock, MailContent, MailContext, MailTemplate, RenderedMail } from './layout.js';
 
 /**
- * Every message the portal can send (issue 17, docs/decisions.md D53): one file per template in
+ * Every message the portal can send (docs/decisions.md D53): one file per template in
  * this folder, each `(data, context) => { subject, html, text }` written with layout.ts's
  * `composeMail`. A new template is a file and a line here; `queueMessage` then takes its name and
  * checks its data's type.
@@ -31,7 +31,7 @@ export const MAIL_TEMPLATES = {
   'family-parent-email-changed': familyParentEmailChanged,
   // Staff accounts: the owner told of an administrator's reset of their second factor (D65).
   'staff-second-factor-reset': staffSecondFactorReset,
-  // Messages to families (issue 18, D57): the template's name is the notice's kind.
+  // Messages to families (D57): the template's name is the notice's kind.
   'document-returned': documentReturned,
   'registration-returned': registrationReturned,
   'registration-verified': registrationVerified,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { composeMail, portalLink } from './layout.js';
 import { MAIL_TEMPLATES, renderStoredMail } from './index.js';
 
-/** The frame of every message (issue 17): escaped values, web links only, the same words in both parts. */
+/** The frame of every message: escaped values, web links only, the same words in both parts. */
 
 const context = { schoolName: 'St. Mary’s <College> & Co', publicUrl: 'https://portal.school.tt' };
 

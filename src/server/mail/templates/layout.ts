@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html';
 
 /**
- * The one frame every message is written in (issue 17, docs/decisions.md D53): short, plain,
+ * The one frame every message is written in (docs/decisions.md D53): short, plain,
  * accessible HTML (a language, a title, one heading, real links, no images, no layout tables) and
  * the same words as a text part. A template describes its message as blocks and this file writes
  * both parts, so the two never say different things and no template writes HTML by hand: every

@@ -9,7 +9,7 @@ export interface DigestLine {
   timeIn: string | null;
 }
 
-/** The day's absences and lates of a family's children (issue 18). */
+/** The day's absences and lates of a family's children. */
 export interface AttendanceDigestData extends NoticeData {
   /** yyyy-MM-dd */
   date: string;

@@ -1,7 +1,7 @@
 import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
 import { namesList, unsubscribeBlocks, type NoticeData } from './notice-parts.js';
 
-/** The registration deadline is near and a child's record is not finished (issue 18). */
+/** The registration deadline is near and a child's record is not finished. */
 export interface DeadlineReminderData extends NoticeData {
   /** The earliest deadline among the children, yyyy-MM-dd. */
   deadline: string;

@@ -1,7 +1,7 @@
 import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
 import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
-/** The office returned an uploaded document with a reason (issue 18): upload a new one. */
+/** The office returned an uploaded document with a reason: upload a new one. */
 export interface DocumentReturnedData extends NoticeData {
   documentLabel: string;
   reason: string;

@@ -1,7 +1,7 @@
 import { portalLink, type MailBlock, type MailContext } from './layout.js';
 
 /**
- * Parts shared by the messages to families (issue 18, docs/decisions.md D57). Each notice
+ * Parts shared by the messages to families (docs/decisions.md D57). Each notice
  * template describes its message as content (subject, heading, blocks) so that the portal's
  * notices list shows the same words as the mail; the optional kinds end with their unsubscribe link.
  */

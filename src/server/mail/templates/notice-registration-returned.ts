@@ -1,7 +1,7 @@
 import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
 import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
-/** The office returned a submitted registration with a note and the steps to fix (issue 18). */
+/** The office returned a submitted registration with a note and the steps to fix. */
 export interface RegistrationReturnedData extends NoticeData {
   note: string;
   steps: string[];

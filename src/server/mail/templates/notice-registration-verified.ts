@@ -1,7 +1,7 @@
 import { composeMail, type MailContent, type MailContext, type RenderedMail } from './layout.js';
 import { childLink, namesList, type NoticeData } from './notice-parts.js';
 
-/** The office verified a submitted registration (issue 18): nothing more to do. */
+/** The office verified a submitted registration: nothing more to do. */
 export type RegistrationVerifiedData = NoticeData;
 
 export function registrationVerifiedContent(data: RegistrationVerifiedData, context: MailContext): MailContent {

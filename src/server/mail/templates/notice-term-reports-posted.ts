@@ -2,7 +2,7 @@ import { composeMail, portalLink, type MailContent, type MailContext, type Rende
 import { namesList, type NoticeData } from './notice-parts.js';
 
 /**
- * A term's report cards are posted (issue 18). The link opens the portal's report cards, which
+ * A term's report cards are posted. The link opens the portal's report cards, which
  * need a sign-in: no report card is attached and no link opens one without it (D57).
  */
 export interface TermReportsPostedData extends NoticeData {

@@ -1,6 +1,6 @@
 import { composeMail, portalLink, type MailContext, type RenderedMail } from './layout.js';
 
-/** The Outbox's "Send a test message": proves the school's SMTP settings deliver (issue 17). */
+/** The Outbox's "Send a test message": proves the school's SMTP settings deliver. */
 export interface TestMessageData {
   /** The name of the administrator who sent it. */
   requestedBy: string;
