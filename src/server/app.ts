@@ -22,7 +22,7 @@ import { securityHeadersPlugin } from './http/security-headers.js';
 import { serverSecret } from './http/server-secret.repository.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
-import { closeWorkerPool } from './workers/worker-pool.js';
+import { closeWorkerPool, configureWorkerPool } from './workers/worker-pool.js';
 import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
 import { DigestTimer } from './notices/digest-timer.js';
@@ -100,6 +100,7 @@ const publicRoutes = fp(async (app: FastifyInstance) => {
 export async function buildApp(config: Config, deps: { db: Db }, options: BuildOptions = {}): Promise<FastifyInstance> {
   const timeouts = options.timeouts ?? serverTimeouts(config.uploadMaxBytes);
   configurePasswordHashing(config);
+  configureWorkerPool(config);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestTimeout: timeouts.requestMs,

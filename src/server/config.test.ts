@@ -11,6 +11,16 @@ describe('configuration', () => {
   });
 });
 
+describe('WORKER_NICE', () => {
+  it('lowers the threads by 10 nice levels unless told otherwise, and refuses what is not a nice level', () => {
+    expect(loadConfig({}).workerNice).toBe(10);
+    expect(loadConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(() => loadConfig({ WORKER_NICE: '20' })).toThrow(/WORKER_NICE must be a whole number from 0 to 19/);
+    expect(() => loadConfig({ WORKER_NICE: 'low' })).toThrow(/WORKER_NICE must be a whole number from 0 to 19/);
+    expect(() => loadConfig({ WORKER_NICE: '2.5' })).toThrow(/WORKER_NICE must be a whole number from 0 to 19/);
+  });
+});
+
 describe('PASSWORD_HASH_COST', () => {
   it('is OWASP’s when unset, takes test, and refuses anything else and test in production', () => {
     expect(loadConfig({}).passwordHashCost).toBe('owasp');

@@ -148,6 +148,7 @@ const EnvSchema = z
     PUBLIC_URL: PublicUrlSchema.optional(),
     STUDENT_LIST_SERVER_MODE_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
     PASSWORD_HASH_COST: z.enum(PASSWORD_HASH_COSTS, { message: 'must be owasp or test (leave it unset in production)' }).default('owasp'),
+    WORKER_NICE: z.coerce.number({ message: 'must be a whole number from 0 to 19' }).int('must be a whole number from 0 to 19').min(0, 'must be a whole number from 0 to 19').max(19, 'must be a whole number from 0 to 19').default(10),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
   })
@@ -207,6 +208,12 @@ export interface Config {
   readonly studentListServerModeAbove: number;
   /** PASSWORD_HASH_COST: the argon2id cost of new password hashes, `owasp` unless a test suite says `test`. */
   readonly passwordHashCost: PasswordHashCost;
+  /**
+   * WORKER_NICE (default 10): how much lower the PDF and file threads' priority is than the
+   * server's, in nice levels, so a sign-in gets a busy core before a print does. The test suites
+   * use 0: a niced thread beside another busy program waits for it, however fast the machine.
+   */
+  readonly workerNice: number;
 }
 
 export class ConfigError extends Error {}
@@ -240,5 +247,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     studentListServerModeAbove: e.STUDENT_LIST_SERVER_MODE_ABOVE,
     passwordHashCost: e.PASSWORD_HASH_COST,
+    workerNice: e.WORKER_NICE,
   });
 }

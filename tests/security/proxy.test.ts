@@ -15,7 +15,7 @@ import { TestClient } from '../support/test-app.js';
 
 const SPOOFED = '6.6.6.6';
 const REAL = '203.0.113.7';
-const env = (trustProxy: string) => ({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests', TRUST_PROXY: trustProxy, PASSWORD_HASH_COST: 'test' });
+const env = (trustProxy: string) => ({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/school-portal-tests', TRUST_PROXY: trustProxy, PASSWORD_HASH_COST: 'test', WORKER_NICE: '0' });
 
 /**
  * Starts the portal with this TRUST_PROXY; from `peer` signs in wrongly once and rightly once as

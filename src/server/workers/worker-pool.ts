@@ -2,6 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.js';
+import type { Config } from '../config.js';
 import type { TaskRequest, TaskAnswer } from './tasks.js';
 
 /**
@@ -18,7 +19,8 @@ import type { TaskRequest, TaskAnswer } from './tasks.js';
  * - Memory: each thread's heap is capped, so a hostile file ends that thread, not the server; its
  *   young generation is kept small, so a school-wide document's garbage is collected often rather
  *   than left to fill 48 MB of nursery (D63).
- * - Priority: the threads run niced, so the event loop gets a core first when both want one.
+ * - Priority: the threads run niced (WORKER_NICE, 10 unless configured), so the event loop gets a
+ *   core first when both want one.
  * - Lifetime: the pool starts with the first task and each app closes it (onClose); an idle thread
  *   ends after a minute, so a server nobody prints on holds no second thread.
  *
@@ -41,8 +43,8 @@ const THREAD_HEAP_MB = 512;
  */
 const THREAD_YOUNG_MB = 8;
 const IDLE_MS = 60_000;
-/** How much lower the threads' priority is than the server's (nice levels). */
-const THREAD_NICE = 10;
+/** How much lower the threads' priority is than the server's (nice levels): `configureWorkerPool`. */
+let threadNice = 10;
 
 /** Time limits per kind of task, from when it is asked for. */
 export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
@@ -79,9 +81,17 @@ function startPool(): Piscina<TaskRequest, TaskAnswer<TaskRequest>> {
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
     // The threads run at a lower priority than the event loop (Linux, through piscina's optional
     // @napi-rs/nice): on two cores a render must not take the core a sign-in is waiting for.
-    niceIncrement: THREAD_NICE,
+    niceIncrement: threadNice,
   });
   return pool;
+}
+
+/**
+ * Takes the threads' priority from the configuration (WORKER_NICE). buildApp calls it; threads
+ * already running keep theirs until the pool is closed.
+ */
+export function configureWorkerPool(config: Pick<Config, 'workerNice'>): void {
+  threadNice = config.workerNice;
 }
 
 function busy(): AppError {
