@@ -177,11 +177,18 @@ async function readBack(filled: Filled, step: (typeof STEPS)[number]['step']): P
   }
 }
 
-async function fillEveryStep(studentId: string, width: number, plan: Record<string, { switches?: string[]; selects?: Record<string, string> }>) {
+type StepName = (typeof STEPS)[number]['step'];
+
+/**
+ * Fills the planned steps (every data step unless `only` names some) of a student who has only
+ * their identity on file, reloads, and finds every value kept and exactly those steps done.
+ */
+async function fillSteps(studentId: string, width: number, plan: Partial<Record<StepName, { switches?: string[]; selects?: Record<string, string> }>>, only?: readonly StepName[]) {
+  const steps = STEPS.filter(({ step }) => !only || only.includes(step));
   await openBrowser(width);
   await signInStudent(studentId);
   const filled: Filled = { typed: new Map() };
-  for (const { step, path, title } of STEPS) {
+  for (const { step, path, title } of steps) {
     await openStep(path, title);
     // Only the identity is on file: no data step is done yet.
     expect(await headerFlag(path)).toBe('0');
@@ -193,14 +200,15 @@ async function fillEveryStep(studentId: string, width: number, plan: Record<stri
   await page.screenshot({ path: screenshotPath(`registration-filled-${width}.png`), fullPage: true });
 
   // Nothing typed is lost on reload, and the flags come from the server.
-  for (const { step, path, title } of STEPS) {
+  for (const { step, path, title } of steps) {
     await page.reload();
     await openStep(path, title);
     await readBack(filled, step);
     expect(await headerFlag(path)).toBe('1');
   }
   const progress = await spec.portal.database.db.selectFrom('registration_progress').selectAll().where('student_id', '=', studentId).executeTakeFirstOrThrow();
-  expect([progress.student_data, progress.family_data, progress.health_data, progress.other_data]).toEqual([1, 1, 1, 1]);
+  const done = (step: StepName) => (steps.some((filledStep) => filledStep.step === step) ? 1 : 0);
+  expect([progress.student_data, progress.family_data, progress.health_data, progress.other_data]).toEqual([done('student'), done('family'), done('health'), done('other')]);
 }
 
 describe('filling the registration record', () => {
@@ -211,7 +219,7 @@ describe('filling the registration record', () => {
   });
 
   it('on a desktop: every step field by field, with the permit dates and both parents; kept after reload', async () => {
-    await fillEveryStep(students[0]!, 1280, {
+    await fillSteps(students[0]!, 1280, {
       student: { switches: ['immigration_permit'] },
       family: { selects: { living_status: 'Both Parents' } },
       health: { switches: ['asthma', 'polio'] },
@@ -223,11 +231,19 @@ describe('filling the registration record', () => {
     expect(await page.locator('.MuiBottomNavigation-root').count()).toBe(0);
   }, 240_000);
 
+  // The phone fills the two steps whose fields depend on earlier answers, the other way round from
+  // the desktop; the Student and Health steps' fields are the desktop's, and their layout at phone
+  // width is navigation.spec's.
   it('on a phone (375 px): with a guardian, a sibling and a parent who attended; kept after reload', async () => {
-    await fillEveryStep(students[1]!, 375, {
-      family: { selects: { living_status: 'Guardian' } },
-      other: { switches: ['sibling_attending', 'parent_attended'], selects: { device_type: 'Phone' } },
-    });
+    await fillSteps(
+      students[1]!,
+      375,
+      {
+        family: { selects: { living_status: 'Guardian' } },
+        other: { switches: ['sibling_attending', 'parent_attended'], selects: { device_type: 'Phone' } },
+      },
+      ['family', 'other'],
+    );
     // Narrow screens: bottom navigation, no side menu; the page does not scroll sideways.
     await page.getByRole('navigation', { name: 'Registration steps' }).getByRole('link', { name: /Family Data: done/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Family Data' }).waitFor();

@@ -60,11 +60,11 @@ function launchChromium(args: readonly string[] = []): Promise<PlaywrightBrowser
  * shares nothing (cookies, storage, cache) with the one before.
  */
 let fileChromium: Promise<PlaywrightBrowser> | undefined;
-afterAll(async () => {
+async function closeFileChromium(): Promise<void> {
   const running = fileChromium;
   fileChromium = undefined;
   await (await running)?.close();
-});
+}
 
 /**
  * A fresh browser context (its own cookies and storage) at a size, with one page open. A test that
@@ -193,6 +193,8 @@ export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
     },
   };
 
+  // Registered by each spec file (not once by this module, which the files share: vitest.config.ts).
+  afterAll(closeFileChromium);
   beforeEach(async () => {
     pageErrors = [];
     if (size) await spec.open(size);
