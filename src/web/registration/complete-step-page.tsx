@@ -61,6 +61,7 @@ export function CompleteStepPage() {
           {TERMS_DECLARATION}
         </Typography>
         <RegistrationField
+          key={studentId}
           field={AGREE_FIELD}
           value={(record.agree_terms_conditions as FieldValue | undefined) ?? 0}
           studentId={studentId}

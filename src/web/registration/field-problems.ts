@@ -16,36 +16,57 @@ export interface FieldProblem {
   pending: boolean;
 }
 
+/** The frame's store: every child's field problems, so one child's never shows in another's field. */
+export interface FieldProblemsStore {
+  /** One student's problems, by field name. */
+  problemsOf: (studentId: string) => ReadonlyMap<string, FieldProblem>;
+  /** Sets a student's field's problem, or clears it with null. */
+  report: (studentId: string, name: string, problem: FieldProblem | null) => void;
+}
+
+/** What a field sees of the store: its own student's problems. */
 export interface FieldProblemsValue {
   problems: ReadonlyMap<string, FieldProblem>;
   /** Sets a field's problem, or clears it with null. */
   report: (name: string, problem: FieldProblem | null) => void;
 }
 
-const NO_PROBLEMS: FieldProblemsValue = { problems: new Map(), report: () => undefined };
+const NONE: ReadonlyMap<string, FieldProblem> = new Map();
+const NO_PROBLEMS: FieldProblemsStore = { problemsOf: () => NONE, report: () => undefined };
 
-export const FieldProblemsContext = createContext<FieldProblemsValue>(NO_PROBLEMS);
+export const FieldProblemsContext = createContext<FieldProblemsStore>(NO_PROBLEMS);
 
-/** The frame's store of field problems (registration-layout.tsx provides it). */
-export function useFieldProblemsStore(): FieldProblemsValue {
-  const [problems, setProblems] = useState<ReadonlyMap<string, FieldProblem>>(new Map());
-  const report = useCallback((name: string, problem: FieldProblem | null) => {
-    setProblems((current) => {
+/**
+ * The frame's store of field problems (registration-layout.tsx provides it), kept per student: a
+ * family account switching between children finds each child's unsent values under that child's
+ * fields and nowhere else.
+ */
+export function useFieldProblemsStore(): FieldProblemsStore {
+  const [byStudent, setByStudent] = useState<ReadonlyMap<string, ReadonlyMap<string, FieldProblem>>>(new Map());
+  const report = useCallback((studentId: string, name: string, problem: FieldProblem | null) => {
+    setByStudent((all) => {
+      const current = all.get(studentId) ?? NONE;
       const old = current.get(name);
       if (problem === null ? old === undefined : old?.draft === problem.draft && old.message === problem.message && old.pending === problem.pending) {
-        return current;
+        return all;
       }
       const next = new Map(current);
       if (problem === null) next.delete(name);
       else next.set(name, problem);
-      return next;
+      return new Map(all).set(studentId, next);
     });
   }, []);
-  return useMemo(() => ({ problems, report }), [problems, report]);
+  const problemsOf = useCallback((studentId: string) => byStudent.get(studentId) ?? NONE, [byStudent]);
+  return useMemo(() => ({ problemsOf, report }), [problemsOf, report]);
 }
 
-export function useFieldProblems(): FieldProblemsValue {
-  return useContext(FieldProblemsContext);
+/** One student's problems and a way to report them, for that student's fields. */
+export function useFieldProblems(studentId: string): FieldProblemsValue {
+  const store = useContext(FieldProblemsContext);
+  const problems = store.problemsOf(studentId);
+  const { report } = store;
+  const reportOwn = useCallback((name: string, problem: FieldProblem | null) => report(studentId, name, problem), [report, studentId]);
+  return useMemo(() => ({ problems, report: reportOwn }), [problems, reportOwn]);
 }
 
 /** The fields of a step shown now (by the record) that show a problem, in the step's order. */

@@ -60,7 +60,16 @@ const asText = (value: FieldValue): string => (value === null ? '' : String(valu
 export const RegistrationField = memo(function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
   const save = useSaveField(studentId);
   const queryClient = useQueryClient();
-  const { problems, report } = useFieldProblems();
+  const { problems, report } = useFieldProblems(studentId);
+  // Whether the field is still on screen: a save that ends after the person moved on (another
+  // step, another child) records its outcome in the frame's store itself.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   // What the field showed when the student left it (problems.get is read on mount only).
   const [kept] = useState(() => problems.get(field.name));
   const [draft, setDraft] = useState<string>(kept?.draft ?? asText(value));
@@ -130,6 +139,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     if (!onlineManager.isOnline()) setMessage(OFFLINE_MESSAGE);
     try {
       await save.mutateAsync({ name: field.name, value: check.value });
+      if (!mounted.current) report(field.name, null);
       saved.current = check.value;
       setWaiting(undefined);
       setMessage((shown) => (shown === OFFLINE_MESSAGE || shown === UNREACHABLE_RETRY_MESSAGE ? null : shown));
@@ -137,8 +147,11 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
       outcome = 'error';
       const fieldMessage = isApiError(error) ? error.errors?.[field.name]?.[0] : undefined;
       if (isApiError(error) && error.status === 0) {
-        // No answer: the value is kept and sent again (the effect above).
-        setMessage(navigator.onLine ? UNREACHABLE_RETRY_MESSAGE : OFFLINE_MESSAGE);
+        // No answer: the value is kept and sent again (the effect above), or, when the field has
+        // left the screen, kept in the frame for this child and sent when the field is back.
+        const unsent = navigator.onLine ? UNREACHABLE_RETRY_MESSAGE : OFFLINE_MESSAGE;
+        if (!mounted.current) report(field.name, { draft: asText(check.value), message: unsent, pending: true });
+        setMessage(unsent);
         setWaiting(check.value);
       } else if (fieldMessage !== undefined) {
         // The server's rule for this value: it stays in the field with the message, as the screen's own rules do.

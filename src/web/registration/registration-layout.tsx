@@ -97,7 +97,7 @@ export function RegistrationLayout() {
   // Staff: whether their role may edit records (the policy's student.edit; the principal and a
   // form teacher only read); a student or a family account: the registration window's verdict.
   const editable = role === 'admin' ? canTake(user, 'student.edit') : status.data?.editable === true;
-  const progress = shownProgress(record.data.progress, fieldProblems.problems, recordValues(record.data));
+  const progress = shownProgress(record.data.progress, fieldProblems.problemsOf(studentId), recordValues(record.data));
 
   return (
     <RegistrationContext.Provider

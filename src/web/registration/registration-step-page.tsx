@@ -52,7 +52,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const values = recordValues(record);
   const shown = fieldsOfStep(step).filter((field) => isFieldVisible(field, values));
   const missing = missingFields(step, values);
-  const withProblems = problemFieldsOf(step, useFieldProblems().problems, values);
+  const withProblems = problemFieldsOf(step, useFieldProblems(studentId).problems, values);
   const labelOf = new Map(shown.map((f) => [f.name, f.label]));
   const labels = (names: readonly string[]) => names.map((name) => labelOf.get(name) ?? name).join(', ');
   const groups = groupFields(shown);
@@ -92,6 +92,8 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
             {group.fields.map((field) => (
               <Box key={field.name} data-field={field.name} sx={{ gridColumn: field.control === 'textarea' ? '1 / -1' : undefined, minWidth: 0 }}>
                 <RegistrationField
+                  // A field is one child's: switching child starts the next child's afresh.
+                  key={`${studentId}:${field.name}`}
                   field={field}
                   value={values[field.name] ?? null}
                   studentId={studentId}
