@@ -130,6 +130,7 @@ const EnvSchema = z
     DEMO_DATA: booleanFromEnv.optional(),
     SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
     SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(60),
+    REMEMBER_DAYS: z.coerce.number({ message: 'must be a whole number of days from 1 to 365' }).int('must be a whole number of days from 1 to 365').min(1, 'must be a whole number of days from 1 to 365').max(365, 'must be a whole number of days from 1 to 365').default(30),
     TRUST_PROXY: TrustProxySchema.default(false),
     UPLOAD_MAX_BYTES: z.coerce
       .number()
@@ -182,6 +183,11 @@ export interface Config {
   readonly demoData: boolean | undefined;
   readonly sessionTtlMs: number;
   readonly sessionIdleMs: number;
+  /**
+   * REMEMBER_DAYS (default 30): how long a student's or a family's "Keep me signed in" lasts after
+   * its last use; each use starts the days again. Staff sessions keep SESSION_TTL_HOURS either way.
+   */
+  readonly rememberedSessionMs: number;
   /** The proxies in front (addresses or CIDR ranges) whose X-Forwarded-* are believed; false = none. */
   readonly trustProxy: false | readonly string[];
   readonly uploadMaxBytes: number;
@@ -235,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    rememberedSessionMs: e.REMEMBER_DAYS * 86_400_000,
     trustProxy: e.TRUST_PROXY,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     logLevel: e.LOG_LEVEL,

@@ -7,7 +7,7 @@ import { DEMO_FAMILY, DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-d
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
-import { SESSION_COOKIE } from '../http/session.js';
+import { hashToken, SESSION_COOKIE } from '../http/session.js';
 import { DEVICE_COOKIE } from './device-cookie.js';
 import * as auth from './auth.service.js';
 
@@ -453,8 +453,81 @@ describe('"Keep me signed in" survives a password change (D47)', () => {
     const reissued = sessionCookieOf(changed);
     expect(reissued?.value).toBeDefined();
     expect(reissued?.value).not.toBe(before);
-    expect(reissued?.maxAge).toBe(remember ? testConfig().sessionTtlMs / 1000 : undefined);
+    expect(reissued?.maxAge).toBe(remember ? testConfig().rememberedSessionMs / 1000 : undefined);
     if (!remember) expect(reissued?.expires).toBeUndefined();
+  });
+});
+
+describe('"Keep me signed in" lasts REMEMBER_DAYS after the last use for students and families; staff keep their limits', () => {
+  const sessionCookieOf = (response: { cookies: { name: string; value: string; maxAge?: number }[] }) =>
+    response.cookies.find((cookie) => cookie.name === SESSION_COOKIE);
+  const config = testConfig();
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+
+  /** Puts the client's session's last use `agoMs` back and its end `endsInMs` from now (negative: past). */
+  async function age(c: TestClient, agoMs: number, endsInMs: number): Promise<void> {
+    const token = c.cookies.get(SESSION_COOKIE);
+    if (!token) throw new Error('not signed in');
+    const now = Date.now();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(now - agoMs).toISOString(), expires_at: new Date(now + endsInMs).toISOString() })
+      .where('id_hash', '=', hashToken(token))
+      .execute();
+  }
+  const signedInUser = async (c: TestClient) => SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
+  const studentAt = async (offset: number) =>
+    (await t.database.db.selectFrom('students').select('id').where('id', 'like', '2025%').orderBy('id').limit(1).offset(offset).executeTakeFirstOrThrow()).id;
+
+  it('a ticked student session survives hours unused, and each use moves its end and the cookie’s to REMEMBER_DAYS ahead', async () => {
+    const c = client();
+    const signIn = await c.post('/api/login-student', { student_id: await studentAt(3), password: 'portal-demo-2026', remember: true });
+    expect(signIn.statusCode).toBe(200);
+    expect(sessionCookieOf(signIn)?.maxAge).toBe(config.rememberedSessionMs / 1000);
+    const token = c.cookies.get(SESSION_COOKIE)!;
+    const endOf = async () => Date.parse((await t.database.db.selectFrom('sessions').select('expires_at').where('id_hash', '=', hashToken(token)).executeTakeFirstOrThrow()).expires_at);
+    expect(Math.abs((await endOf()) - (Date.now() + config.rememberedSessionMs))).toBeLessThan(HOUR);
+
+    // Three hours unused (past the 60-minute idle limit), one day left: still signed in, and the end slides.
+    await age(c, 3 * HOUR, DAY);
+    const used = await c.get('/api/session');
+    expect(SessionAnswerSchema.parse(used.json()).user).not.toBeNull();
+    expect(sessionCookieOf(used)?.maxAge).toBe(config.rememberedSessionMs / 1000);
+    expect(Math.abs((await endOf()) - (Date.now() + config.rememberedSessionMs))).toBeLessThan(HOUR);
+
+    // Unused for longer than REMEMBER_DAYS: ended.
+    await age(c, config.rememberedSessionMs + HOUR, DAY);
+    expect(await signedInUser(c)).toBeNull();
+  });
+
+  it('a ticked session has ended when its end has passed, however recently it was used', async () => {
+    const c = client();
+    expect((await c.post('/api/login-student', { student_id: await studentAt(4), password: 'portal-demo-2026', remember: true })).statusCode).toBe(200);
+    await age(c, 2 * 60_000, -1000);
+    expect(await signedInUser(c)).toBeNull();
+  });
+
+  it('unticked, a student session still ends after the idle limit, with a cookie that ends with the browser', async () => {
+    const c = client();
+    const signIn = await c.post('/api/login-student', { student_id: await studentAt(5), password: 'portal-demo-2026', remember: false });
+    expect(sessionCookieOf(signIn)?.maxAge).toBeUndefined();
+    await age(c, config.sessionIdleMs + 60_000, DAY);
+    expect(await signedInUser(c)).toBeNull();
+  });
+
+  it('a ticked staff session keeps SESSION_TTL_HOURS and the idle limit', async () => {
+    const c = client();
+    const signIn = await c.post('/api/admin-login', { username: DEMO_STAFF.principal.username, password: DEMO_STAFF.principal.password, remember: true });
+    expect(signIn.statusCode).toBe(200);
+    expect(sessionCookieOf(signIn)?.maxAge).toBe(config.sessionTtlMs / 1000);
+    await age(c, 2 * 60_000, HOUR);
+    const used = await c.get('/api/session');
+    expect(SessionAnswerSchema.parse(used.json()).user).not.toBeNull();
+    // No sliding for staff: the use sets no new cookie.
+    expect(sessionCookieOf(used)).toBeUndefined();
+    await age(c, config.sessionIdleMs + 60_000, HOUR);
+    expect(await signedInUser(c)).toBeNull();
   });
 });
 

@@ -77,9 +77,19 @@ export async function deleteSessionsOfUser(db: Db, userId: number, exceptIdHash?
   await query.execute();
 }
 
-/** Records that the session was used at `at` (ISO text). */
-export async function touchSession(db: Db, idHash: string, at: string): Promise<void> {
-  await db.updateTable('sessions').set({ last_seen_at: at, updated_at: at }).where('id_hash', '=', idHash).execute();
+/** Records that the session was used at `at` (ISO text); a sliding session also gets its new end. */
+export async function touchSession(db: Db, idHash: string, at: string, expiresAt?: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: at, updated_at: at, ...(expiresAt ? { expires_at: expiresAt } : {}) })
+    .where('id_hash', '=', idHash)
+    .execute();
+}
+
+/** The kind of account a user is (student, family or staff), to choose its session's lifetime. */
+export async function roleOfUser(db: Db, userId: number): Promise<UserRole | undefined> {
+  const row = await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
+  return row?.role;
 }
 
 /** The classes assigned to a staff account (a form teacher's), in class order. */

@@ -13,7 +13,10 @@ import type { StaffRole } from '../../shared/staff.js';
  * every sign-in (OWASP session fixation) and the row deleted at sign-out. Written here rather
  * than with @fastify/session: see docs/decisions.md (hashed ids, absolute expiry, no shared secret).
  * The cookie ends with the browser unless the person ticked "Keep me signed in on this device"
- * (D47): a shared or school computer must not stay signed in after the window closes.
+ * (D47): a shared or school computer must not stay signed in after the window closes. Ticked, a
+ * student's or a family's session lasts REMEMBER_DAYS after its last use, sliding (cookie and
+ * row): a parent on their own phone signs in once a month, not every visit. A staff account's
+ * ticked session keeps the cookie for SESSION_TTL_HOURS and the idle limit, as before (D71).
  */
 
 export const SESSION_COOKIE = 'portal_session';
@@ -80,14 +83,23 @@ function isSecure(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
+/** Whether a session slides for REMEMBER_DAYS: ticked "Keep me signed in", and not a staff account. */
+const slides = (role: UserRole, remember: boolean) => remember && role !== 'admin';
+
+/** How long a session lasts from its start or, when it slides, from its last use. */
+const lifetimeMs = (config: Config, role: UserRole, remember: boolean) => (slides(role, remember) ? config.rememberedSessionMs : config.sessionTtlMs);
+
 async function loadSessionUser(db: Db, idHash: string, config: Config, now: number) {
   const row = await repo.findSessionUser(db, idHash);
-  if (!row) return { user: null, remember: false, touch: false };
+  if (!row) return { user: null, remember: false, touch: false, sliding: false };
   const lastSeen = Date.parse(row.last_seen_at);
+  const sliding = slides(row.role, row.remember === 1);
+  // A sliding session's idle limit is its whole lifetime: its end moves with each use.
+  const idleMs = sliding ? config.rememberedSessionMs : config.sessionIdleMs;
   // A disabled account's sessions were deleted when it was disabled; one racing that ends here.
-  if (Date.parse(row.expires_at) <= now || lastSeen + config.sessionIdleMs <= now || row.disabled === 1) {
+  if (Date.parse(row.expires_at) <= now || lastSeen + idleMs <= now || row.disabled === 1) {
     await repo.deleteSession(db, idHash);
-    return { user: null, remember: false, touch: false };
+    return { user: null, remember: false, touch: false, sliding: false };
   }
   const name =
     row.role === 'admin'
@@ -109,7 +121,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
     passwordReset: row.password_reset === 1,
     secondFactorSetup: row.second_factor_setup === 1,
   };
-  return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS };
+  return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS, sliding };
 }
 
 /**
@@ -126,19 +138,23 @@ export const sessionPlugin = fp(
     app.decorateRequest('sessionIdHash', null);
     app.decorateRequest('sessionRemember', false);
 
-    /** No Max-Age and no Expires make a browser-session cookie; the server's idle and absolute limits apply either way. */
-    const setCookie = (request: FastifyRequest, reply: FastifyReply, token: string, remember: boolean) =>
+    /**
+     * No Max-Age and no Expires make a browser-session cookie; remembered, the cookie lasts the
+     * session's lifetime. The server's own limits apply either way.
+     */
+    const setCookie = (request: FastifyRequest, reply: FastifyReply, token: string, remember: boolean, maxAgeMs: number) =>
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure: isSecure(request),
-        ...(remember ? { maxAge: Math.floor(config.sessionTtlMs / 1000) } : {}),
+        ...(remember ? { maxAge: Math.floor(maxAgeMs / 1000) } : {}),
       });
 
     const manager: SessionManager = {
       async start(request, reply, userId, remember) {
         const secondFactorSetup = await needsSecondFactorSetup(userId);
+        const lifetime = lifetimeMs(config, (await repo.roleOfUser(db, userId)) ?? 'admin', remember);
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();
@@ -149,7 +165,7 @@ export const sessionPlugin = fp(
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
           last_seen_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + config.sessionTtlMs).toISOString(),
+          expires_at: new Date(now.getTime() + lifetime).toISOString(),
           ip: request.ip,
           user_agent: (request.headers['user-agent'] ?? '').slice(0, 200),
           remember: remember ? 1 : 0,
@@ -157,7 +173,7 @@ export const sessionPlugin = fp(
         });
         request.sessionIdHash = idHash;
         request.sessionRemember = remember;
-        setCookie(request, reply, token, remember);
+        setCookie(request, reply, token, remember, lifetime);
         return { secondFactorSetup };
       },
       async end(request, reply) {
@@ -173,19 +189,24 @@ export const sessionPlugin = fp(
     };
     app.decorate('sessions', manager);
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (!token || token.length > 100) return;
       const idHash = hashToken(token);
       const now = Date.now();
-      const { user, remember, touch } = await loadSessionUser(db, idHash, config, now);
+      const { user, remember, touch, sliding } = await loadSessionUser(db, idHash, config, now);
       if (!user) return;
       request.user = user;
       request.sessionIdHash = idHash;
       request.sessionRemember = remember;
-      if (touch) {
+      if (!touch) return;
+      if (!sliding) {
         await repo.touchSession(db, idHash, new Date(now).toISOString());
+        return;
       }
+      // A remembered student's or family's session: its end, and the cookie's, move with this use.
+      await repo.touchSession(db, idHash, new Date(now).toISOString(), new Date(now + config.rememberedSessionMs).toISOString());
+      setCookie(request, reply, token, true, config.rememberedSessionMs);
     });
   },
   { name: 'sessions', dependencies: ['@fastify/cookie'] },
