@@ -56,9 +56,9 @@ export function formatPhone(stored: string | null | undefined): string | null {
 
 export const FIELD_MESSAGES = {
   required: 'This field is required.',
-  email: 'Invalid e-mail',
-  phoneLength: '7 Digits Needed',
-  onlyNumbers: 'Only Numbers Allowed',
+  email: 'Enter a valid e-mail address, like name@example.com.',
+  phoneLength: 'Enter 7 digits.',
+  onlyNumbers: 'Use numbers only.',
   maxLength: (max: number) => `Maximum ${max} characters.`,
   date: 'Enter a valid date (yyyy-MM-dd).',
   futureDate: 'The date cannot be in the future.',
@@ -71,7 +71,7 @@ export const FIELD_MESSAGES = {
   bidiControl: PERSON_NAME_MESSAGES.bidiControl,
 } as const;
 
-/** A standard e-mail pattern (SPEC §5 'Invalid e-mail'): one @, no spaces, a dotted domain. */
+/** A standard e-mail pattern: one @, no spaces, a dotted domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 // ---------------------------------------------------------------------------------------------

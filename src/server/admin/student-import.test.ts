@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
+import { FIELD_MESSAGES, REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
 import type { StudentRow } from './admin.repository.js';
 import { HEADER_TO_FIELD, IMPORTABLE_FIELDS, checkAcrossRows, checkRow, readHeader, type LookupResolver } from './student-import.js';
 import type { Cell, SheetRow } from '../spreadsheets/spreadsheet-upload.js';
@@ -64,7 +64,7 @@ describe('one row', () => {
       last_name: ['Formulas are not imported (=A1); type the value itself.'],
       date_of_birth: ['The date cannot be in the future.'],
       class_id: ["'9Z' is not one of the listed values."],
-      phone_home: ['7 Digits Needed'],
+      phone_home: [FIELD_MESSAGES.phoneLength],
       school_feeding: ['Write Yes or No.'],
       sex: ['Choose one of the listed values.'],
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { schoolToday } from '../../shared/dates.js';
-import { REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
+import { FIELD_MESSAGES, REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
 import {
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
@@ -139,8 +139,8 @@ describe('POST /api/student', () => {
       400,
       'validation_failed',
     );
-    expect(body.errors).toMatchObject({ shoe_size: ['Unknown field.'], email: ['Invalid e-mail'] });
-    expect(body.errors?.mobile_phone_mother).toContain('Only Numbers Allowed');
+    expect(body.errors).toMatchObject({ shoe_size: ['Unknown field.'], email: [FIELD_MESSAGES.email] });
+    expect(body.errors?.mobile_phone_mother).toContain(FIELD_MESSAGES.onlyNumbers);
     expect(await studentRow(inProgress.student_id)).toEqual(before);
   });
 
