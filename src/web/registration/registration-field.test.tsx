@@ -4,6 +4,7 @@ import { onlineManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIELD_MESSAGES, findField, IDENTITY_TAKEN_MESSAGES, type FieldValue } from '../../shared/registration.fields.js';
 import { renderScreen } from '../../../tests/support/render-web.js';
+import { jsonResponse, savedAnswer, stubStudentSaves } from '../../../tests/support/student-saves.js';
 import { RegistrationField } from './registration-field.js';
 
 /**
@@ -13,32 +14,15 @@ import { RegistrationField } from './registration-field.js';
  */
 
 const STUDENT_ID = '20240007';
-const PROGRESS = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
 
 /** The bodies POSTed to /api/student, in order. */
 let posts: unknown[];
 /** How the fake server answers a save. */
 let answer: (body: Record<string, unknown>) => Response;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 beforeEach(() => {
-  posts = [];
-  answer = (body) => {
-    const { id, ...saved } = body;
-    return json(200, { id, saved, progress: PROGRESS, updated_at: '2026-01-01T00:00:00.000Z' });
-  };
-  // A CSRF cookie already there, so the save is the only call.
-  document.cookie = 'XSRF-TOKEN=token';
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((path: string, init: RequestInit = {}) => {
-      if (path !== '/api/student' || init.method !== 'POST') throw new Error(`unexpected call ${init.method ?? 'GET'} ${path}`);
-      const body = JSON.parse(init.body as string) as Record<string, unknown>;
-      posts.push(body);
-      return Promise.resolve(answer(body));
-    }),
-  );
+  answer = savedAnswer;
+  posts = stubStudentSaves((body) => answer(body));
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -120,7 +104,7 @@ describe('a save that does not go through', () => {
   const couldNotSave = 'Could not save: Something went wrong on our side. Please try again.';
 
   it('a text refused by the server shows the stored value again and says why in words', async () => {
-    answer = () => json(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+    answer = () => jsonResponse(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
     const { input, stateOf } = renderField('middle_name', 'Anne');
     await typeAndLeave(input, 'Typed Name');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(couldNotSave));
@@ -129,7 +113,7 @@ describe('a save that does not go through', () => {
   });
 
   it('a switch refused by the server goes back to where it was', async () => {
-    answer = () => json(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+    answer = () => jsonResponse(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
     const { input } = renderField('asthma', 0);
     await userEvent.setup().click(input);
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(couldNotSave));
@@ -138,7 +122,7 @@ describe('a save that does not go through', () => {
 
   it("the server's rule for the value keeps what was typed, with the server's message under the field", async () => {
     const taken = IDENTITY_TAKEN_MESSAGES.birth_certificate_no;
-    answer = () => json(409, { message: taken, code: 'conflict', errors: { birth_certificate_no: [taken] } });
+    answer = () => jsonResponse(409, { message: taken, code: 'conflict', errors: { birth_certificate_no: [taken] } });
     const { input, stateOf } = renderField('birth_certificate_no', 'A123456');
     await typeAndLeave(input, 'B654321');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(taken));

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StudentRecord } from '../../shared/registration.schemas.js';
 import { renderScreen } from '../../../tests/support/render-web.js';
+import { NO_PROGRESS, savedAnswer, stubStudentSaves } from '../../../tests/support/student-saves.js';
 import { RegistrationContext } from '../lib/registration-context.js';
 import { FieldProblemsContext, useFieldProblemsStore } from './field-problems.js';
 import { RegistrationStepPage } from './registration-step-page.js';
@@ -15,11 +16,10 @@ import { RegistrationStepPage } from './registration-step-page.js';
  * under the first child's field. POST /api/student is the only call; `fetch` answers it here.
  */
 
-const PROGRESS = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
 const JADEN = '20260001';
 const MARCUS = '20240001';
 const recordOf = (id: string, middleName: string) =>
-  ({ id, first_name: id === JADEN ? 'Jaden' : 'Marcus', last_name: 'Ramdass', middle_name: middleName, progress: PROGRESS, updated_at: '2026-01-01T00:00:00.000Z' }) as unknown as StudentRecord;
+  ({ id, first_name: id === JADEN ? 'Jaden' : 'Marcus', last_name: 'Ramdass', middle_name: middleName, progress: NO_PROGRESS, updated_at: '2026-01-01T00:00:00.000Z' }) as unknown as StudentRecord;
 const RECORDS: Record<string, StudentRecord> = { [JADEN]: recordOf(JADEN, 'Kyle'), [MARCUS]: recordOf(MARCUS, 'Lee') };
 
 /** The bodies POSTed to /api/student, in order. */
@@ -28,20 +28,8 @@ let posts: Record<string, unknown>[];
 let reachable: boolean;
 
 beforeEach(() => {
-  posts = [];
   reachable = false;
-  document.cookie = 'XSRF-TOKEN=token';
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((path: string, init: RequestInit = {}) => {
-      if (path !== '/api/student' || init.method !== 'POST') throw new Error(`unexpected call ${init.method ?? 'GET'} ${path}`);
-      const body = JSON.parse(init.body as string) as Record<string, unknown>;
-      posts.push(body);
-      if (!reachable) return Promise.reject(new TypeError('Failed to fetch'));
-      const { id, ...saved } = body;
-      return Promise.resolve(new Response(JSON.stringify({ id, saved, progress: PROGRESS, updated_at: '2026-01-01T00:00:01.000Z' }), { status: 200, headers: { 'content-type': 'application/json' } }));
-    }),
-  );
+  posts = stubStudentSaves((body) => (reachable ? savedAnswer(body) : Promise.reject(new TypeError('Failed to fetch'))));
 });
 afterEach(() => {
   vi.useRealTimers();
