@@ -63,6 +63,16 @@ describe("the student's sign-in form", () => {
     expect(within(form).getByText('yyyymmdd')).toBeTruthy();
   });
 
+  it('an e-mail typed as the Student ID points to the parents’ sign-in at once, and asks the server nothing about it', async () => {
+    renderStudentForm('', 0);
+    const id = screen.getByRole('textbox', { name: /Student ID/ });
+    await userEvent.setup().type(id, 'sandra.mohammed@example.tt');
+    const pointer = screen.getByRole('link', { name: 'sign in with your e-mail' });
+    expect(pointer.getAttribute('href')).toBe('/family/sign-in');
+    expect(pointer.closest('p')?.textContent).toContain('a Student ID is 8 digits');
+    expect(calls).toEqual([]);
+  });
+
   it('a blank form says which fields are missing and calls nothing', async () => {
     renderStudentForm('', 0);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));

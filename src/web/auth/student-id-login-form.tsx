@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { Link as RouterLink } from 'react-router';
 import { StudentLoginSchema, type LoginAnswer } from '../../shared/auth.schemas.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { PasswordField } from '../components/password-field.js';
@@ -28,6 +30,8 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
   const status = useUserStatus(lookupId);
   const login = useLoginStudent();
   const expectsBirthDate = status.data?.[0]?.password_reset === 1;
+  // A parent who typed their e-mail is on the students' form: say where theirs is, at once.
+  const typedAnEmail = studentId.includes('@');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -48,7 +52,19 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
         onChange={(event) => onStudentIdChange(event.target.value)}
         onBlur={flushLookupId}
         error={Boolean(fieldErrors['student_id'])}
-        helperText={fieldErrors['student_id']}
+        helperText={
+          typedAnEmail ? (
+            <>
+              That is an e-mail address; a Student ID is 8 digits. Parents and guardians:{' '}
+              <Link component={RouterLink} to="/family/sign-in">
+                sign in with your e-mail
+              </Link>
+              .
+            </>
+          ) : (
+            fieldErrors['student_id']
+          )
+        }
         required
       />
       <PasswordField

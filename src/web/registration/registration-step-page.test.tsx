@@ -85,3 +85,17 @@ describe('a value that could not be sent, when the family switches child', () =>
     expect(posts.filter((post) => post.id === MARCUS)).toEqual([]);
   }, 60_000);
 });
+
+describe('the end of a step', () => {
+  it('offers the next step by name; the last data step leads to Documents', async () => {
+    const { unmount } = renderScreen(<TwoChildren />);
+    expect(screen.getByRole('link', { name: 'Next: Family Data' }).getAttribute('href')).toBe('/registration/family-data');
+    unmount();
+    renderScreen(
+      <RegistrationContext.Provider value={{ studentId: JADEN, record: RECORDS[JADEN]!, status: undefined, editable: true, role: 'guardian', refreshRecord: () => undefined }}>
+        <RegistrationStepPage step="other" title="Other Data" />
+      </RegistrationContext.Provider>,
+    );
+    expect((await screen.findByRole('link', { name: 'Next: Documents' })).getAttribute('href')).toBe('/registration/documents');
+  });
+});

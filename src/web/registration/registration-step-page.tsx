@@ -1,4 +1,6 @@
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { fieldsOfStep, isFieldVisible, type FieldSection, type RegistrationField as CatalogueField } from '../../shared/registration.fields.js';
@@ -9,6 +11,8 @@ import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { problemFieldsOf, useFieldProblems } from './field-problems.js';
 import { RegistrationField } from './registration-field.js';
+import { REGISTRATION_STEPS } from './registration-steps.js';
+import { Link as RouterLink } from 'react-router';
 
 /** Headings of the sections a step's fields fall into (SPEC §2's lists of what each step holds). */
 const SECTION_TITLES: Partial<Record<FieldSection, string>> = {
@@ -54,6 +58,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const missing = missingFields(step, values);
   const withProblems = problemFieldsOf(step, useFieldProblems(studentId).problems, values);
   const labelOf = new Map(shown.map((f) => [f.name, f.label]));
+  const next = REGISTRATION_STEPS[REGISTRATION_STEPS.findIndex((entry) => entry.path === `${step}-data`) + 1];
   const labels = (names: readonly string[]) => names.map((name) => labelOf.get(name) ?? name).join(', ');
   const groups = groupFields(shown);
   // Closed: nothing is saved, so the line must not promise it (SPEC §4 read-only fields).
@@ -104,6 +109,14 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
           </Box>
         </Box>
       ))}
+      {next && (
+        // Every change is already saved; the button only moves on (the steps can be done in any order).
+        <Box sx={{ mt: 3, display: 'flex', justifyContent: 'flex-end' }}>
+          <Button component={RouterLink} to={`/registration/${next.path}`} variant="contained" endIcon={<ArrowForwardIcon />}>
+            Next: {next.label}
+          </Button>
+        </Box>
+      )}
     </Paper>
   );
 }
