@@ -7,6 +7,9 @@ import { createQueryClient, Providers } from '../../src/web/app/providers.js';
 /** The app's own query client (its retry rules and error handling), for a test to fill before rendering. */
 export { createQueryClient };
 
+/** A JSON answer as the server sends it, for a component test's stand-in `fetch`. */
+export const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
 export interface RenderedScreen extends RenderResult {
   queryClient: QueryClient;
 }

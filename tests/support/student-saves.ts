@@ -1,9 +1,8 @@
 import { vi } from 'vitest';
+import { jsonResponse } from './render-web.js';
 
 /** The progress flags a fake save answers with: nothing done. */
 export const NO_PROGRESS = { studentData: 0, familyData: 0, healthData: 0, otherData: 0, documents: 0, submit: 0, termsAndConditions: 0 };
-
-export const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The server's answer to a save it took: the values saved, as POST /api/student answers. */
 export function savedAnswer(body: Record<string, unknown>): Response {

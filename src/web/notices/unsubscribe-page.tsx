@@ -1,9 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { SCHOOL_NAME } from '../lib/school-name.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
@@ -43,6 +44,10 @@ export function UnsubscribePage() {
             </Button>
           </>
         )}
+        {/* A way on from a page opened from a mail: the portal's own start, signed in or not. */}
+        <Link component={RouterLink} to="/" sx={{ justifySelf: 'start' }}>
+          Go to the {SCHOOL_NAME} portal
+        </Link>
       </Paper>
     </Box>
   );

@@ -3,8 +3,8 @@ import { userEvent } from '@testing-library/user-event';
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIELD_MESSAGES, findField, IDENTITY_TAKEN_MESSAGES, type FieldValue } from '../../shared/registration.fields.js';
-import { renderScreen } from '../../../tests/support/render-web.js';
-import { jsonResponse, savedAnswer, stubStudentSaves } from '../../../tests/support/student-saves.js';
+import { jsonResponse, renderScreen } from '../../../tests/support/render-web.js';
+import { savedAnswer, stubStudentSaves } from '../../../tests/support/student-saves.js';
 import { RegistrationField } from './registration-field.js';
 
 /**
