@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
+import { TEST_PUBLIC_URL } from '../../../tests/support/test-config.js';
 import { startSmtpInbox, type DeliveredMail, type SmtpInbox } from '../../../tests/support/smtp-inbox.js';
 import { schoolToday } from '../../shared/dates.js';
 import { NoticeListSchema, NoticePreferencesSchema, ParentEmailListSchema, ReminderPreviewSchema } from '../../shared/notices.schemas.js';
@@ -139,6 +140,11 @@ describe('the attendance digest', () => {
     const d = messages.find((m) => m.recipients[0] === 'mother.d@example.com')!;
     expect(d.text).toContain(`${lateNoAccount!.name}: late, arrived at 08:35.`);
     expect(d.text).not.toContain(absent!.name);
+    // Each child's line has a link to that child's attendance, named for the child.
+    const attendanceLinks = (message: { links: string[] }) => message.links.filter((href) => href.includes('/attendance')).sort();
+    expect(attendanceLinks(a)).toEqual([absent!.id, late!.id].map((id) => `${TEST_PUBLIC_URL}/attendance?student=${id}`).sort());
+    expect(a.text).toContain(`See ${late!.name}’s attendance`);
+    expect(attendanceLinks(d)).toEqual([`${TEST_PUBLIC_URL}/attendance?student=${lateNoAccount!.id}`]);
 
     // A rerun (or a second process) the same day sends nothing more.
     expect(await runAttendanceDigest(db, { date })).toEqual({ sent: 0 });

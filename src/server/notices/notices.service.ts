@@ -277,7 +277,7 @@ export async function runAttendanceDigest(db: Db, options: { date: string }): Pr
         'attendance-digest',
         {
           date: options.date,
-          lines: recipient.studentIds.map((id) => ({ studentName: names.get(id) ?? id, ...lines.get(id)! })),
+          lines: recipient.studentIds.map((id) => ({ studentName: names.get(id) ?? id, studentId: id, ...lines.get(id)! })),
         },
         names,
         `digest:${recipient.key}:${options.date}`,

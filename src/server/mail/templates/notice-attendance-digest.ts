@@ -4,6 +4,8 @@ import { unsubscribeBlocks, type NoticeData } from './notice-parts.js';
 /** One line of the day's digest: a child absent, or late with the time in. */
 export interface DigestLine {
   studentName: string;
+  /** Whose line: the link to that child's attendance (digests stored before it have none). */
+  studentId?: string;
   /** absent: no gate scan; absent-am / absent-pm: a session missed; late: arrived after the bell. */
   status: 'absent' | 'absent-am' | 'absent-pm' | 'late';
   timeIn: string | null;
@@ -23,6 +25,13 @@ function describe(line: DigestLine): string {
   return `${line.studentName}: absent (no arrival recorded at the gate).`;
 }
 
+/** A link to each child's attendance, named for the child; one plain link for a digest stored without the children's IDs. */
+function attendanceLinks(lines: readonly DigestLine[], context: MailContext) {
+  const children = [...new Map(lines.flatMap((line) => (line.studentId ? [[line.studentId, line.studentName] as const] : []))).entries()];
+  if (children.length === 0) return [{ link: { label: 'See attendance in the portal', href: portalLink(context, '/attendance') } }];
+  return children.map(([id, name]) => ({ link: { label: `See ${name}’s attendance`, href: portalLink(context, `/attendance?student=${encodeURIComponent(id)}`) } }));
+}
+
 export function attendanceDigestContent(data: AttendanceDigestData, context: MailContext): MailContent {
   return {
     subject: `Attendance on ${data.date}: ${data.lines.length === 1 ? '1 record' : `${data.lines.length} records`} for your family`,
@@ -31,7 +40,7 @@ export function attendanceDigestContent(data: AttendanceDigestData, context: Mai
       { text: `${context.schoolName} recorded the following for your children today:` },
       ...data.lines.map((line) => ({ text: describe(line) })),
       { text: 'If a record is wrong, please contact the school office.' },
-      { link: { label: 'See attendance in the portal', href: portalLink(context, '/attendance') } },
+      ...attendanceLinks(data.lines, context),
       ...unsubscribeBlocks(data, context, 'daily attendance messages'),
     ],
   };
