@@ -283,7 +283,7 @@ export interface SessionTable {
   last_seen_at: string;
   ip: string | null;
   user_agent: string | null;
-  /** 1: "Keep me signed in on this device" was ticked, the cookie lasts the absolute lifetime; 0: it ends with the browser. */
+  /** 1: "Keep me signed in on this device" was ticked, the cookie lasts the session's lifetime (D71); 0: it ends with the browser. */
   remember: Generated<number>;
   /** 1: the second factor is required for this account and not set up yet; the session reaches only its enrolment (0008). */
   second_factor_setup: Generated<number>;
