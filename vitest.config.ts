@@ -1,10 +1,35 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * Four projects, each test at the cheapest layer that proves it (docs/testing.md): the unit and
- * API suite on SQLite, the server suite again on PostgreSQL, the web client's tests in jsdom (component tests with Testing Library, and the
- * client's plain modules), and the browser suite. scripts/test.mjs decides which can run on this
- * machine.
+ * Test files that replace a module with `vi.mock`: they run in a project of their own that loads
+ * every module afresh for each file. Everywhere else the server's modules are loaded once per
+ * worker and shared by the files it runs (`isolate: false`): loading them again for each file was
+ * about a third of the server suites' time (docs/testing.md). A mock in a shared module graph would
+ * miss modules already loaded by an earlier file, or leak into later ones.
+ */
+const MOCKING_FILES = ['src/server/family/family.routes.test.ts'];
+
+/** The server suite on one engine: the shared-module project, and the mocking files isolated. */
+function serverProjects(engine: 'sqlite' | 'postgres', files: { include: string[]; exclude: string[] }): TestProjectInlineConfiguration[] {
+  const common = {
+    env: { TEST_DB: engine },
+    globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/fail-on-console-error.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  };
+  return [
+    { test: { ...common, name: engine, include: files.include, exclude: [...files.exclude, ...MOCKING_FILES], isolate: false } },
+    { test: { ...common, name: `${engine}-isolated`, include: MOCKING_FILES } },
+  ];
+}
+
+/**
+ * Four kinds of project, each test at the cheapest layer that proves it (docs/testing.md): the
+ * unit and API suite on SQLite, the server suite again on PostgreSQL (each with an `-isolated`
+ * twin for the mocking files), the web client's tests in jsdom (component tests with Testing
+ * Library, and the client's plain modules), and the browser suite. scripts/test.mjs decides which
+ * can run on this machine.
  */
 export default defineConfig({
   test: {
@@ -18,32 +43,16 @@ export default defineConfig({
       reportsDirectory: 'coverage',
     },
     projects: [
-      {
-        test: {
-          name: 'sqlite',
-          // tests/security: the suites that sweep the whole app (every route, two processes).
-          include: ['src/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'],
-          // The web client's tests are the web project's: they need a DOM, not a database.
-          exclude: ['src/web/**'],
-          env: { TEST_DB: 'sqlite' },
-          globalSetup: ['tests/support/global-setup.ts'],
-          setupFiles: ['tests/support/fail-on-console-error.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'postgres',
-          include: ['src/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
-          exclude: ['src/server/db/demo-data/**'],
-          env: { TEST_DB: 'postgres' },
-          globalSetup: ['tests/support/global-setup.ts'],
-          setupFiles: ['tests/support/fail-on-console-error.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      ...serverProjects('sqlite', {
+        // tests/security: the suites that sweep the whole app (every route, two processes).
+        include: ['src/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'],
+        // The web client's tests are the web project's: they need a DOM, not a database.
+        exclude: ['src/web/**'],
+      }),
+      ...serverProjects('postgres', {
+        include: ['src/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
+        exclude: ['src/server/db/demo-data/**'],
+      }),
       {
         test: {
           name: 'web',

@@ -1,7 +1,7 @@
 // npm test: typecheck, lint, then Vitest's projects. The PostgreSQL and browser projects run when
 // their engines are here; with CI=true a missing PostgreSQL or Chromium fails the run instead of
 // skipping.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -26,8 +26,8 @@ function reachable(host, port) {
 }
 
 // The web client's component tests (jsdom) need no engine; they run with the server suites.
-const projects = ['sqlite', 'web'];
-if (await reachable(pgUrl.hostname, pgUrl.port || 5432)) projects.push('postgres');
+const projects = ['sqlite', 'sqlite-isolated', 'web'];
+if (await reachable(pgUrl.hostname, pgUrl.port || 5432)) projects.push('postgres', 'postgres-isolated');
 else if (ci) fail(`CI: PostgreSQL is not reachable at ${pgUrl.host}; failing.`);
 else process.stdout.write(`Notice: PostgreSQL not reachable at ${pgUrl.host}; skipping the PostgreSQL run.\n`);
 
@@ -48,18 +48,34 @@ function printPhases() {
 }
 process.on('exit', printPhases);
 
-/** Runs one step and answers its exit status (a signal counts as 1). */
-const run = (label, args) => {
-  process.stdout.write(`\n▶ ${label}\n`);
+/**
+ * Runs one step and answers its exit status (a signal counts as 1). A live step writes as it
+ * goes; any other keeps its output and writes it whole when it ends, so two steps running side by
+ * side never interleave their lines.
+ */
+function run(label, args, { live }) {
   const started = performance.now();
-  const status = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
-  phases.push({ label, ms: performance.now() - started, status });
-  return status;
-};
-const step = (label, args) => {
-  const status = run(label, args);
-  if (status !== 0) process.exit(status);
-};
+  if (live) process.stdout.write(`\n▶ ${label}\n`);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const status = code ?? 1;
+      phases.push({ label, ms: performance.now() - started, status });
+      if (!live) process.stdout.write(`\n▶ ${label}\n${Buffer.concat(output).toString()}`);
+      resolve(status);
+    });
+  });
+}
+
+/** Runs steps one after another, each whatever the last one's outcome; answers their statuses. */
+async function inTurn(steps, live) {
+  const statuses = [];
+  for (const [label, args] of steps) statuses.push(await run(label, args, { live }));
+  return statuses;
+}
 
 const extra = process.argv.slice(2);
 /**
@@ -73,17 +89,17 @@ const selectsOnlyPaths = extra.length > 0 && selectedPaths.length === extra.filt
 const wantsBrowser = !selectsOnlyPaths || selectedPaths.some((arg) => arg.includes('tests/e2e') || arg.endsWith('.spec.ts'));
 const wantsServer = !selectsOnlyPaths || selectedPaths.some((arg) => !(arg.includes('tests/e2e') || arg.endsWith('.spec.ts')));
 
+const checks = [];
 if (extra.length === 0) {
-  step('typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
-  step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
+  checks.push(['typecheck', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']]);
+  checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']]);
 } else {
   process.stdout.write('A selection runs its tests only; `npm test` alone also type-checks and lints.\n');
 }
 
 // Vitest's own default is one worker on a 2-core machine (cores − 1). The server suites wait on
 // PostgreSQL, argon2's thread pool and child processes as much as they compute, so they run
-// SERVER_WORKERS files at once; the browser suite runs after them, alone, so Chromium's timing never
-// competes with them (docs/decisions.md D58). TEST_WORKERS overrides the first.
+// SERVER_WORKERS files at once (docs/decisions.md D58). TEST_WORKERS overrides it.
 const SERVER_WORKERS = process.env.TEST_WORKERS ?? String(Math.max(2, os.availableParallelism()));
 // Arguments name files or filters; a run that selects none of one step's files is not a failure.
 const selecting = extra.length > 0 ? ['--passWithNoTests'] : [];
@@ -96,12 +112,17 @@ const vitest = (projectNames, workers) => [
   ...extra,
 ];
 const serverProjects = projects.filter((p) => p !== 'e2e');
-// The browser suite runs even when a server test failed, so one run reports every failure.
-const statuses = [];
-if (wantsServer) statuses.push(run(`vitest (${serverProjects.join(', ')}; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS)));
-if (projects.includes('e2e') && wantsBrowser) statuses.push(run('vitest (e2e)', vitest(['e2e'], 1)));
-const failed = statuses.find((status) => status !== 0);
+if (wantsServer) checks.push([`vitest (server suites and component tests; ${SERVER_WORKERS} workers)`, vitest(serverProjects, SERVER_WORKERS)]);
+const browser = projects.includes('e2e') && wantsBrowser ? [['vitest (e2e)', vitest(['e2e'], 1)]] : [];
+
+// The browser suite runs beside the rest, not after it: Chromium spends most of its time waiting
+// on frames and round trips, not computing, so the type-check, the lint and the server suites fill
+// the cores it leaves idle (docs/decisions.md D78). Every step runs whatever another's outcome, so
+// one run reports every failure; the browser suite's output is written live, the rest's as each
+// step ends.
+const lanes = browser.length > 0 ? [inTurn(browser, true), inTurn(checks, false)] : [inTurn(checks, true)];
+const failed = (await Promise.all(lanes)).flat().find((status) => status !== 0);
 if (failed !== undefined) {
-  process.stdout.write('\nSome tests failed: see the vitest output above.\n');
+  process.stdout.write('\nSome steps failed: see their output above.\n');
   process.exit(failed);
 }

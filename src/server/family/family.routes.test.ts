@@ -240,6 +240,10 @@ describe('registering a family account', () => {
     expect(withAccount.statements.length).toBeGreaterThan(3);
     expect(withAccount).toEqual(fresh);
     expect(fresh.passwordCalls).toBe(0);
+    // The count is live (this file's project loads its modules afresh): a sign-in checks a password.
+    passwordCalls.mockClear();
+    expectError(await new TestClient(recording, `10.18.0.${++ipCounter % 250}`).post('/api/family/login', { email: taken, password: PASSWORD }), 401, 'invalid_credentials');
+    expect(passwordCalls).toHaveBeenCalled();
   });
 
   it('refuses bad input with field messages and stores nothing', async () => {
