@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -79,7 +80,7 @@ export function ClassAttendance() {
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }}>
       <Typography variant="h1">Class Attendance</Typography>
       <Typography color="text.secondary" sx={{ mt: 0.5, mb: 2, maxWidth: '70ch' }}>
-        Each student&apos;s attendance in a class for a range of dates: sessions present, absent and late, and the percentage. Choosing a class shows this
+        Each student&apos;s attendance in a class for a range of dates: sessions present and absent, days late, and the percentages. Choosing a class shows this
         term so far.
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 220px))' }, alignItems: 'start', mb: 1 }}>
@@ -135,11 +136,11 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
               <TableRow>
                 <TableCell sx={WIDE_ONLY}>Student ID</TableCell>
                 <TableCell sx={{ px: { xs: 0.75, sm: 2 } }}>Name</TableCell>
-                <TableCell sx={NUMBER}>Present</TableCell>
-                <TableCell sx={NUMBER}>Absent</TableCell>
-                <TableCell sx={NUMBER}>Late</TableCell>
-                <TableCell sx={NUMBER}>Attendance</TableCell>
-                <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>Punctuality</TableCell>
+                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.sessionsPresent}</TableCell>
+                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.sessionsAbsent}</TableCell>
+                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.daysLate}</TableCell>
+                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.attendance}</TableCell>
+                <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>{ATTENDANCE_WORDS.punctuality}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
