@@ -37,6 +37,8 @@ interface Range {
 /** Columns a phone leaves out (the ID goes under the name); the rest fit 360 px. */
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2 } } as const;
+/** A number column's heading: 'Sessions present' wraps on a phone, so every column stays on the screen. */
+const NUMBER_HEADING = { ...NUMBER, whiteSpace: 'normal' } as const;
 
 /**
  * Reports ▸ Class Attendance: a class's attendance for a date range — each
@@ -136,11 +138,11 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
               <TableRow>
                 <TableCell sx={WIDE_ONLY}>Student ID</TableCell>
                 <TableCell sx={{ px: { xs: 0.75, sm: 2 } }}>Name</TableCell>
-                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.sessionsPresent}</TableCell>
-                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.sessionsAbsent}</TableCell>
-                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.daysLate}</TableCell>
-                <TableCell sx={NUMBER}>{ATTENDANCE_WORDS.attendance}</TableCell>
-                <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>{ATTENDANCE_WORDS.punctuality}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsPresent}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsAbsent}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.daysLate}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.attendance}</TableCell>
+                <TableCell sx={{ ...NUMBER_HEADING, ...WIDE_ONLY }}>{ATTENDANCE_WORDS.punctuality}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
