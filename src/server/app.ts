@@ -33,6 +33,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { configurePasswordHashing } from './auth/password.js';
 import { documentRoutes } from './documents/documents.routes.js';
 import { familyRoutes } from './family/family.routes.js';
+import { familyHomeRoutes } from './family/family-home.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
 import { noticeRoutes } from './notices/notices.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
@@ -164,6 +165,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(attendanceRoutes, appDeps);
   await app.register(lookupRoutes, appDeps);
   await app.register(familyRoutes, appDeps);
+  await app.register(familyHomeRoutes, appDeps);
   await app.register(registrationRoutes, appDeps);
   await app.register(documentRoutes, appDeps);
   await app.register(registrationFormRoutes, appDeps);

@@ -82,7 +82,8 @@ export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
 
 /**
  * SPEC §3 attendance response: class_id, term, possible_attendance, attendance, lates and
- * attendance_records. Counts are sessions (two per school day); `term` is '1', '2' or '3' as in
+ * attendance_records. possible_attendance and attendance count sessions (two per school day),
+ * lates the days late (one arrival a day, D76); `term` is '1', '2' or '3' as in
  * the term report record, or null when the school has no term yet. The rest are additions the
  * screen needs (the student's name, the term's year and dates, the terms one can choose).
  */
@@ -175,7 +176,7 @@ export function classAttendanceQuerySchema(today: () => string) {
 }
 export type ClassAttendanceQuery = z.infer<ReturnType<typeof classAttendanceQuerySchema>>;
 
-/** One student's figures over the range, in sessions (two per school day), as the student's own screen counts them. */
+/** One student's figures over the range as the student's own screen counts them: present and absent in sessions (two per school day), lates in days, punctuality of the days at school (D76). */
 export const ClassAttendanceRowSchema = z.object({
   id: z.string(),
   first_name: z.string().nullable(),

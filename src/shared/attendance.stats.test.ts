@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ATTENDANCE_WORDS,
+  DAY_ATTENDANCE_WORDS,
+  attendanceFigures,
+  attendanceLines,
   attendancePercent,
   countAttendance,
+  dayAttendanceOf,
   isPresentAm,
   isPresentPm,
   punctualityPercent,
@@ -111,13 +116,12 @@ describe('sessions of a day (SPEC §4: a time in without a time out is present A
     expect(countAttendance(records)).toEqual({ present: 7, lates: 2 });
   });
 
-  it('summarises with Present, Absent, Late and Early', () => {
+  it('summarises the report card in sessions: present, absent and late', () => {
     expect(summarizeAttendance(10, 7, 2)).toEqual({
       possible: 10,
       present: 7,
       absent: 3,
       lates: 2,
-      early: 5,
       attendancePercent: 70,
       punctualityPercent: 71,
     });
@@ -135,5 +139,83 @@ describe('date helpers attendance adds to school-days.ts', () => {
   it('picks the earlier of two dates', () => {
     expect(earlierDate('2026-11-22', '2026-12-11')).toBe('2026-11-22');
     expect(earlierDate('2027-01-05', '2026-12-11')).toBe('2026-12-11');
+  });
+});
+
+describe('sessions and days, each said as such (D76)', () => {
+  // Five school days: on time, late, a morning missed (arrived after midday), gone home at noon, absent.
+  const schoolDays = ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'];
+  const records = [
+    { date_scanned: '2026-11-02', ...day() },
+    { date_scanned: '2026-11-03', ...day({ late: 1, time_in: '08:12' }) },
+    { date_scanned: '2026-11-04', ...day({ attendance_am: 0, late: 1, time_in: '12:20' }) },
+    { date_scanned: '2026-11-05', ...day({ attendance_pm: 0, time_out: '12:05' }) },
+    // A Saturday sports day: shown on the screen, never counted.
+    { date_scanned: '2026-11-07', ...day() },
+  ];
+
+  it('counts attendance in sessions, two a school day, and being at school in days', () => {
+    const figures = attendanceFigures(schoolDays, records);
+    expect(figures).toEqual({
+      schoolDays: 5,
+      possibleSessions: 10,
+      sessionsPresent: 6,
+      sessionsAbsent: 4,
+      daysAtSchool: 4,
+      daysAbsent: 1,
+      daysLate: 2,
+      daysOnTime: 2,
+      attendancePercent: 60,
+      punctualityPercent: 50,
+    });
+  });
+
+  it('counts punctuality in days at school: a late arrival is one day, whatever sessions the day had', () => {
+    // 58 days, every one at school and 5 late: punctuality is 53 of 58 days, not (116 − 5) of 116 sessions.
+    const days = Array.from({ length: 58 }, (_, i) => `2026-${String(9 + Math.floor(i / 28)).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`);
+    const all = days.map((date, i) => ({ date_scanned: date, ...day({ late: i < 5 ? 1 : 0 }) }));
+    const figures = attendanceFigures(days, all);
+    expect(figures.daysOnTime).toBe(53);
+    expect(figures.daysLate).toBe(5);
+    expect(figures.punctualityPercent).toBe(91); // 53 / 58 = 91.4 %; sessions would have said 96 %
+  });
+
+  it('counts a day with no session attended as absent, never late', () => {
+    const figures = attendanceFigures(['2026-11-02'], [{ date_scanned: '2026-11-02', ...day({ attendance_am: 0, attendance_pm: 0, time_in: '12:30', time_out: '12:50', late: 1 }) }]);
+    expect(figures).toMatchObject({ sessionsPresent: 0, daysAtSchool: 0, daysAbsent: 1, daysLate: 0, punctualityPercent: 0 });
+  });
+
+  it('counts nothing in a range the school recorded nothing for', () => {
+    expect(attendanceFigures(schoolDays, [], false)).toMatchObject({ schoolDays: 0, possibleSessions: 0, sessionsAbsent: 0, daysAbsent: 0 });
+  });
+
+  it('says each figure with its unit, in the words the screen and the report share', () => {
+    const lines = attendanceLines(attendanceFigures(schoolDays, records));
+    expect(lines.map((line) => `${line.label}: ${line.value}`)).toEqual([
+      'School days: 5',
+      'Sessions present: 6 of 10 (two a day)',
+      'Sessions absent: 4',
+      'Days absent: 1',
+      'Days at school: 4 of 5',
+      'On time: 2 days of 4',
+      'Late: 2 days',
+      'Attendance: 60% of sessions',
+      'Punctuality: 50% of days at school on time',
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/Early|Punctual\b/);
+    expect(ATTENDANCE_WORDS.explained).toContain('two a school day');
+  });
+});
+
+describe('one school day, as the daily digest and the home card say it', () => {
+  it('tells absent, a missed session, late and on time apart', () => {
+    expect(dayAttendanceOf(undefined)).toBe('absent');
+    expect(dayAttendanceOf(day({ attendance_am: 0, late: 1, time_in: '12:20' }))).toBe('absent-am');
+    expect(dayAttendanceOf(day({ late: 1 }))).toBe('late');
+    expect(dayAttendanceOf(day({ attendance_pm: 0, time_out: '11:30' }))).toBe('absent-pm');
+    expect(dayAttendanceOf(day())).toBe('on-time');
+    // In the morning, scanned in and not yet out: at school for both sessions so far.
+    expect(dayAttendanceOf(day({ attendance_am: 0, attendance_pm: 0, time_out: null }))).toBe('on-time');
+    expect(DAY_ATTENDANCE_WORDS['on-time']).toBe('at school, on time');
   });
 });

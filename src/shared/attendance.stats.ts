@@ -1,8 +1,12 @@
+import { SESSIONS_PER_SCHOOL_DAY } from './school-days.js';
+
 /**
- * The attendance figures of SPEC §5, one definition for the server (API, report PDF) and the
- * screen (doughnuts). Counts are in sessions: a school day has an AM and a PM session
- * (school-days.ts), and lateness belongs to the AM session, so one late arrival is one late
- * session (docs/decisions.md "Attendance counts").
+ * The attendance figures of SPEC §5 and their words, one definition for the server (API, report
+ * PDF, the family's home cards, the daily digest's words) and the screen (doughnuts and totals).
+ * Attendance counts sessions: a school day has a morning and an afternoon session
+ * (school-days.ts). Punctuality counts days at school: a late arrival happens once a day, so it
+ * is a day late, and the days on time are the days at school less the days late
+ * (docs/decisions.md D15, D76).
  */
 
 /** The session flags of one day's record, as attendance_records stores them (SPEC §3). */
@@ -63,15 +67,17 @@ export interface AttendanceSummary {
   present: number;
   /** possible − present, never below 0 ('Absent: n'). */
   absent: number;
-  /** Late arrivals, one session each ('Late: n'). */
+  /** Late arrivals, one session each (the report card's "Sessions Late"). */
   lates: number;
-  /** Sessions attended on time: present − lates ('Early'). */
-  early: number;
   attendancePercent: number;
   punctualityPercent: number;
 }
 
-/** Totals and both percentages from a possible-session count and the attendance and late counts. */
+/**
+ * Totals and both percentages from a possible-session count and the attendance and late counts,
+ * all in sessions: the report card's figures. The attendance screen, its report and the family's
+ * cards count with `attendanceFigures`, whose punctuality is in days.
+ */
 export function summarizeAttendance(possible: number, present: number, lates: number): AttendanceSummary {
   const boundedLates = Math.min(Math.max(lates, 0), Math.max(present, 0));
   return {
@@ -79,7 +85,6 @@ export function summarizeAttendance(possible: number, present: number, lates: nu
     present,
     absent: Math.max(possible - present, 0),
     lates: boundedLates,
-    early: Math.max(present - boundedLates, 0),
     attendancePercent: attendancePercent(present, possible),
     punctualityPercent: punctualityPercent(present, boundedLates),
   };
@@ -95,3 +100,148 @@ export function countAttendance(records: readonly DailySessions[]): { present: n
   }
   return { present, lates };
 }
+
+// ---- sessions and days: the attendance screen, its report and the family's cards -----------------
+
+/** One day's record with its date, as the attendance answer carries it. */
+export interface DatedSessions extends DailySessions {
+  date_scanned: string;
+}
+
+/**
+ * A student's figures over a range, each in the unit it is said in: sessions for attendance (two a
+ * school day), days for being at school, absent and on time (docs/decisions.md D76).
+ */
+export interface AttendanceFigures {
+  /** School days of the range (weekdays that are not school holidays). */
+  schoolDays: number;
+  /** Sessions the student could attend: two a school day. */
+  possibleSessions: number;
+  sessionsPresent: number;
+  /** possibleSessions − sessionsPresent: whole days and half days missed. */
+  sessionsAbsent: number;
+  /** School days with at least one session attended. */
+  daysAtSchool: number;
+  /** School days with no session attended. */
+  daysAbsent: number;
+  /** Days at school that began after the bell. */
+  daysLate: number;
+  /** daysAtSchool − daysLate. */
+  daysOnTime: number;
+  /** sessionsPresent / possibleSessions, whole percent. */
+  attendancePercent: number;
+  /** daysOnTime / daysAtSchool, whole percent (SPEC §5's formula, counted in days). */
+  punctualityPercent: number;
+}
+
+/**
+ * The figures of a range from its school days and the student's records. Records on a day the
+ * school was closed (a Saturday sports day) are shown elsewhere but never counted, so every figure
+ * is a share of the days the school was open. A range in which the school recorded no one's
+ * attendance counts nothing (`recorded` false, docs/decisions.md D41).
+ */
+export function attendanceFigures(schoolDays: readonly string[], records: readonly DatedSessions[], recorded = true): AttendanceFigures {
+  if (!recorded) return figuresFrom(0, 0, 0, 0);
+  const open = new Set(schoolDays);
+  let present = 0;
+  let daysAtSchool = 0;
+  let daysLate = 0;
+  const counted = new Set<string>();
+  for (const record of records) {
+    // One record a day is stored; a second for the same date would count the day twice.
+    if (!open.has(record.date_scanned) || counted.has(record.date_scanned)) continue;
+    counted.add(record.date_scanned);
+    const sessions = sessionsPresent(record);
+    present += sessions;
+    if (sessions > 0) {
+      daysAtSchool += 1;
+      if (record.late === 1) daysLate += 1;
+    }
+  }
+  return figuresFrom(open.size, present, daysAtSchool, daysLate);
+}
+
+function figuresFrom(schoolDays: number, sessionsPresent: number, daysAtSchool: number, daysLate: number): AttendanceFigures {
+  const possibleSessions = schoolDays * SESSIONS_PER_SCHOOL_DAY;
+  return {
+    schoolDays,
+    possibleSessions,
+    sessionsPresent,
+    sessionsAbsent: Math.max(possibleSessions - sessionsPresent, 0),
+    daysAtSchool,
+    daysAbsent: Math.max(schoolDays - daysAtSchool, 0),
+    daysLate,
+    daysOnTime: Math.max(daysAtSchool - daysLate, 0),
+    attendancePercent: attendancePercent(sessionsPresent, possibleSessions),
+    punctualityPercent: punctualityPercent(daysAtSchool, daysLate),
+  };
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The words of the figures, the same on the screen and in the report PDF. */
+export const ATTENDANCE_WORDS = {
+  attendance: 'Attendance',
+  punctuality: 'Punctuality',
+  sessionsPresent: 'Sessions present',
+  sessionsAbsent: 'Sessions absent',
+  daysAbsent: 'Days absent',
+  daysAtSchool: 'Days at school',
+  onTime: 'On time',
+  late: 'Late',
+  /** A column of days late beside sessions (the class's table). */
+  daysLate: 'Days late',
+  schoolDays: 'School days',
+  /** What the figures count, under them. */
+  explained:
+    'Attendance counts sessions: two a school day, morning and afternoon. Punctuality counts days at school: on time, or late after the bell. Weekends and school holidays are not school days.',
+} as const;
+
+/** One line of the totals: its words and its value as said ('108 of 116 (two a day)'). */
+export interface AttendanceLine {
+  label: string;
+  value: string;
+}
+
+/** The totals, in order, as the screen and the report PDF list them. */
+export function attendanceLines(figures: AttendanceFigures): AttendanceLine[] {
+  const w = ATTENDANCE_WORDS;
+  return [
+    { label: w.schoolDays, value: String(figures.schoolDays) },
+    { label: w.sessionsPresent, value: `${figures.sessionsPresent} of ${figures.possibleSessions} (two a day)` },
+    { label: w.sessionsAbsent, value: String(figures.sessionsAbsent) },
+    { label: w.daysAbsent, value: String(figures.daysAbsent) },
+    { label: w.daysAtSchool, value: `${figures.daysAtSchool} of ${figures.schoolDays}` },
+    { label: w.onTime, value: `${count(figures.daysOnTime, 'day', 'days')} of ${figures.daysAtSchool}` },
+    { label: w.late, value: count(figures.daysLate, 'day', 'days') },
+    { label: w.attendance, value: `${figures.attendancePercent}% of sessions` },
+    { label: w.punctuality, value: `${figures.punctualityPercent}% of days at school on time` },
+  ];
+}
+
+// ---- one day: today's card and the daily digest ------------------------------------------------------
+
+/** What one school day's record says: absent, a session missed, late, or on time. */
+export type DayAttendance = 'absent' | 'absent-am' | 'absent-pm' | 'late' | 'on-time';
+
+/**
+ * One school day, from its record (none: no arrival at the gate). A missed morning outranks a late
+ * arrival (arriving after midday is both), and a late arrival a missed afternoon, as the daily
+ * digest words a day.
+ */
+export function dayAttendanceOf(record: DailySessions | undefined): DayAttendance {
+  if (!record) return 'absent';
+  if (!isPresentAm(record)) return 'absent-am';
+  if (record.late === 1) return 'late';
+  if (!isPresentPm(record)) return 'absent-pm';
+  return 'on-time';
+}
+
+/** A day's words, as a sentence's end: "Jaden: absent for the morning session". */
+export const DAY_ATTENDANCE_WORDS: Record<DayAttendance, string> = {
+  absent: 'absent (no arrival recorded at the gate)',
+  'absent-am': 'absent for the morning session',
+  'absent-pm': 'absent for the afternoon session',
+  late: 'late',
+  'on-time': 'at school, on time',
+};

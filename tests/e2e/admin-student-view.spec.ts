@@ -124,8 +124,8 @@ describe("a student's attendance from the list", () => {
       await page.getByText(`${student.first_name} ${student.last_name}`, { exact: true }).waitFor();
       await page.getByText(student.student_id, { exact: true }).first().waitFor();
       await page.getByRole('img', { name: new RegExp(`^Attendance ${attendancePercent(data.attendance, data.possible_attendance)}%`) }).waitFor();
-      await page.getByText(`Present: ${data.attendance}`, { exact: true }).waitFor();
-      await page.getByText(`Late: ${data.lates}`, { exact: true }).waitFor();
+      await page.getByText(`Sessions present: ${data.attendance}`, { exact: true }).waitFor();
+      await page.getByText(`Late: ${data.lates} ${data.lates === 1 ? 'day' : 'days'}`, { exact: true }).waitFor();
       expect(await page.title()).toMatch(new RegExp(`^Student Attendance Records — ${student.first_name} ${student.last_name} \\(${student.student_id}\\) · `));
       await noSidewaysScroll();
 

@@ -77,9 +77,9 @@ describe('attendance screen', () => {
     await attendanceChart.waitFor();
     expect(await page.locator('canvas[role="img"]').count()).toBe(2);
     await page.getByRole('img', { name: /^Punctuality \d+%/ }).waitFor();
-    await page.getByText(`Present: ${data.attendance}`, { exact: true }).waitFor();
-    await page.getByText(`Absent: ${data.possible_attendance - data.attendance}`, { exact: true }).waitFor();
-    await page.getByText(`Late: ${data.lates}`, { exact: true }).waitFor();
+    await page.getByText(`Sessions present: ${data.attendance}`, { exact: true }).waitFor();
+    await page.getByText(`Sessions absent: ${data.possible_attendance - data.attendance}`, { exact: true }).waitFor();
+    await page.getByText(`Late: ${data.lates} ${data.lates === 1 ? 'day' : 'days'}`, { exact: true }).waitFor();
     const chartBox = await page.getByTestId('attendance-chart').locator('canvas').boundingBox();
     expect(chartBox!.width).toBeGreaterThan(50);
 
@@ -191,7 +191,7 @@ describe('attendance screen', () => {
     await page.getByRole('option', { name: new RegExp(`^Term ${past.term} .* ${past.year}-${past.year + 1}$`) }).click();
     await page.getByText('No attendance was recorded for this term.').waitFor();
     expect(await page.locator('canvas').count()).toBe(0);
-    expect(await page.getByText(/^(Absent|Present): \d+$/).count()).toBe(0);
+    expect(await page.getByText(/^Sessions (absent|present): \d+$/).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Attendance records' }).count()).toBe(0);
     const classCell = page.locator('dt', { hasText: 'Class' }).locator('xpath=following-sibling::dd[1]');
     // Written as the spec writes a class: 'Form 4 4A'.

@@ -234,6 +234,7 @@ const FAMILY: AccessSection = {
   'POST /api/family/forgot-password':                                   row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/family/reset-password':                                    row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'GET /api/family/children':                                           row('family',                  '!  -  -  P  p  -  -  -  -  -'),
+  'GET /api/family/home':                                               row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'POST /api/family/link':                                              row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'POST /api/family/accept':                                            row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'DELETE /api/family/children/:student_id':                            row('family',                  '!  -  -  P  p  -  -  -  -  -'),

@@ -1,5 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
-import { isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
+import { ATTENDANCE_WORDS, attendanceLines, isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
@@ -11,7 +11,8 @@ import { listName } from '../../shared/admin.schemas.js';
  * The attendance report (SPEC §7 `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
  * the student, class and range; one row per school day of the range (absent days too, so the
  * page reads as a register) plus any day scanned while the school was closed; the totals and
- * both percentages of SPEC §5.
+ * both percentages of SPEC §5 in the attendance screen's words, sessions and days said as such
+ * (src/shared/attendance.stats.ts, D76).
  */
 
 const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
@@ -79,19 +80,10 @@ export function attendanceReportDefinition(input: AttendanceReportInput): PdfDoc
     content.push(
       sectionTitle('Totals'),
       keyValueGrid(
-        [
-          ['School days', input.schoolDays.length],
-          ['Possible sessions', summary.possible],
-          ['Present', summary.present],
-          ['Absent', summary.absent],
-          ['Late', summary.lates],
-          ['On time', summary.early],
-          ['Attendance', `${summary.attendancePercent}%`],
-          ['Punctuality', `${summary.punctualityPercent}%`],
-        ],
+        attendanceLines(summary).map((line) => [line.label, line.value]),
         2,
       ),
-      { text: 'Two sessions (AM and PM) for each school day; weekends and school holidays are not school days.', fontSize: 7, color: COLORS.muted, margin: [0, 0, 0, 6] },
+      { text: ATTENDANCE_WORDS.explained, fontSize: 7, color: COLORS.muted, margin: [0, 0, 0, 6] },
       sectionTitle('Daily record'),
       rows.length > 0
         ? dataTable(['Date', 'AM', 'PM', 'Late', 'Time In', 'Time Out'], rows, ['*', 60, 60, 40, 60, 60])

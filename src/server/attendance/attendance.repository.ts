@@ -151,6 +151,17 @@ export async function listRecords(db: Db, studentId: string, from: string, to: s
     .execute();
 }
 
+/** The records of one day of the students named (a family's children), one read whatever their number. */
+export async function listRecordsOfStudentsOn(db: Db, studentIds: readonly string[], date: string): Promise<(AttendanceRecord & { student_id: string })[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .selectFrom('attendance_records')
+    .select(['student_id', ...RECORD_COLUMNS])
+    .where('student_id', 'in', [...studentIds])
+    .where('date_scanned', '=', date)
+    .execute();
+}
+
 /** The day records from `from` to `to` inclusive of the students now in a form class, by student then date. */
 export async function listClassRecords(db: Db, classId: string, from: string, to: string): Promise<(AttendanceRecord & { student_id: string })[]> {
   return db

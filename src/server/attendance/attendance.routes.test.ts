@@ -3,7 +3,7 @@ import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { StudentAttendanceSchema, type StudentAttendance } from '../../shared/attendance.schemas.js';
-import { attendancePercent, punctualityPercent } from '../../shared/attendance.stats.js';
+import { ATTENDANCE_WORDS, attendanceFigures, attendanceLines, attendancePercent, punctualityPercent } from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
 import { addDays } from '../../shared/school-days.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -207,7 +207,6 @@ describe('GET /api/student-attendance-report/{studentId}/{startDate}/{endDate}',
     expect(response.headers['content-disposition']).toContain('inline');
     const pdf = await readPdf(response.rawPayload);
     expect(pdf.pageSizes[0]).toEqual([612, 792]);
-    const early = json.attendance - json.lates;
     for (const text of [
       'Attendance Report',
       `${registered.last_name}, ${registered.first_name}`,
@@ -215,18 +214,22 @@ describe('GET /api/student-attendance-report/{studentId}/{startDate}/{endDate}',
       '5A',
       `${demoTerm.start_date} to ${countedUntil}`,
       'Date AM PM Late Time In Time Out',
-      `Possible sessions ${json.possible_attendance}`,
-      `Present ${json.attendance}`,
-      `Absent ${json.possible_attendance - json.attendance}`,
-      `Late ${json.lates}`,
-      `On time ${early}`,
       json.attendance_records[0]!.date_scanned,
     ]) {
       expect(pdf.compact).toContain(text.replace(/\s+/g, ''));
     }
-    // Both percentages by the shared SPEC §5 rules (their edges are tested in attendance.stats.test.ts).
-    expect(pdf.compact).toContain(`Attendance${attendancePercent(json.attendance, json.possible_attendance)}%`);
-    expect(pdf.compact).toContain(`Punctuality${punctualityPercent(json.attendance, json.lates)}%`);
+    // The totals in the screen's words, counted by the shared definition from the screen's own answer (D76).
+    const figures = attendanceFigures(json.school_days, json.attendance_records, json.recorded);
+    expect(figures.sessionsPresent).toBe(json.attendance);
+    expect(figures.possibleSessions).toBe(json.possible_attendance);
+    expect(figures.daysLate).toBe(json.lates);
+    for (const line of attendanceLines(figures)) expect(pdf.compact).toContain(`${line.label}${line.value}`.replace(/\s+/g, ''));
+    expect(pdf.compact).toContain(`Sessionspresent${json.attendance}of${json.possible_attendance}(twoaday)`);
+    expect(pdf.compact).toContain(`Attendance${attendancePercent(json.attendance, json.possible_attendance)}%ofsessions`);
+    expect(pdf.compact).toContain(`Punctuality${punctualityPercent(figures.daysAtSchool, json.lates)}%ofdaysatschoolontime`);
+    expect(pdf.compact).toContain(ATTENDANCE_WORDS.explained.replace(/\s+/g, ''));
+    expect(pdf.compact).not.toContain('Early');
+    expect(pdf.compact).not.toContain('Possiblesessions');
   });
 
   it('says nothing was recorded for a range without records, instead of listing every day absent', async () => {

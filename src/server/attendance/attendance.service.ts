@@ -9,7 +9,7 @@ import {
   type StudentAttendance,
   type StudentAttendanceQuery,
 } from '../../shared/attendance.schemas.js';
-import { attendancePercent, countAttendance, summarizeAttendance, type AttendanceSummary } from '../../shared/attendance.stats.js';
+import { attendanceFigures, attendancePercent, dayAttendanceOf, type AttendanceFigures, type DayAttendance } from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';
 import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
@@ -43,7 +43,7 @@ export interface RangeAttendance {
    * all 0 and the screen and the report say that nothing was recorded (docs/decisions.md D41).
    */
   recorded: boolean;
-  summary: AttendanceSummary;
+  summary: AttendanceFigures;
 }
 
 async function requireStudent(db: Db, studentId: string): Promise<repo.AttendanceStudent> {
@@ -57,20 +57,7 @@ async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: 
   const [holidays, records] = await Promise.all([repo.listHolidayDates(db, from, to), repo.listRecords(db, student.id, from, to)]);
   const schoolDays = listSchoolDays(from, to, holidays);
   const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
-  return { student, from, to, schoolDays, records, recorded, summary: figuresOf(records, schoolDays, recorded) };
-}
-
-/**
- * The figures of one student's records over a range's school days. A scan on a closed day (a
- * Saturday sports day) is shown, but possible counts school days only, so it does not count
- * either: the percentage stays a share of the days the school was open. A range in which the
- * school recorded nothing counts nothing (D41).
- */
-function figuresOf(records: readonly AttendanceRecord[], schoolDays: readonly string[], recorded: boolean): AttendanceSummary {
-  if (!recorded) return summarizeAttendance(0, 0, 0);
-  const open = new Set(schoolDays);
-  const counted = countAttendance(records.filter((record) => open.has(record.date_scanned)));
-  return summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
+  return { student, from, to, schoolDays, records, recorded, summary: attendanceFigures(schoolDays, records, recorded) };
 }
 
 /**
@@ -143,9 +130,9 @@ export async function getStudentAttendance(
     counted_until: until,
     recorded: range.recorded,
     school_days: range.schoolDays,
-    possible_attendance: range.summary.possible,
-    attendance: range.summary.present,
-    lates: range.summary.lates,
+    possible_attendance: range.summary.possibleSessions,
+    attendance: range.summary.sessionsPresent,
+    lates: range.summary.daysLate,
     attendance_records: range.records,
   };
 }
@@ -175,6 +162,43 @@ export async function getAttendanceForReport(
   return { ...range, terms, classes };
 }
 
+// ---- one day of several students (the family's home cards) ------------------------------------------
+
+/** One child's day: how it went so far, and the time of arrival when there was one. */
+export interface ChildDay {
+  status: DayAttendance;
+  timeIn: string | null;
+}
+
+/**
+ * The day's attendance of the students named: `not-school-day` on a weekend, a school holiday or
+ * outside every term; `not-recorded` while the school has recorded no one that day (before the
+ * gates open, or a day without the scanners: nothing counts as absent, D41); else each student's
+ * day in the shared words (dayAttendanceOf). A bounded number of reads, whatever the number of
+ * students.
+ */
+export async function getDayAttendanceOf(
+  db: Db,
+  studentIds: readonly string[],
+  date: string,
+): Promise<{ kind: 'not-school-day' } | { kind: 'not-recorded' } | { kind: 'recorded'; days: Map<string, ChildDay> }> {
+  const [holidays, started] = await Promise.all([repo.listHolidayDates(db, date, date), repo.listStartedTerms(db, date)]);
+  const inTerm = started.some((term) => term.start_date <= date && date <= term.end_date);
+  if (!inTerm || listSchoolDays(date, date, holidays).length === 0) return { kind: 'not-school-day' };
+  const records = await repo.listRecordsOfStudentsOn(db, studentIds, date);
+  if (records.length === 0 && !(await repo.hasSchoolRecords(db, date, date))) return { kind: 'not-recorded' };
+  const byStudent = new Map(records.map((record) => [record.student_id, record] as const));
+  return {
+    kind: 'recorded',
+    days: new Map(
+      studentIds.map((id) => {
+        const record = byStudent.get(id);
+        return [id, { status: dayAttendanceOf(record), timeIn: record?.time_in ?? null }] as const;
+      }),
+    ),
+  };
+}
+
 // ---- a class over a range (admin) ---------------------------------------------------------------
 
 /** The current term from its first day to today (or its last day, in the holidays after it); 400 when the school has none. */
@@ -185,8 +209,8 @@ async function termSoFar(db: Db, today: string): Promise<{ from: string; to: str
 }
 
 /**
- * GET /api/class-attendance: each student now in the class, with the sessions present, absent and
- * late from `from` to `to` (without them, the current term so far) and the percentages, as each student's own screen counts them; the
+ * GET /api/class-attendance: each student now in the class, with the sessions present and absent
+ * and the days late from `from` to `to` (without them, the current term so far) and the percentages, as each student's own screen counts them; the
  * class's totals. 404 for a class the school does not have. The range is checked by the query's
  * schema (classAttendanceQuerySchema).
  */
@@ -208,14 +232,14 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
     else byStudent.set(record.student_id, [record]);
   }
   const rows = students.map((student) => {
-    const summary = figuresOf(byStudent.get(student.id) ?? [], schoolDays, recorded);
+    const summary = attendanceFigures(schoolDays, byStudent.get(student.id) ?? [], recorded);
     return {
       id: student.id,
       first_name: student.first_name,
       last_name: student.last_name,
-      present: summary.present,
-      absent: summary.absent,
-      lates: summary.lates,
+      present: summary.sessionsPresent,
+      absent: summary.sessionsAbsent,
+      lates: summary.daysLate,
       attendance_percent: summary.attendancePercent,
       punctuality_percent: summary.punctualityPercent,
     };

@@ -1,4 +1,5 @@
 import type { TableCell } from 'pdfmake/interfaces.js';
+import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import { listName } from '../../shared/admin.schemas.js';
 import type { ClassAttendance } from '../../shared/attendance.schemas.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
@@ -19,7 +20,8 @@ export interface ClassAttendanceDocument extends ClassAttendance {
 
 type Row = ClassAttendance['students'][number];
 
-const HEADERS = ['Student ID', 'Name', 'Present', 'Absent', 'Late', 'Attendance', 'Punctuality'] as const;
+const W = ATTENDANCE_WORDS;
+const HEADERS = ['Student ID', 'Name', W.sessionsPresent, W.sessionsAbsent, W.daysLate, W.attendance, W.punctuality] as const;
 
 /** The range's line under the title: 'Form 4 4A · 2026-09-07 to 2026-10-30'. */
 export function classAttendanceScope(data: Pick<ClassAttendance, 'class_name' | 'from' | 'to'>): string {
@@ -64,7 +66,7 @@ export function buildClassAttendance(data: ClassAttendanceDocument): PdfDocument
       ? [sectionTitle(`${data.class_name}${teacher}`), { text: 'No students in this class.', color: COLORS.muted }]
       : [
           summary,
-          { text: 'Counts are sessions: two (AM and PM) for each school day; weekends and school holidays are not school days.', fontSize: 7, color: COLORS.muted },
+          { text: W.explained, fontSize: 7, color: COLORS.muted },
           // The class's heading is the table's first header row, so it repeats on continued pages.
           dataTable([...HEADERS], rows, [60, '*', 48, 48, 40, 62, 62], { caption: `${data.class_name}${teacher}` }),
         ];
@@ -85,7 +87,7 @@ export function classAttendanceColumns(): SheetColumn<Row>[] {
     { header: 'First Name', kind: 'text', width: 18, value: (row) => row.first_name },
     { header: 'Present (sessions)', kind: 'number', value: (row) => row.present },
     { header: 'Absent (sessions)', kind: 'number', value: (row) => row.absent },
-    { header: 'Late', kind: 'number', width: 8, value: (row) => row.lates },
+    { header: W.daysLate, kind: 'number', width: 10, value: (row) => row.lates },
     { header: 'Attendance %', kind: 'number', value: (row) => row.attendance_percent },
     { header: 'Punctuality %', kind: 'number', value: (row) => row.punctuality_percent },
   ];

@@ -170,7 +170,7 @@ describe('the PDF and the spreadsheet', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toContain(`Class Attendance 5A ${term.from} to ${term.to}.xlsx`);
     const { headers, rows, rowOf } = await readWorkbook(response.rawPayload);
-    expect(headers).toEqual(['Student ID', 'Last Name', 'First Name', 'Present (sessions)', 'Absent (sessions)', 'Late', 'Attendance %', 'Punctuality %']);
+    expect(headers).toEqual(['Student ID', 'Last Name', 'First Name', 'Present (sessions)', 'Absent (sessions)', 'Days late', 'Attendance %', 'Punctuality %']);
     expect(rows).toHaveLength(body.students.length);
     const first = body.students[0]!;
     const cell = rowOf(first.id);

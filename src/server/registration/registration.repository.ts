@@ -149,6 +149,24 @@ export async function findWindowOfStudent(db: Db, studentId: string): Promise<St
   return row ? windowOf(row) : undefined;
 }
 
+/** The windows of several students in one read (a family's home cards); a student not found is left out. */
+export async function findWindowsOfStudents(db: Db, studentIds: readonly string[]): Promise<Map<string, StudentWindow>> {
+  if (studentIds.length === 0) return new Map();
+  const rows = await studentsWithWindows(db)
+    .select([
+      'students.id',
+      'form_classes.form_level',
+      'own_period.open as own_open',
+      'own_period.deadline as own_deadline',
+      'default_period.open as default_open',
+      'default_period.deadline as default_deadline',
+      reviewStateColumn,
+    ])
+    .where('students.id', 'in', [...studentIds])
+    .execute();
+  return new Map(rows.map((row) => [row.id, windowOf(row)] as const));
+}
+
 function toWindow(open: number, deadline: string | null): Pick<RegistrationPeriod, 'open' | 'deadline'> {
   return { open: open === 1 ? 1 : 0, deadline };
 }

@@ -97,6 +97,13 @@ export async function getRegistrationStatus(db: Db, studentId: string | null, no
   return statusOf(await periodFor(db, null), schoolToday(now), null);
 }
 
+/** The windows of several students (a family's home cards, D76) in one read; an unknown student is left out. */
+export async function getRegistrationStatuses(db: Db, studentIds: readonly string[], now = new Date()): Promise<Map<string, RegistrationStatus>> {
+  const today = schoolToday(now);
+  const windows = await repo.findWindowsOfStudents(db, studentIds);
+  return new Map([...windows].map(([id, window]) => [id, statusOfWindow(window, today)] as const));
+}
+
 /** The window, closed to the family while the office has the record verified (D56). */
 function statusOfWindow(window: repo.StudentWindow, today: string): RegistrationStatus {
   const status = statusOf(window.period ?? CLOSED, today, window.formLevel);

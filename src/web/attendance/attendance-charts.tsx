@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { ArcElement, Chart as ChartJS, Tooltip, type ChartOptions } from 'chart.js';
 import { Doughnut } from 'react-chartjs-2';
-import type { AttendanceSummary } from '../../shared/attendance.stats.js';
+import { ATTENDANCE_WORDS, type AttendanceFigures } from '../../shared/attendance.stats.js';
 
 // Only what a doughnut needs: this module (and Chart.js) loads with the attendance screen only.
 ChartJS.register(ArcElement, Tooltip);
@@ -20,6 +20,8 @@ const OPTIONS: ChartOptions<'doughnut'> = {
 interface LegendEntry {
   label: string;
   value: number;
+  /** The unit said after the value ('days'), none for sessions named in the label. */
+  unit?: string;
   color: string;
 }
 
@@ -27,7 +29,7 @@ interface AttendanceDoughnutProps {
   /** The chart's heading. */
   title: string;
   percent: number;
-  /** What the percentage is of, under it in the middle ('Present', 'Punctual'). */
+  /** What the percentage is of, under it in the middle ('of sessions', 'of days on time'). */
   caption: string;
   segments: [LegendEntry, LegendEntry];
   /** The sentence a screen reader reads instead of the picture. */
@@ -87,6 +89,7 @@ function AttendanceDoughnut({ title, percent, caption, segments, description, te
             <Box aria-hidden sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: segment.color }} />
             <Typography component="span">
               {segment.label}: {segment.value}
+              {segment.unit ? ` ${segment.unit}` : ''}
             </Typography>
           </Box>
         ))}
@@ -95,33 +98,39 @@ function AttendanceDoughnut({ title, percent, caption, segments, description, te
   );
 }
 
-/** The attendance (Present vs Absent) and punctuality (Early vs Late) doughnuts of SPEC §2. */
-export function AttendanceCharts({ summary }: { summary: AttendanceSummary }) {
+const days = (n: number) => (n === 1 ? 'day' : 'days');
+
+/**
+ * The attendance (sessions present vs absent) and punctuality (days on time vs late) doughnuts of
+ * SPEC §2, each in its own unit and saying which (D76; the words are src/shared/attendance.stats.ts).
+ */
+export function AttendanceCharts({ figures }: { figures: AttendanceFigures }) {
   const theme = useTheme();
   const grey = '#c4ccd6';
+  const w = ATTENDANCE_WORDS;
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
       <AttendanceDoughnut
-        title="Attendance"
-        percent={summary.attendancePercent}
-        caption="Present"
+        title={`${w.attendance} (sessions, two a day)`}
+        percent={figures.attendancePercent}
+        caption="of sessions"
         testId="attendance-chart"
         segments={[
-          { label: 'Present', value: summary.present, color: theme.palette.success.main },
-          { label: 'Absent', value: summary.absent, color: grey },
+          { label: w.sessionsPresent, value: figures.sessionsPresent, color: theme.palette.success.main },
+          { label: w.sessionsAbsent, value: figures.sessionsAbsent, color: grey },
         ]}
-        description={`Attendance ${summary.attendancePercent}%: present ${summary.present} and absent ${summary.absent} of ${summary.possible} sessions.`}
+        description={`${w.attendance} ${figures.attendancePercent}%: ${figures.sessionsPresent} of ${figures.possibleSessions} sessions present, ${figures.sessionsAbsent} absent.`}
       />
       <AttendanceDoughnut
-        title="Punctuality"
-        percent={summary.punctualityPercent}
-        caption="Punctual"
+        title={`${w.punctuality} (days at school)`}
+        percent={figures.punctualityPercent}
+        caption="of days on time"
         testId="punctuality-chart"
         segments={[
-          { label: 'Early', value: summary.early, color: theme.palette.primary.main },
-          { label: 'Late', value: summary.lates, color: theme.palette.error.main },
+          { label: w.onTime, value: figures.daysOnTime, unit: days(figures.daysOnTime), color: theme.palette.primary.main },
+          { label: w.late, value: figures.daysLate, unit: days(figures.daysLate), color: theme.palette.error.main },
         ]}
-        description={`Punctuality ${summary.punctualityPercent}%: early ${summary.early} and late ${summary.lates} of ${summary.present} sessions attended.`}
+        description={`${w.punctuality} ${figures.punctualityPercent}%: on time ${figures.daysOnTime} and late ${figures.daysLate} of ${figures.daysAtSchool} days at school.`}
       />
     </Box>
   );

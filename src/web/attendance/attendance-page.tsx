@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
-import { summarizeAttendance } from '../../shared/attendance.stats.js';
+import { attendanceFigures } from '../../shared/attendance.stats.js';
 import { formClassName } from '../../shared/form-class.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { BackToStudents } from '../components/back-to-students.js';
@@ -20,6 +20,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { AttendanceCharts } from './attendance-charts.js';
 import { AttendanceReport } from './attendance-report-dialog.js';
 import { AttendanceTable } from './attendance-table.js';
+import { AttendanceTotals } from './attendance-totals.js';
 import { useStudentAttendance, type TermChoice } from './attendance.api.js';
 
 const TITLE = 'Student Attendance Records';
@@ -76,8 +77,8 @@ interface AttendanceViewProps {
 }
 
 function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewProps) {
-  // The server's totals, the shared SPEC §5 rules for the percentages and the Absent/Early split.
-  const summary = summarizeAttendance(data.possible_attendance, data.attendance, data.lates);
+  // The shared counting over the term's school days and records, as the report PDF counts them (D76).
+  const figures = attendanceFigures(data.school_days, data.attendance_records, data.recorded);
   const name = studentName(data.student);
   const currentTerm = data.year !== null && data.term !== null ? { year: data.year, term: Number(data.term) } : null;
   const selectValue = currentTerm ? `${currentTerm.year}-${currentTerm.term}` : '';
@@ -110,7 +111,7 @@ function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewPro
         </Box>
         {data.counted_until && data.recorded && (
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            School days from {data.start_date} to {data.counted_until}; weekends and school holidays are not counted.
+            School days from {data.start_date} to {data.counted_until}.
           </Typography>
         )}
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
@@ -140,7 +141,8 @@ function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewPro
       </Paper>
       {data.recorded ? (
         <>
-          <AttendanceCharts summary={summary} />
+          <AttendanceCharts figures={figures} />
+          <AttendanceTotals figures={figures} />
           <AttendanceTable schoolDays={data.school_days} records={data.attendance_records} />
         </>
       ) : (

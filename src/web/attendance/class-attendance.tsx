@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -36,6 +37,8 @@ interface Range {
 /** Columns a phone leaves out (the ID goes under the name); the rest fit 360 px. */
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2 } } as const;
+/** A number column's heading: 'Sessions present' wraps on a phone, so every column stays on the screen. */
+const NUMBER_HEADING = { ...NUMBER, whiteSpace: 'normal' } as const;
 
 /**
  * Reports ▸ Class Attendance: a class's attendance for a date range — each
@@ -79,7 +82,7 @@ export function ClassAttendance() {
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }}>
       <Typography variant="h1">Class Attendance</Typography>
       <Typography color="text.secondary" sx={{ mt: 0.5, mb: 2, maxWidth: '70ch' }}>
-        Each student&apos;s attendance in a class for a range of dates: sessions present, absent and late, and the percentage. Choosing a class shows this
+        Each student&apos;s attendance in a class for a range of dates: sessions present and absent, days late, and the percentages. Choosing a class shows this
         term so far.
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 220px))' }, alignItems: 'start', mb: 1 }}>
@@ -135,11 +138,11 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
               <TableRow>
                 <TableCell sx={WIDE_ONLY}>Student ID</TableCell>
                 <TableCell sx={{ px: { xs: 0.75, sm: 2 } }}>Name</TableCell>
-                <TableCell sx={NUMBER}>Present</TableCell>
-                <TableCell sx={NUMBER}>Absent</TableCell>
-                <TableCell sx={NUMBER}>Late</TableCell>
-                <TableCell sx={NUMBER}>Attendance</TableCell>
-                <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>Punctuality</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsPresent}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsAbsent}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.daysLate}</TableCell>
+                <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.attendance}</TableCell>
+                <TableCell sx={{ ...NUMBER_HEADING, ...WIDE_ONLY }}>{ATTENDANCE_WORDS.punctuality}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>

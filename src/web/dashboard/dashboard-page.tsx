@@ -2,14 +2,13 @@ import type { ReactNode } from 'react';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import SummarizeIcon from '@mui/icons-material/Summarize';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { FamilyHome } from './family-home.js';
 import { studentShownTo, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
@@ -21,18 +20,17 @@ interface DashboardCardProps {
 }
 
 /**
- * The student dashboard (/dashboard): the three cards of SPEC §2. A family account sees them for
- * the child chosen in the header (the cards name the child with `?student=`), or, with
- * no child linked yet, the way to add one. `actions` holds what app/ adds for the person (a
- * student's "Invite a parent").
+ * The dashboard (/dashboard). A student sees the three cards of SPEC §2. A family account is
+ * greeted by its own name and sees a card per linked child (D76: registration and its deadline,
+ * documents, today's attendance, the newest report card), or, with no child linked yet, the way to
+ * add one. `actions` holds what app/ adds for the person (a student's "Invite a parent").
  */
 export function DashboardPage({ actions }: { actions?: ReactNode }) {
   usePageTitle('Dashboard');
   const user = useSession().data?.user ?? null;
   const [params] = useSearchParams();
-  const shownId = studentShownTo(user, params);
   const family = user?.role === 'guardian';
-  const to = (path: string) => (family && shownId ? `${path}?student=${encodeURIComponent(shownId)}` : path);
+  const shownId = family ? null : studentShownTo(user, params);
   return (
     <>
       <Typography variant="h1">Welcome{user ? `, ${user.name}` : ''}</Typography>
@@ -42,18 +40,8 @@ export function DashboardPage({ actions }: { actions?: ReactNode }) {
         </Typography>
       )}
       {actions && <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>{actions}</Box>}
-      {family && !shownId ? (
-        <Alert
-          severity="info"
-          sx={{ mt: 3 }}
-          action={
-            <Button component={RouterLink} to="/family/children" color="inherit" size="small">
-              Add a child
-            </Button>
-          }
-        >
-          No child is linked to your account yet. Add one with the code from the school's letter, or open the invitation you were e-mailed.
-        </Alert>
+      {family ? (
+        <FamilyHome childIds={user.child_ids ?? []} />
       ) : (
         <Box
           component="ul"
@@ -70,19 +58,19 @@ export function DashboardPage({ actions }: { actions?: ReactNode }) {
           <DashboardCard
             title="View Term Reports"
             description="Open the end-of-term report cards the school has posted."
-            to={to('/term-reports')}
+            to="/term-reports"
             icon={<SummarizeIcon fontSize="large" />}
           />
           <DashboardCard
             title="Edit/View Registration"
             description="Review and complete the registration record, documents and terms."
-            to={to('/registration/student-data')}
+            to="/registration/student-data"
             icon={<AssignmentIndIcon fontSize="large" />}
           />
           <DashboardCard
             title="View Attendance"
-            description="See attendance and punctuality for the term."
-            to={to('/attendance')}
+            description="See attendance (sessions) and punctuality (days on time) for the term."
+            to="/attendance"
             icon={<EventAvailableIcon fontSize="large" />}
           />
         </Box>

@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rememberChild } from '../lib/family-child.js';
 import { studentShownTo, useSession } from '../lib/session.js';
@@ -17,7 +16,7 @@ import { useFamilyChildren } from './family.api.js';
  * the linked children ("Jaden Ramdass · Form 1 1A"), and My children. Choosing a child opens the
  * same screen for that child (`?student=ID`, as staff name a student) and remembers the choice for
  * the tab, so the dashboard's cards and the registration steps keep it. With no child linked it
- * says so and offers to add one.
+ * shows nothing: the screen below says so once, with "Add a child" (D76).
  */
 export function ChildSwitcher() {
   const user = useSession().data?.user ?? null;
@@ -35,7 +34,8 @@ export function ChildSwitcher() {
     if (named !== null && namedIsLinked) rememberChild(named);
   }, [named, namedIsLinked]);
 
-  if (user?.role !== 'guardian') return null;
+  // No child linked: the dashboard and each child's screen say so themselves, once (D76).
+  if (user?.role !== 'guardian' || shownId === null) return null;
 
   const choose = (studentId: string) => {
     rememberChild(studentId);
@@ -54,47 +54,36 @@ export function ChildSwitcher() {
   return (
     <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', borderBottom: 1, borderColor: 'divider' }} data-testid="family-bar">
       <Container maxWidth="lg" sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
-        {shownId === null ? (
-          <>
-            <Typography sx={{ flexGrow: 1, minWidth: 0 }}>No child is linked to your account yet.</Typography>
-            <Button component={RouterLink} to={FAMILY_CHILDREN_PATH} variant="outlined" size="small" sx={{ flexShrink: 0 }}>
-              Add a child
-            </Button>
-          </>
-        ) : (
-          <>
-            <TextField
-              select
-              size="small"
-              margin="none"
-              label="Whose record"
-              name="child"
-              value={shownId}
-              onChange={(event) => choose(event.target.value)}
-              // A long name and class wrap rather than hide behind an ellipsis: whose record is open is
-              // always readable (the class twice outweighs the Select's own nowrap rule).
-              sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420, '& .MuiSelect-select.MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
-            >
-              {options.map((option) => (
-                <MenuItem key={option.id} value={option.id}>
-                  {/* "Jaden Ramdass · Form 1 1A", as childLabel writes it; on a narrow screen the class wraps as a whole. */}
-                  {option.name}
-                  {option.className && (
-                    <>
-                      {' '}
-                      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                        · {option.className}
-                      </Box>
-                    </>
-                  )}
-                </MenuItem>
-              ))}
-            </TextField>
-            <Button component={RouterLink} to={FAMILY_CHILDREN_PATH} size="small" sx={{ flexShrink: 0, ml: 'auto' }}>
-              My children
-            </Button>
-          </>
-        )}
+        <TextField
+          select
+          size="small"
+          margin="none"
+          label="Whose record"
+          name="child"
+          value={shownId}
+          onChange={(event) => choose(event.target.value)}
+          // A long name and class wrap rather than hide behind an ellipsis: whose record is open is
+          // always readable (the class twice outweighs the Select's own nowrap rule).
+          sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420, '& .MuiSelect-select.MuiSelect-select': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
+        >
+          {options.map((option) => (
+            <MenuItem key={option.id} value={option.id}>
+              {/* "Jaden Ramdass · Form 1 1A", as childLabel writes it; on a narrow screen the class wraps as a whole. */}
+              {option.name}
+              {option.className && (
+                <>
+                  {' '}
+                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                    · {option.className}
+                  </Box>
+                </>
+              )}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button component={RouterLink} to={FAMILY_CHILDREN_PATH} size="small" sx={{ flexShrink: 0, ml: 'auto' }}>
+          My children
+        </Button>
       </Container>
     </Box>
   );

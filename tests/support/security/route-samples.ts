@@ -511,6 +511,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
   'GET /api/family/children': { request: get('/api/family/children'), ok: 200 },
+  'GET /api/family/home': { request: get('/api/family/home'), ok: 200 },
   'POST /api/family/link': {
     // A fresh code for a child the demo family is not linked to, with that child's date of birth.
     request: async ({ db }) => {

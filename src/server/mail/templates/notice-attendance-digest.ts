@@ -1,3 +1,4 @@
+import { DAY_ATTENDANCE_WORDS, type DayAttendance } from '../../../shared/attendance.stats.js';
 import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
 import { unsubscribeBlocks, type NoticeData } from './notice-parts.js';
 
@@ -7,7 +8,7 @@ export interface DigestLine {
   /** Whose line: the link to that child's attendance (digests stored before it have none). */
   studentId?: string;
   /** absent: no gate scan; absent-am / absent-pm: a session missed; late: arrived after the bell. */
-  status: 'absent' | 'absent-am' | 'absent-pm' | 'late';
+  status: Exclude<DayAttendance, 'on-time'>;
   timeIn: string | null;
 }
 
@@ -18,11 +19,12 @@ export interface AttendanceDigestData extends NoticeData {
   lines: DigestLine[];
 }
 
+/** A child's day in the attendance screen's words (src/shared/attendance.stats.ts), with the time of arrival where it says more. */
 function describe(line: DigestLine): string {
-  if (line.status === 'late') return `${line.studentName}: late, arrived at ${line.timeIn ?? 'an unrecorded time'}.`;
-  if (line.status === 'absent-am') return `${line.studentName}: absent for the morning session${line.timeIn ? ` (arrived at ${line.timeIn})` : ''}.`;
-  if (line.status === 'absent-pm') return `${line.studentName}: absent for the afternoon session.`;
-  return `${line.studentName}: absent (no arrival recorded at the gate).`;
+  const words = `${line.studentName}: ${DAY_ATTENDANCE_WORDS[line.status]}`;
+  if (line.status === 'late') return `${words}, arrived at ${line.timeIn ?? 'an unrecorded time'}.`;
+  if (line.status === 'absent-am') return `${words}${line.timeIn ? ` (arrived at ${line.timeIn})` : ''}.`;
+  return `${words}.`;
 }
 
 /** A link to each child's attendance, named for the child; one plain link for a digest stored without the children's IDs. */
