@@ -148,10 +148,14 @@ export function saveStudentFields(id: string, fields: Record<string, FieldValue>
  * Puts a save's answer in the cache: the cached record takes the stored value and the new
  * progress flags, so the header and the shown sections follow at once.
  */
-export function applySavedAnswer(queryClient: QueryClient, studentId: string, answer: SaveStudentAnswer): void {
-  queryClient.setQueryData<StudentRecord>(studentRecordKey(studentId), (old) =>
-    old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old,
-  );
+export async function applySavedAnswer(queryClient: QueryClient, studentId: string, answer: SaveStudentAnswer): Promise<void> {
+  const key = studentRecordKey(studentId);
+  // A read of the record that left before this save answered would put the old value back: it
+  // is cancelled, and asked again once the saved value is in.
+  const racing = queryClient.isFetching({ queryKey: key }) > 0;
+  if (racing) await queryClient.cancelQueries({ queryKey: key });
+  queryClient.setQueryData<StudentRecord>(key, (old) => (old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old));
+  if (racing) void queryClient.invalidateQueries({ queryKey: key });
   // A returned record goes back to the office on the family's change (D56): the notice follows.
   void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
   // A family's change confirms its step of a re-registration (D62).

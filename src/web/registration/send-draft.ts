@@ -32,7 +32,7 @@ export async function sendDraft(queryClient: QueryClient, account: string, stude
       return { kind: 'waiting', reason: 'offline' };
     }
     const answer = await saveStudentFields(studentId, { [field.name]: check.value });
-    applySavedAnswer(queryClient, studentId, answer);
+    await applySavedAnswer(queryClient, studentId, answer);
     settleDraft(account, studentId, field.name, text);
     return { kind: 'saved' };
   } catch (error) {
