@@ -6,6 +6,7 @@ import { useEndedSession, useSession } from '../lib/session.js';
 const ChildSwitcher = lazy(async () => ({ default: (await import('../family/child-switcher.js')).ChildSwitcher }));
 // Students and families type registration values; the sign-in dialog loads when a session first ends.
 const DraftSender = lazy(async () => ({ default: (await import('../registration/draft-sender.js')).DraftSender }));
+const SignOutGuard = lazy(async () => ({ default: (await import('./sign-out-guard.js')).SignOutGuard }));
 const SessionEndedDialog = lazy(async () => ({ default: (await import('./session-ended-dialog.js')).SessionEndedDialog }));
 
 /**
@@ -22,7 +23,12 @@ export function SignedInShell() {
   return (
     <>
       <Suspense fallback={null}>
-        {role !== undefined && role !== 'admin' && <DraftSender />}
+        {role !== undefined && role !== 'admin' && (
+          <>
+            <DraftSender />
+            <SignOutGuard />
+          </>
+        )}
         {dialogNeeded && <SessionEndedDialog />}
       </Suspense>
       <AppShell
