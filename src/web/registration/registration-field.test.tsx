@@ -121,7 +121,8 @@ describe('saving a valid value', () => {
   });
 });
 
-describe('a save that does not go through', () => {
+// Typing and the moved clocks take a few seconds on a busy machine: the time limit is generous, nothing waits on it.
+describe('a save that does not go through', { timeout: 30_000 }, () => {
   const serverTrouble = 'Not saved yet: the school portal had a problem. It will be sent again shortly.';
 
   it('a 502 keeps the typed text, says it is not saved yet (not an error), and the sender sends it later', async () => {
