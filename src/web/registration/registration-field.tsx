@@ -115,6 +115,8 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
       return;
     }
     const valid = asText(check.value);
+    // The field shows the value as it is kept ('(868) 471-3675' is kept as 4713675), so its draft's message shows with it.
+    if (valid !== text && field.control !== 'switch') setDraft(valid);
     if (valid === confirmed) {
       report(field.name, null);
       if (state === 'error' || state === 'waiting') setState('idle');
