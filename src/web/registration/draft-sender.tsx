@@ -5,7 +5,7 @@ import { draftsOf, isBeingSent, NO_ACCOUNT, subscribeToDrafts, type AccountDraft
 import { useEndedSession } from '../lib/session.js';
 import { useUnsentWork } from '../lib/unsent-work.js';
 import { isOnline, useAccountKey } from './field-problems.js';
-import { sendDraft } from './send-draft.js';
+import { lastTroubleTime, sendDraft } from './send-draft.js';
 
 /** The pause before sending again after a round that could not send: 3 s, doubling, at most 24 s. */
 export const RETRY_BASE_MS = 3000;
@@ -30,9 +30,9 @@ function dueDrafts(account: string, all: AccountDrafts): Due[] {
 
 /**
  * Sends the signed-in account's waiting drafts, for every child, whatever screen is open (D73):
- * mounted once in the signed-in frame. A draft whose first call never ended (a reload, a closed
- * tab) goes at once; others after a pause that grows while sending fails, and at once when the
- * browser is back online or the person has signed in again. Nothing is sent while offline or
+ * mounted once in the signed-in frame. The drafts found when the page opens (a reload, a closed
+ * tab) go at once; others after a pause from the last trouble that grows while sending fails, and
+ * at once when the browser is back online or the person has signed in again. Nothing is sent while offline or
  * while the session has ended. While any draft waits, closing the tab asks first.
  */
 export function DraftSender() {
@@ -44,13 +44,15 @@ export function DraftSender() {
   useUnsentWork(waiting);
   const [round, setRound] = useState(0);
   const failures = useRef(0);
-  const lastRoundAt = useRef(Date.now());
+  const lastRoundAt = useRef(0);
+  /** Send at once: on mount (drafts a reload or a closed tab left), back online, signed in again. */
+  const sendNow = useRef(true);
 
   // Back online, or signed in again: send at once.
   useEffect(() => {
     const now = () => {
       failures.current = 0;
-      lastRoundAt.current = 0;
+      sendNow.current = true;
       setRound((n) => n + 1);
     };
     if (!ended) now();
@@ -65,9 +67,15 @@ export function DraftSender() {
   useEffect(() => {
     if (account === NO_ACCOUNT || ended || !isOnline()) return;
     const due = dueDrafts(account, all);
-    if (due.length === 0) return;
-    const wait = due.some((draft) => draft.fresh) ? 0 : Math.max(0, lastRoundAt.current + pauseAfter(failures.current) - Date.now());
+    if (due.length === 0) {
+      sendNow.current = false;
+      return;
+    }
+    // The pause counts from the last trouble too: a field's own save that just failed is not sent again at once.
+    const since = Math.max(lastRoundAt.current, lastTroubleTime());
+    const wait = sendNow.current || due.some((draft) => draft.fresh) ? 0 : Math.max(0, since + pauseAfter(failures.current) - Date.now());
     const timer = window.setTimeout(() => {
+      sendNow.current = false;
       lastRoundAt.current = Date.now();
       void Promise.all(
         due.map(({ studentId, name, text }) => {

@@ -6,6 +6,14 @@ import { sessionQueryKey } from '../lib/session.js';
 import { isOnline, unsentMessage, type WaitingReason } from './field-problems.js';
 import { applySavedAnswer, registrationStatusKey, saveStudentFields } from './registration.api.js';
 
+/** When a send last met connection trouble (ms since the epoch): the sender's pause counts from it. */
+let lastTroubleAt = 0;
+
+/** When a send from this page last met connection trouble or an ended session. */
+export function lastTroubleTime(): number {
+  return lastTroubleAt;
+}
+
 /** How a send ended: taken, waiting (and why), refused (the server's words), or not sent because a call for it is out. */
 export type SendOutcome = { kind: 'saved' } | { kind: 'waiting'; reason: WaitingReason } | { kind: 'refused'; message: string } | { kind: 'busy' };
 
@@ -28,6 +36,7 @@ export async function sendDraft(queryClient: QueryClient, account: string, stude
   };
   try {
     if (!isOnline()) {
+      lastTroubleAt = Date.now();
       keep(unsentMessage('offline'), true);
       return { kind: 'waiting', reason: 'offline' };
     }
@@ -37,12 +46,14 @@ export async function sendDraft(queryClient: QueryClient, account: string, stude
     return { kind: 'saved' };
   } catch (error) {
     if (isApiError(error, 'unauthenticated')) {
+      lastTroubleAt = Date.now();
       keep(unsentMessage('signed-out'), true);
       void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
       return { kind: 'waiting', reason: 'signed-out' };
     }
     const trouble = connectionTroubleOf(error, isOnline());
     if (trouble !== null) {
+      lastTroubleAt = Date.now();
       keep(unsentMessage(trouble), true);
       return { kind: 'waiting', reason: trouble };
     }
