@@ -32,8 +32,8 @@ function dueDrafts(account: string, all: AccountDrafts): Due[] {
  * Sends the signed-in account's waiting drafts, for every child, whatever screen is open (D73):
  * mounted once in the signed-in frame. The drafts found when the page opens (a reload, a closed
  * tab) go at once; others after a pause from the last trouble that grows while sending fails, and
- * at once when the browser is back online or the person has signed in again. Nothing is sent while offline or
- * while the session has ended. While any draft waits, closing the tab asks first.
+ * at once when the browser is back online or the person has signed in again. Nothing is sent
+ * while offline or while the session has ended. While any draft waits, closing the tab asks first.
  */
 export function DraftSender() {
   const queryClient = useQueryClient();
