@@ -1,22 +1,45 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { AppShell } from '../components/app-shell.js';
-import { useSession } from '../lib/session.js';
+import { useEndedSession, useSession } from '../lib/session.js';
 
 // Only a family account has children to choose from: loaded for them alone.
 const ChildSwitcher = lazy(async () => ({ default: (await import('../family/child-switcher.js')).ChildSwitcher }));
+// Students and families type registration values; the sign-in dialog loads when a session first ends.
+const DraftSender = lazy(async () => ({ default: (await import('../registration/draft-sender.js')).DraftSender }));
+const SignOutGuard = lazy(async () => ({ default: (await import('./sign-out-guard.js')).SignOutGuard }));
+const SessionEndedDialog = lazy(async () => ({ default: (await import('./session-ended-dialog.js')).SessionEndedDialog }));
 
-/** The signed-in frame, with a family account's child switcher under the app bar. */
+/**
+ * The signed-in frame, with a family account's child switcher under the app bar; for students and
+ * families, the sender of registration values not yet saved and the sign-in again in place, on
+ * every screen (D73).
+ */
 export function SignedInShell() {
   const role = useSession().data?.user?.role;
+  const ended = useEndedSession() !== null;
+  // Once shown, the dialog stays mounted: it finishes the sign-in (the same account or another).
+  const [dialogNeeded, setDialogNeeded] = useState(false);
+  if (ended && !dialogNeeded) setDialogNeeded(true);
   return (
-    <AppShell
-      subheader={
-        role === 'guardian' ? (
-          <Suspense fallback={null}>
-            <ChildSwitcher />
-          </Suspense>
-        ) : undefined
-      }
-    />
+    <>
+      <Suspense fallback={null}>
+        {role !== undefined && role !== 'admin' && (
+          <>
+            <DraftSender />
+            <SignOutGuard />
+          </>
+        )}
+        {dialogNeeded && <SessionEndedDialog />}
+      </Suspense>
+      <AppShell
+        subheader={
+          role === 'guardian' ? (
+            <Suspense fallback={null}>
+              <ChildSwitcher />
+            </Suspense>
+          ) : undefined
+        }
+      />
+    </>
   );
 }

@@ -17,6 +17,9 @@ export const UNREACHABLE_MESSAGE = 'Could not reach the school portal. Check you
 /** What a screen says when the server (or a proxy before it) failed without an answer of ours. */
 export const SERVER_TROUBLE_MESSAGE = 'The school portal had a problem and could not answer. Please try again in a moment.';
 
+/** What a call that got no answer in its time says (the request was abandoned). */
+export const NO_ANSWER_MESSAGE = 'The school portal did not answer in time. Check your connection and try again.';
+
 /** A failed call: the server's `{ message, code, errors? }` plus the HTTP status (0 = no answer). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -75,10 +78,37 @@ export interface RequestOptions<T> {
   /** Fetch a fresh CSRF cookie first, as every sign-in call does (SPEC §7). */
   freshCsrf?: boolean;
   signal?: AbortSignal;
+  /**
+   * Give up after this long without an answer: the request is aborted and an `ApiError` with
+   * status 0 and code `request_timeout` is thrown, as for a connection that dropped (D73).
+   */
+  timeoutMs?: number;
 }
 
 /** Calls the API and returns the answer parsed with `schema`; throws `ApiError` on any failure. */
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
+  if (options.timeoutMs === undefined) return request(path, options);
+  const controller = new AbortController();
+  const outer = options.signal;
+  const passOn = () => controller.abort();
+  outer?.addEventListener('abort', passOn);
+  let timer = 0;
+  // Raced rather than left to the abort: the answer is given up on even if fetch ignores it.
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = window.setTimeout(() => {
+      controller.abort();
+      reject(new ApiError(0, { code: 'request_timeout', message: NO_ANSWER_MESSAGE }));
+    }, options.timeoutMs);
+  });
+  try {
+    return await Promise.race([request(path, { ...options, signal: controller.signal }), timedOut]);
+  } finally {
+    window.clearTimeout(timer);
+    outer?.removeEventListener('abort', passOn);
+  }
+}
+
+async function request<T>(path: string, options: RequestOptions<T>): Promise<T> {
   const method = options.method ?? 'GET';
   const unsafe = UNSAFE_METHODS.has(method);
   if (unsafe && (options.freshCsrf || readCookie(CSRF_COOKIE) === null)) await fetchCsrfCookie();
@@ -165,6 +195,21 @@ export function errorFromBody(status: number, json: unknown, fallbackMessage: st
 
 function unexpectedAnswer(status: number): ApiError {
   return new ApiError(status, { code: 'internal', message: 'The server sent an answer this page did not expect.' });
+}
+
+/** Why a call did not reach the portal or get its answer, or null when the portal answered it. */
+export type ConnectionTrouble = 'offline' | 'unreachable' | 'no-answer' | 'server';
+
+/**
+ * The connection trouble behind a failed call: no network, no answer in time, or a server or
+ * gateway failure (5xx, 429) that may pass; null for an answer about the request itself (a 4xx),
+ * which sending it again will not change (D73).
+ */
+export function connectionTroubleOf(error: unknown, online: boolean): ConnectionTrouble | null {
+  if (!(error instanceof ApiError)) return error instanceof DOMException && error.name === 'AbortError' ? 'no-answer' : null;
+  if (error.status === 0) return error.code === 'request_timeout' ? 'no-answer' : online ? 'unreachable' : 'offline';
+  if (error.status >= 500 || error.status === 429 || error.status === 408) return 'server';
+  return null;
 }
 
 /** A spreadsheet or document upload's body: the file under the field name `file`. */

@@ -1,8 +1,11 @@
+import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { SessionAnswerSchema, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
 import { apiRequest } from './api-client.js';
+import { accountKeyOf, discardDrafts } from './drafts.js';
 import { childShownTo, readChosenChild } from './family-child.js';
 import { BACKGROUND_QUERY } from './query-meta.js';
+import { hasUnsentWork } from './unsent-work.js';
 
 /**
  * Who is signed in (GET /api/session): every route's loader makes sure the answer is in the
@@ -12,9 +15,78 @@ import { BACKGROUND_QUERY } from './query-meta.js';
 
 export const sessionQueryKey = ['session'] as const;
 
+// ---- A session that ended while a screen keeps its place (D73) ------------------------------------
+
+/** Who was signed in when the server said the session had ended, while the page stays where it is. */
+let endedUser: SessionUser | null = null;
+const endedListeners = new Set<() => void>();
+/** How many mounted screens keep their place when the session ends (useSignInInPlace). */
+let placesKept = 0;
+
+function setEndedUser(user: SessionUser | null): void {
+  if (endedUser === user) return;
+  endedUser = user;
+  for (const listener of endedListeners) listener();
+}
+
+/**
+ * The student or family account whose session ended while a screen kept its place (a
+ * registration step, or any unsent work): the page stays, the cached session still names them,
+ * and a sign-in dialog asks them to sign in again (app/session-ended-dialog.tsx). Null otherwise.
+ */
+export function useEndedSession(): SessionUser | null {
+  return useSyncExternalStore(
+    (listener) => {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
+    () => endedUser,
+  );
+}
+
+/** Whether the session has ended in place (see useEndedSession), outside React. */
+export function isSessionEnded(): boolean {
+  return endedUser !== null;
+}
+
+/**
+ * Keeps this screen in place when the session ends (a sign-in dialog over it) instead of sending
+ * the person to sign in: for screens where they type, so nothing is lost and they stay there.
+ */
+export function useSignInInPlace(): void {
+  useEffect(() => {
+    placesKept += 1;
+    return () => {
+      placesKept -= 1;
+    };
+  }, []);
+}
+
+/**
+ * The session's answer, except that a student's or family account's session found ended while
+ * a screen keeps its place (or work is unsent) keeps the cached user and is marked ended: the
+ * guards then leave the page where it is and the dialog asks for the sign-in. Staff are sent to
+ * sign in as before. The server refuses every call meanwhile; the cache only keeps the page.
+ */
+export function sessionAfter(before: SessionUser | null, answer: SessionAnswer): SessionAnswer {
+  if (answer.user !== null) {
+    setEndedUser(null);
+    return answer;
+  }
+  if (before !== null && before.role !== 'admin' && (endedUser !== null || placesKept > 0 || hasUnsentWork())) {
+    setEndedUser(before);
+    return { user: before };
+  }
+  setEndedUser(null);
+  return answer;
+}
+
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: ({ signal }) => apiRequest('/api/session', { schema: SessionAnswerSchema, signal }),
+  queryFn: async ({ signal, client }) => {
+    const answer = await apiRequest('/api/session', { schema: SessionAnswerSchema, signal });
+    return sessionAfter(client.getQueryData<SessionAnswer>(sessionQueryKey)?.user ?? null, answer);
+  },
   staleTime: 60_000,
   meta: BACKGROUND_QUERY,
 });
@@ -29,8 +101,14 @@ export function refreshSession(queryClient: QueryClient): Promise<SessionAnswer>
   return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
 }
 
-/** Forgets everything about the signed-in user on this device (SPEC §4: even if sign-out fails). */
+/**
+ * Forgets everything about the signed-in user on this device (SPEC §4: even if sign-out fails),
+ * their drafts not yet sent included (D73: a shared computer keeps nothing of theirs).
+ */
 export function forgetSession(queryClient: QueryClient): void {
+  const user = queryClient.getQueryData<SessionAnswer>(sessionQueryKey)?.user ?? null;
+  if (user) discardDrafts(accountKeyOf(user));
+  setEndedUser(null);
   void queryClient.cancelQueries();
   // The session query stays (its observers are the guards); everything else goes.
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });

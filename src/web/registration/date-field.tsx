@@ -20,6 +20,8 @@ interface DateFieldProps {
   readOnly: boolean;
   indicator: ReactNode;
   message: string | null;
+  /** The message says the value waits to be sent: not an error in the answer (D73). */
+  waiting?: boolean;
   onDraft: (value: string) => void;
   onCommit: (value: string) => void;
   onFocus: () => void;
@@ -32,7 +34,7 @@ function toDate(value: string): Date | null {
   return isValid(parsed) ? parsed : null;
 }
 
-export function DateField({ field, value, readOnly, indicator, message, onDraft, onCommit, onFocus }: DateFieldProps) {
+export function DateField({ field, value, readOnly, indicator, message, waiting = false, onDraft, onCommit, onFocus }: DateFieldProps) {
   const [picked, setPicked] = useState<Date | null>(toDate(value));
   // The latest entry, for the blur handler (the picker may call it before re-rendering).
   const latest = useRef<Date | null>(picked);
@@ -86,9 +88,9 @@ export function DateField({ field, value, readOnly, indicator, message, onDraft,
               required: field.required,
               fullWidth: true,
               margin: 'none',
-              error: message !== null,
+              error: message !== null && !waiting,
               helperText: message ?? 'yyyy-MM-dd',
-              FormHelperTextProps: message !== null ? { role: 'alert' } : {},
+              FormHelperTextProps: message !== null ? { role: waiting ? 'status' : 'alert' } : {},
             },
           }}
         />

@@ -1,78 +1,118 @@
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
-import { fieldsOfStep, isFieldVisible, type RecordValues } from '../../shared/registration.fields.js';
-import type { DataStep } from '../../shared/registration.progress.js';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { onlineManager } from '@tanstack/react-query';
+import {
+  checkFieldValue,
+  fieldsOfStep,
+  findField,
+  isFieldVisible,
+  type FieldValue,
+  type RecordValues,
+} from '../../shared/registration.fields.js';
+import { missingFields, type DataStep } from '../../shared/registration.progress.js';
+import type { ConnectionTrouble } from '../lib/api-client.js';
+import { accountKeyOf, draftsOf, NO_ACCOUNT, putDraft, subscribeToDrafts, type Draft, type StudentDrafts } from '../lib/drafts.js';
+import { useSession } from '../lib/session.js';
 
 /**
- * What a registration field shows that is not stored: a value typed but refused (by a rule, or a
- * save that failed) and its message, or a value waiting for the connection. The registration frame
- * keeps them, so a field left for another step shows them again on its return, and the step's
- * line and the progress header never call a step complete while one of its fields shows an error.
+ * What a registration field shows that the server has not taken: a value refused (by a rule, or
+ * by the server) with its message, or a valid value waiting to be sent (connection trouble, an
+ * ended session). They are the signed-in account's drafts on this device (lib/drafts.ts, D73), per
+ * child, so a field left for another step, another child, a reload or a closed tab shows them
+ * again, and one child's never shows in another's field (D72).
  */
-export interface FieldProblem {
-  /** The text in the field (a value typed, or the stored value after a failed save). */
-  draft: string;
-  message: string;
-  /** A valid value that could not reach the server yet; saved when the connection is back. */
-  pending: boolean;
-}
+export type FieldProblem = Omit<Draft, 'at'>;
 
-/** The frame's store: every child's field problems, so one child's never shows in another's field. */
-export interface FieldProblemsStore {
-  /** One student's problems, by field name. */
-  problemsOf: (studentId: string) => ReadonlyMap<string, FieldProblem>;
-  /** Sets a student's field's problem, or clears it with null. */
-  report: (studentId: string, name: string, problem: FieldProblem | null) => void;
+const NONE: StudentDrafts = Object.freeze({});
+
+/** The drafts' key of whoever is signed in (none: kept in the page only). */
+export function useAccountKey(): string {
+  const user = useSession().data?.user ?? null;
+  return user ? accountKeyOf(user) : NO_ACCOUNT;
 }
 
 /** What a field sees of the store: its own student's problems. */
 export interface FieldProblemsValue {
-  problems: ReadonlyMap<string, FieldProblem>;
+  problems: StudentDrafts;
   /** Sets a field's problem, or clears it with null. */
   report: (name: string, problem: FieldProblem | null) => void;
 }
 
-const NONE: ReadonlyMap<string, FieldProblem> = new Map();
-const NO_PROBLEMS: FieldProblemsStore = { problemsOf: () => NONE, report: () => undefined };
+/** One student's problems (the signed-in account's drafts of that child) and a way to report them. */
+export function useFieldProblems(studentId: string): FieldProblemsValue {
+  const account = useAccountKey();
+  const all = useSyncExternalStore(subscribeToDrafts, () => draftsOf(account));
+  const problems = all[studentId] ?? NONE;
+  const report = useCallback((name: string, problem: FieldProblem | null) => putDraft(account, studentId, name, problem), [account, studentId]);
+  return useMemo(() => ({ problems, report }), [problems, report]);
+}
 
-export const FieldProblemsContext = createContext<FieldProblemsStore>(NO_PROBLEMS);
+/** The fields of a step shown now (by the record) whose value was refused, in the step's order. */
+export function problemFieldsOf(step: DataStep, problems: StudentDrafts, values: RecordValues): string[] {
+  return shownWith(step, problems, values, (problem) => !problem.pending);
+}
 
 /**
- * The frame's store of field problems (registration-layout.tsx provides it), kept per student: a
- * family account switching between children finds each child's unsent values under that child's
- * fields and nowhere else.
+ * The fields of a step shown now whose value waits to be sent, in the step's order; a value
+ * being sent for the first time (pending with no message yet) is not waiting.
  */
-export function useFieldProblemsStore(): FieldProblemsStore {
-  const [byStudent, setByStudent] = useState<ReadonlyMap<string, ReadonlyMap<string, FieldProblem>>>(new Map());
-  const report = useCallback((studentId: string, name: string, problem: FieldProblem | null) => {
-    setByStudent((all) => {
-      const current = all.get(studentId) ?? NONE;
-      const old = current.get(name);
-      if (problem === null ? old === undefined : old?.draft === problem.draft && old.message === problem.message && old.pending === problem.pending) {
-        return all;
-      }
-      const next = new Map(current);
-      if (problem === null) next.delete(name);
-      else next.set(name, problem);
-      return new Map(all).set(studentId, next);
-    });
-  }, []);
-  const problemsOf = useCallback((studentId: string) => byStudent.get(studentId) ?? NONE, [byStudent]);
-  return useMemo(() => ({ problemsOf, report }), [problemsOf, report]);
+export function waitingFieldsOf(step: DataStep, problems: StudentDrafts, values: RecordValues): string[] {
+  return shownWith(step, problems, values, (problem) => problem.pending && problem.message !== '');
 }
 
-/** One student's problems and a way to report them, for that student's fields. */
-export function useFieldProblems(studentId: string): FieldProblemsValue {
-  const store = useContext(FieldProblemsContext);
-  const problems = store.problemsOf(studentId);
-  const { report } = store;
-  const reportOwn = useCallback((name: string, problem: FieldProblem | null) => report(studentId, name, problem), [report, studentId]);
-  return useMemo(() => ({ problems, report: reportOwn }), [problems, reportOwn]);
-}
-
-/** The fields of a step shown now (by the record) that show a problem, in the step's order. */
-export function problemFieldsOf(step: DataStep, problems: ReadonlyMap<string, FieldProblem>, values: RecordValues): string[] {
-  if (problems.size === 0) return [];
+function shownWith(step: DataStep, problems: StudentDrafts, values: RecordValues, keep: (problem: Draft) => boolean): string[] {
   return fieldsOfStep(step)
-    .filter((field) => problems.has(field.name) && isFieldVisible(field, values))
+    .filter((field) => {
+      const problem = problems[field.name];
+      return problem !== undefined && keep(problem) && isFieldVisible(field, values);
+    })
     .map((field) => field.name);
+}
+
+/** The record as the family sees it: the stored values with the waiting ones over them. */
+export function valuesWithWaiting(values: RecordValues, problems: StudentDrafts): RecordValues {
+  const waiting = Object.entries(problems).filter(([, problem]) => problem.pending);
+  if (waiting.length === 0) return values;
+  const shown: Record<string, FieldValue | undefined> = { ...values };
+  for (const [name, problem] of waiting) {
+    const field = findField(name);
+    const check = field ? checkFieldValue(field, problem.draft) : null;
+    if (check?.ok) shown[name] = check.value;
+  }
+  return shown;
+}
+
+/**
+ * Whether a data step is done as the screen shows it: not while one of its fields shows a
+ * refused value; with values waiting to be sent, by the shared rule over them (D73); else null
+ * (the server's flag stands).
+ */
+export function shownStepDone(step: DataStep, problems: StudentDrafts, values: RecordValues): boolean | null {
+  if (problemFieldsOf(step, problems, values).length > 0) return false;
+  if (waitingFieldsOf(step, problems, values).length === 0) return null;
+  const shown = valuesWithWaiting(values, problems);
+  return missingFields(step, shown).length === 0;
+}
+
+/** Why a valid value is still waiting: connection trouble of some kind, or an ended session. */
+export type WaitingReason = ConnectionTrouble | 'signed-out';
+
+/** What a field says about a value waiting to be sent: the trouble, never a fault in the answer (D73). */
+export function unsentMessage(reason: WaitingReason): string {
+  switch (reason) {
+    case 'offline':
+      return 'Not saved yet: no connection. It will be sent when the connection is back.';
+    case 'unreachable':
+      return 'Not saved yet: the school portal could not be reached. It will be sent again shortly.';
+    case 'no-answer':
+      return 'Not saved yet: the school portal did not answer. It will be sent again shortly.';
+    case 'server':
+      return 'Not saved yet: the school portal had a problem. It will be sent again shortly.';
+    case 'signed-out':
+      return 'Not saved yet: your sign-in has ended. It will be sent when you sign in again.';
+  }
+}
+
+/** Whether the browser believes it is online (Query's view, which tests can set, and the browser's). */
+export function isOnline(): boolean {
+  return onlineManager.isOnline() && (typeof navigator === 'undefined' || navigator.onLine);
 }

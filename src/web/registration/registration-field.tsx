@@ -6,7 +6,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { onlineManager, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   checkFieldValue,
   FIELD_MESSAGES,
@@ -15,10 +15,12 @@ import {
   type RegistrationField as CatalogueField,
 } from '../../shared/registration.fields.js';
 import { SAVE_INDICATOR_DELAY_MS } from '../../shared/school.constants.js';
-import { errorMessage, isApiError } from '../lib/api-client.js';
+import { draftsOf, isBeingSent } from '../lib/drafts.js';
+import { useUnsentWork } from '../lib/unsent-work.js';
 import { DateField, READ_ONLY_LOOK } from './date-field.js';
-import { useFieldProblems } from './field-problems.js';
-import { registrationStatusKey, useLookupOptions, useSaveField } from './registration.api.js';
+import { useAccountKey, useFieldProblems } from './field-problems.js';
+import { useLookupOptions } from './registration.api.js';
+import { sendDraft } from './send-draft.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
 
 interface RegistrationFieldProps {
@@ -39,148 +41,108 @@ function hintFor(field: CatalogueField): string | undefined {
 
 const sleep = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
-/** How long to wait before sending again when the browser is online but the server did not answer. */
-const RETRY_MS = 5000;
-const OFFLINE_MESSAGE = 'You are offline. This will be saved when the connection is back.';
-const UNREACHABLE_RETRY_MESSAGE = 'Could not reach the school portal. Trying again…';
 const asText = (value: FieldValue): string => (value === null ? '' : String(value));
-
 
 /**
  * One field of the registration record, drawn from its catalogue entry: it checks the input with
  * the same rules as the server and shows the message before any save; a valid change is saved on
  * blur (text) or on change (select, switch, date) with its own indicator (SPEC §2, §4, §5).
- * Nothing typed is dropped without a word: a refused value stays with its message (kept by the
- * frame while the student visits another step); a save the server refuses puts the stored value
- * back and says why; a save that cannot reach the server keeps the value, says so and is sent
- * again when the connection is back (D42).
+ * Nothing typed is lost (D73): until the server takes it, the value is a draft of the signed-in
+ * account on this device (field-problems.ts), shown in the field whatever happens. Connection
+ * trouble, a server failure, no answer in time or an ended session keep it "not saved yet" in
+ * those words, and the frame's sender (draft-sender.tsx) sends it for its own child; a value the
+ * server refuses stays with the server's message and is not sent again until changed.
  * Memoised: its props are the catalogue entry and plain values, so a save of one field does not
  * render every other field of the step again.
  */
 export const RegistrationField = memo(function RegistrationField({ field, value, studentId, readOnly }: RegistrationFieldProps) {
-  const save = useSaveField(studentId);
   const queryClient = useQueryClient();
+  const account = useAccountKey();
   const { problems, report } = useFieldProblems(studentId);
-  // Whether the field is still on screen: a save that ends after the person moved on (another
-  // step, another child) records its outcome in the frame's store itself.
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-  // What the field showed when the student left it (problems.get is read on mount only).
-  const [kept] = useState(() => problems.get(field.name));
-  const [draft, setDraft] = useState<string>(kept?.draft ?? asText(value));
-  const [message, setMessage] = useState<string | null>(kept?.message ?? null);
-  const [state, setState] = useState<SaveState>(kept ? 'error' : 'idle');
-  /** A valid value waiting for the connection. */
-  const [waiting, setWaiting] = useState<FieldValue | undefined>(undefined);
-  /** Bumped to make the date picker show the stored value again after a refused save. */
-  const [revision, setRevision] = useState(0);
-  const saved = useRef<FieldValue>(value);
-  const inFlight = useRef<FieldValue | undefined>(undefined);
+  // What the server has not taken for this field: kept on the device, live (the sender, another tab).
+  const problem = problems[field.name];
+  const [draft, setDraft] = useState<string>(() => problem?.draft ?? asText(value));
+  /** A rule broken while typing, shown before the field is left. */
+  const [typingMessage, setTypingMessage] = useState<string | null>(null);
+  const [state, setState] = useState<SaveState>(problem ? (problem.pending ? 'waiting' : 'error') : 'idle');
+  /** The text the server last confirmed for this field (the record's, or a save's taken since). */
+  const [confirmed, setConfirmed] = useState(() => asText(value));
   const focused = useRef(false);
+  // The draft's own message while the field shows its text; a change being typed has only its rule's.
+  const shownProblem = problem !== undefined && problem.draft === draft ? problem : undefined;
+  const message = shownProblem && shownProblem.message !== '' ? shownProblem.message : typingMessage;
+  const waiting = shownProblem?.pending === true && shownProblem.message !== '';
+  // Typed but not yet left (nor kept as a draft): closing the tab asks first (D73).
+  useUnsentWork(!readOnly && draft !== confirmed && problem?.draft !== draft);
 
-  useEffect(() => {
-    report(field.name, message === null ? null : { draft, message, pending: waiting !== undefined });
-  }, [report, field.name, draft, message, waiting]);
-
-  // A value saved elsewhere (another tab, a reload) replaces the draft unless the user is typing;
-  // on mount the draft is already right (a value kept from the last visit must stay).
+  // A value saved elsewhere (another tab, the sender, a reload) replaces the text unless the user
+  // is typing or the field shows a draft of its own; on mount the text is already right.
   const shownValue = useRef(value);
   useEffect(() => {
-    saved.current = value;
     if (shownValue.current === value) return;
+    setConfirmed(asText(value));
     shownValue.current = value;
-    if (!focused.current) setDraft(asText(value));
-  }, [value]);
+    if (!focused.current && problem === undefined) setDraft(asText(value));
+  }, [value, problem]);
 
-  // Sends a waiting value again: when the browser is back online, or after a pause when it
-  // thinks it is online but the server did not answer.
+  // The draft's outcome when the sender (or another tab) settles it: saved, waiting or refused.
+  const hadProblem = useRef(problem);
   useEffect(() => {
-    if (waiting === undefined) return;
-    const again = () => void latestCommit.current(waiting);
-    if (!navigator.onLine) {
-      window.addEventListener('online', again);
-      return () => window.removeEventListener('online', again);
+    const before = hadProblem.current;
+    hadProblem.current = problem;
+    if (before === problem) return;
+    if (problem === undefined) {
+      // Taken by the server when the sender (or another tab) sent it.
+      if (before?.pending) {
+        setConfirmed(before.draft);
+        setState((now) => (now === 'saving' ? now : 'saved'));
+      }
+    } else if (problem.pending && problem.message !== '') {
+      setState((now) => (now === 'saving' ? now : 'waiting'));
+    } else if (before?.pending && !problem.pending) {
+      // Refused by the server when the sender sent it.
+      setState((now) => (now === 'saving' ? now : 'error'));
     }
-    const timer = window.setTimeout(again, RETRY_MS);
-    return () => window.clearTimeout(timer);
-  }, [waiting]);
-
-  // A value still waiting when the student left the field is sent again on return.
-  useEffect(() => {
-    if (!kept?.pending) return;
-    const check = checkFieldValue(field, kept.draft);
-    if (check.ok) setWaiting(check.value);
-  }, [kept, field]);
+  }, [problem]);
 
   async function commit(raw: unknown): Promise<void> {
+    const text = typeof raw === 'string' ? raw : asText(raw as FieldValue);
+    setTypingMessage(null);
     const check = checkFieldValue(field, raw);
     if (!check.ok) {
-      setWaiting(undefined);
-      setMessage(check.messages[0] ?? null);
+      // Kept with its message (not sent) until changed, here and after a reload.
+      report(field.name, { draft: text, message: check.messages[0] ?? '', pending: false });
       return;
     }
-    setMessage(null);
-    if (asText(check.value) === asText(saved.current)) {
-      setWaiting(undefined);
-      if (state === 'error') setState('idle');
+    const valid = asText(check.value);
+    // The field shows the value as it is kept ('(868) 471-3675' is kept as 4713675), so its draft's message shows with it.
+    if (valid !== text && field.control !== 'switch') setDraft(valid);
+    if (valid === confirmed) {
+      report(field.name, null);
+      if (state === 'error' || state === 'waiting') setState('idle');
       return;
     }
-    if (inFlight.current !== undefined && asText(check.value) === asText(inFlight.current)) return;
-    inFlight.current = check.value;
+    if (problem?.draft === valid && !problem.pending) return; // refused as it is: not sent again until changed
+    if (isBeingSent(account, studentId, field.name) && problem?.draft === valid) return;
+    // A draft until the server takes it: a closed tab or a reload finds it and sends it.
+    report(field.name, { draft: valid, message: '', pending: true });
     setState('saving');
     const started = Date.now();
-    let outcome: SaveState = 'saved';
-    // Offline, Query holds the save and sends it when the browser is back online: say so meanwhile.
-    if (!onlineManager.isOnline()) setMessage(OFFLINE_MESSAGE);
-    try {
-      await save.mutateAsync({ name: field.name, value: check.value });
-      if (!mounted.current) report(field.name, null);
-      saved.current = check.value;
-      setWaiting(undefined);
-      setMessage((shown) => (shown === OFFLINE_MESSAGE || shown === UNREACHABLE_RETRY_MESSAGE ? null : shown));
-    } catch (error) {
-      outcome = 'error';
-      const fieldMessage = isApiError(error) ? error.errors?.[field.name]?.[0] : undefined;
-      if (isApiError(error) && error.status === 0) {
-        // No answer: the value is kept and sent again (the effect above), or, when the field has
-        // left the screen, kept in the frame for this child and sent when the field is back.
-        const unsent = navigator.onLine ? UNREACHABLE_RETRY_MESSAGE : OFFLINE_MESSAGE;
-        if (!mounted.current) report(field.name, { draft: asText(check.value), message: unsent, pending: true });
-        setMessage(unsent);
-        setWaiting(check.value);
-      } else if (fieldMessage !== undefined) {
-        // The server's rule for this value: it stays in the field with the message, as the screen's own rules do.
-        setWaiting(undefined);
-        setMessage(fieldMessage);
-      } else {
-        // Refused for another reason: the field shows what is stored again, and why in words.
-        setWaiting(undefined);
-        setDraft(asText(saved.current));
-        setRevision((n) => n + 1);
-        setMessage(`Could not save: ${errorMessage(error)}`);
-        // The window closed while the page was open: the banner and read-only fields follow.
-        if (isApiError(error, 'registration_closed')) void queryClient.invalidateQueries({ queryKey: registrationStatusKey });
-      }
-    }
-    inFlight.current = undefined;
-    // The spec's indicator: 'saving' for at least 600 ms, then the check or the alert icon.
+    const outcome = await sendDraft(queryClient, account, studentId, field, valid);
+    if (outcome.kind === 'saved') setConfirmed(valid);
+    // The spec's indicator: 'saving' for at least 600 ms, then the check, the waiting or the alert icon.
     await sleep(Math.max(0, SAVE_INDICATOR_DELAY_MS - (Date.now() - started)));
-    setState(outcome);
+    // The sender may have settled a waiting value meanwhile: the store says where it is now.
+    const kept = draftsOf(account)[studentId]?.[field.name];
+    if (outcome.kind === 'saved' || (kept === undefined && outcome.kind !== 'refused')) setState('saved');
+    else setState(kept?.pending === false ? 'error' : 'waiting');
   }
-  // The retry effect above runs on the waiting value only and calls the render's latest commit.
-  const latestCommit = useRef(commit);
-  latestCommit.current = commit;
 
   /** Rules broken while typing show at once; 'required' waits for the blur. */
   function onType(next: string): void {
     setDraft(next);
     const check = checkFieldValue(field, next);
-    setMessage(!check.ok && check.messages[0] !== FIELD_MESSAGES.required ? (check.messages[0] ?? null) : null);
+    setTypingMessage(!check.ok && check.messages[0] !== FIELD_MESSAGES.required ? (check.messages[0] ?? null) : null);
     if (state !== 'saving') setState('idle');
   }
 
@@ -190,7 +152,8 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     name: field.name,
     label: field.label,
     required: field.required,
-    error: message !== null,
+    // Waiting is not a fault in the answer: said in plain text, not in red (D73).
+    error: message !== null && !waiting,
     helperText,
     margin: 'none' as const,
     ...(readOnly ? { sx: READ_ONLY_LOOK } : {}),
@@ -198,7 +161,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
       focused.current = true;
     },
   };
-  const helperProps: Record<string, string> = message !== null ? { role: 'alert' } : {};
+  const helperProps: Record<string, string> = message !== null ? (waiting ? { role: 'status', 'data-waiting': 'true' } : { role: 'alert' }) : {};
 
   switch (field.control) {
     case 'switch':
@@ -236,10 +199,10 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     case 'date':
       return (
         <DateField
-          key={revision}
           field={field}
-          // The stored value: the picker keeps its own partial entry while the user types.
-          value={asText(value)}
+          // The stored value, or a valid one not yet saved: the picker keeps its own partial entry while the user types.
+          value={problem?.pending ? problem.draft : asText(value)}
+          waiting={waiting}
           readOnly={readOnly}
           indicator={indicator}
           message={message}

@@ -26,11 +26,12 @@ import { Link as RouterLink, Outlet, useLocation, useSearchParams } from 'react-
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
-import { useSession } from '../lib/session.js';
+import { useSession, useSignInInPlace } from '../lib/session.js';
 import { canTake } from '../lib/staff-access.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
-import { FieldProblemsContext, problemFieldsOf, useFieldProblemsStore, type FieldProblem } from './field-problems.js';
+import { shownStepDone, useFieldProblems } from './field-problems.js';
+import type { StudentDrafts } from '../lib/drafts.js';
 import { registrationReviewKey, registrationStudentOf, studentRecordKey, useRegistrationStatus, useStudentRecord } from './registration.api.js';
 import { ProgressHeader } from './progress-header.js';
 import { REGISTRATION_STEPS, type RegistrationStepPath } from './registration-steps.js';
@@ -49,12 +50,17 @@ const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
 
 const FLAG_OF_STEP = { student: 'studentData', family: 'familyData', health: 'healthData', other: 'otherData' } as const;
 
-/** The stored flags, with a data step not done while one of its fields shows a problem. */
-function shownProgress(stored: ProgressFlags, problems: ReadonlyMap<string, FieldProblem>, values: ReturnType<typeof recordValues>): ProgressFlags {
-  if (problems.size === 0) return stored;
+/**
+ * The stored flags as the screen shows them: a data step is not done while one of its fields
+ * shows a refused value, and is judged with the values still waiting to be sent (D73), so
+ * connection trouble never takes a step's tick away.
+ */
+function shownProgress(stored: ProgressFlags, problems: StudentDrafts, values: ReturnType<typeof recordValues>): ProgressFlags {
+  if (Object.keys(problems).length === 0) return stored;
   const shown = { ...stored };
   for (const step of DATA_STEPS) {
-    if (problemFieldsOf(step, problems, values).length > 0) shown[FLAG_OF_STEP[step]] = 0;
+    const done = shownStepDone(step, problems, values);
+    if (done !== null) shown[FLAG_OF_STEP[step]] = done ? 1 : 0;
   }
   return shown;
 }
@@ -76,7 +82,9 @@ export function RegistrationLayout() {
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus(user, studentId);
   const queryClient = useQueryClient();
-  const fieldProblems = useFieldProblemsStore();
+  const { problems } = useFieldProblems(studentId ?? '');
+  // An ended session asks for the sign-in over the step, which stays (D73).
+  useSignInInPlace();
 
   if (!user) return null;
   if (studentId === null) {
@@ -97,7 +105,7 @@ export function RegistrationLayout() {
   // Staff: whether their role may edit records (the policy's student.edit; the principal and a
   // form teacher only read); a student or a family account: the registration window's verdict.
   const editable = role === 'admin' ? canTake(user, 'student.edit') : status.data?.editable === true;
-  const progress = shownProgress(record.data.progress, fieldProblems.problemsOf(studentId), recordValues(record.data));
+  const progress = shownProgress(record.data.progress, problems, recordValues(record.data));
 
   return (
     <RegistrationContext.Provider
@@ -114,7 +122,7 @@ export function RegistrationLayout() {
         },
       }}
     >
-      <FieldProblemsContext.Provider value={fieldProblems}>
+      <>
         <Box
           sx={{
             display: 'grid',
@@ -197,7 +205,7 @@ export function RegistrationLayout() {
             </BottomNavigation>
           </Paper>
         )}
-      </FieldProblemsContext.Provider>
+      </>
     </RegistrationContext.Provider>
   );
 }

@@ -9,7 +9,7 @@ import { missingFields } from '../../shared/registration.progress.js';
 import { recordValues } from '../../shared/registration.schemas.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { problemFieldsOf, useFieldProblems } from './field-problems.js';
+import { problemFieldsOf, useFieldProblems, valuesWithWaiting, waitingFieldsOf } from './field-problems.js';
 import { RegistrationField } from './registration-field.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
 import { Link as RouterLink } from 'react-router';
@@ -55,8 +55,11 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const { record, studentId, editable, role } = useRegistration();
   const values = recordValues(record);
   const shown = fieldsOfStep(step).filter((field) => isFieldVisible(field, values));
-  const missing = missingFields(step, values);
-  const withProblems = problemFieldsOf(step, useFieldProblems(studentId).problems, values);
+  const { problems } = useFieldProblems(studentId);
+  // Values waiting for the connection count as given: the trouble is not the family's (D73).
+  const missing = missingFields(step, valuesWithWaiting(values, problems));
+  const withProblems = problemFieldsOf(step, problems, values);
+  const waiting = waitingFieldsOf(step, problems, values);
   const labelOf = new Map(shown.map((f) => [f.name, f.label]));
   const next = REGISTRATION_STEPS[REGISTRATION_STEPS.findIndex((entry) => entry.path === `${step}-data`) + 1];
   const labels = (names: readonly string[]) => names.map((name) => labelOf.get(name) ?? name).join(', ');
@@ -69,6 +72,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
       : missing.length === 0
         ? 'This step is complete.'
         : `Still needed: ${labels(missing)}.`;
+  const waitingLine = waiting.length > 0 ? `Not saved yet: ${labels(waiting)}; kept on this device and sent when the connection is back.` : null;
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="step-title">
@@ -78,6 +82,11 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
       <Typography color="text.secondary" sx={{ mt: 0.5 }} data-testid="step-missing">
         {stateLine} {savingLine}
       </Typography>
+      {waitingLine && (
+        <Typography color="text.secondary" sx={{ mt: 0.5 }} data-testid="step-waiting">
+          {waitingLine}
+        </Typography>
+      )}
       {groups.map((group, index) => (
         <Box key={`${group.title ?? 'fields'}-${index}`} component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
           {group.title && (

@@ -13,7 +13,6 @@ import {
   type StudentRecord,
 } from '../../shared/registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
-import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { reRegistrationKey } from './re-registration.api.js';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
@@ -135,30 +134,32 @@ export async function loadRegistrationStep(queryClient: QueryClient, step: DataS
 
 // ---- POST /api/student -------------------------------------------------------------------------
 
+/**
+ * How long a field's save waits for an answer before it is abandoned and called connection
+ * trouble (D73): a phone on a failing connection otherwise spins for minutes.
+ */
+export const SAVE_TIMEOUT_MS = 15_000;
+
 export function saveStudentFields(id: string, fields: Record<string, FieldValue>): Promise<SaveStudentAnswer> {
-  return apiRequest('/api/student', { method: 'POST', body: { id, ...fields }, schema: SaveStudentAnswerSchema });
+  return apiRequest('/api/student', { method: 'POST', body: { id, ...fields }, schema: SaveStudentAnswerSchema, timeoutMs: SAVE_TIMEOUT_MS });
 }
 
 /**
- * Saves one field. On success the cached record takes the stored value and the new progress
- * flags, so the header and the shown sections follow at once. Background: the field's own
- * indicator shows the save, not the page overlay.
+ * Puts a save's answer in the cache: the cached record takes the stored value and the new
+ * progress flags, so the header and the shown sections follow at once.
  */
-export function useSaveField(studentId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ name, value }: { name: string; value: FieldValue }) => saveStudentFields(studentId, { [name]: value }),
-    meta: BACKGROUND_QUERY,
-    onSuccess: (answer) => {
-      queryClient.setQueryData<StudentRecord>(studentRecordKey(studentId), (old) =>
-        old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old,
-      );
-      // A returned record goes back to the office on the family's change (D56): the notice follows.
-      void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
-      // A family's change confirms its step of a re-registration (D62).
-      void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
-    },
-  });
+export async function applySavedAnswer(queryClient: QueryClient, studentId: string, answer: SaveStudentAnswer): Promise<void> {
+  const key = studentRecordKey(studentId);
+  // A read of the record that left before this save answered would put the old value back: it
+  // is cancelled, and asked again once the saved value is in.
+  const racing = queryClient.isFetching({ queryKey: key }) > 0;
+  if (racing) await queryClient.cancelQueries({ queryKey: key });
+  queryClient.setQueryData<StudentRecord>(key, (old) => (old ? { ...old, ...answer.saved, progress: answer.progress, updated_at: answer.updated_at } : old));
+  if (racing) void queryClient.invalidateQueries({ queryKey: key });
+  // A returned record goes back to the office on the family's change (D56): the notice follows.
+  void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+  // A family's change confirms its step of a re-registration (D62).
+  void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
 }
 
 // ---- Administrators: /api/registration-periods -------------------------------------------------

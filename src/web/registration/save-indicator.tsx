@@ -1,10 +1,14 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import CloudQueueIcon from '@mui/icons-material/CloudQueue';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 
-/** Where one field's save is (SPEC §4 "Field save indicator: saving, then success or error"). */
-export type SaveState = 'idle' | 'saving' | 'saved' | 'error';
+/**
+ * Where one field's save is (SPEC §4 "Field save indicator: saving, then success or error"), and
+ * 'waiting': kept on the device and sent when it can be (D73), which is not an error in the answer.
+ */
+export type SaveState = 'idle' | 'saving' | 'saved' | 'error' | 'waiting';
 
 /** The spinner, check or alert-circle icon beside a field; announced politely to screen readers. */
 export function SaveIndicator({ state, fieldLabel }: { state: SaveState; fieldLabel: string }) {
@@ -18,6 +22,7 @@ export function SaveIndicator({ state, fieldLabel }: { state: SaveState; fieldLa
     >
       {state === 'saving' && <CircularProgress size={18} aria-label={`Saving ${fieldLabel}`} />}
       {state === 'saved' && <CheckCircleIcon fontSize="small" color="success" titleAccess={`${fieldLabel} saved`} />}
+      {state === 'waiting' && <CloudQueueIcon fontSize="small" color="action" titleAccess={`${fieldLabel} not saved yet`} />}
       {state === 'error' && <ErrorOutlineIcon fontSize="small" color="error" titleAccess={`${fieldLabel} not saved`} />}
     </Box>
   );
