@@ -10,6 +10,7 @@ import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import {
   checkFieldValue,
   FIELD_MESSAGES,
+  yesNoAnswer,
   PHONE_PREFIX,
   type FieldValue,
   type RegistrationField as CatalogueField,
@@ -20,6 +21,7 @@ import { DateField, READ_ONLY_LOOK } from './date-field.js';
 import { useFieldProblems } from './field-problems.js';
 import { registrationStatusKey, useLookupOptions, useSaveField } from './registration.api.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
+import { YesNoField } from './yes-no-field.js';
 
 interface RegistrationFieldProps {
   field: CatalogueField;
@@ -201,6 +203,20 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
   const helperProps: Record<string, string> = message !== null ? { role: 'alert' } : {};
 
   switch (field.control) {
+    case 'yesno':
+      return (
+        <YesNoField
+          field={field}
+          answer={yesNoAnswer(draft)}
+          readOnly={readOnly}
+          indicator={indicator}
+          message={message}
+          onAnswer={(answer) => {
+            setDraft(asText(answer));
+            void commit(answer);
+          }}
+        />
+      );
     case 'switch':
       return (
         <SwitchField
