@@ -114,7 +114,7 @@ describe('a save that does not go through', () => {
 
   it('a switch refused by the server goes back to where it was', async () => {
     answer = () => jsonResponse(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
-    const { input } = renderField('asthma', 0);
+    const { input } = renderField('terms_and_conditions', 0);
     await userEvent.setup().click(input);
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(couldNotSave));
     expect(input.checked).toBe(false);
