@@ -1,16 +1,23 @@
-import Typography from '@mui/material/Typography';
-import { findField, type FieldValue } from '../../shared/registration.fields.js';
-import { agreementLine, DECLARATION_MESSAGES, type StudentRecord } from '../../shared/registration.schemas.js';
-import { TERMS_DECLARATION } from '../../shared/terms.js';
-import type { SessionUser } from '../../shared/auth.schemas.js';
-import { RegistrationField } from './registration-field.js';
+import Typography from "@mui/material/Typography";
+import {
+  findField,
+  type FieldValue,
+} from "../../shared/registration.fields.js";
+import {
+  agreementLine,
+  DECLARATION_MESSAGES,
+  type StudentRecord,
+} from "../../shared/registration.schemas.js";
+import { TERMS_DECLARATION } from "../../shared/terms.js";
+import type { SessionUser } from "../../shared/auth.schemas.js";
+import { RegistrationField } from "./registration-field.js";
 
-const AGREE_FIELD = findField('agree_terms_conditions')!;
+const AGREE_FIELD = findField("agree_terms_conditions")!;
 
 interface DeclarationProps {
   studentId: string;
   record: StudentRecord;
-  role: SessionUser['role'];
+  role: SessionUser["role"];
   editable: boolean;
 }
 
@@ -19,16 +26,28 @@ interface DeclarationProps {
  * agrees here; a student sees who agreed, or who must (the parent when they sign in, or on the
  * printed form when no family account is linked); staff see who agreed and record nothing.
  */
-export function Declaration({ studentId, record, role, editable }: DeclarationProps) {
+export function Declaration({
+  studentId,
+  record,
+  role,
+  editable,
+}: DeclarationProps) {
   const agreed = Number(record.agree_terms_conditions) === 1;
-  const line = agreed ? agreementLine(record.agree_terms_date, record.agreement) : null;
-  const whoMustAgree = role === 'student' ? (record.family_linked ? DECLARATION_MESSAGES.studentWithFamily : DECLARATION_MESSAGES.studentWithoutFamily) : DECLARATION_MESSAGES.staffRefused;
+  const line = agreed
+    ? agreementLine(record.agree_terms_date, record.agreement)
+    : null;
+  const whoMustAgree =
+    role === "student"
+      ? record.family_linked
+        ? DECLARATION_MESSAGES.studentWithFamily
+        : DECLARATION_MESSAGES.studentWithoutFamily
+      : DECLARATION_MESSAGES.staffRefused;
   return (
     <>
-      <Typography variant="body2" sx={{ fontStyle: 'italic', mb: 2 }}>
+      <Typography variant="body2" sx={{ fontStyle: "italic", mb: 2 }}>
         {TERMS_DECLARATION}
       </Typography>
-      {role === 'guardian' && (
+      {role === "guardian" && (
         <RegistrationField
           key={studentId}
           field={AGREE_FIELD}
@@ -37,8 +56,17 @@ export function Declaration({ studentId, record, role, editable }: DeclarationPr
           readOnly={!editable}
         />
       )}
-      <Typography variant="body2" color={agreed ? 'text.primary' : 'text.secondary'} sx={{ mt: 1 }} data-testid="agreed-on" aria-live="polite">
-        {line ?? (role === 'guardian' ? 'Not agreed yet.' : `Not agreed yet. ${whoMustAgree}`)}
+      <Typography
+        variant="body2"
+        color={agreed ? "text.primary" : "text.secondary"}
+        sx={{ mt: 1 }}
+        data-testid="agreed-on"
+        aria-live="polite"
+      >
+        {line ??
+          (role === "guardian"
+            ? "Not agreed yet."
+            : `Not agreed yet. ${whoMustAgree}`)}
       </Typography>
     </>
   );
