@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from 'zod';
 
 /**
  * What the registration form says, as data (D75): the server builds it once from the record
@@ -22,12 +22,12 @@ export const FormBlockSchema = z.object({
    * `photo` beside the picture, `parent` side by side with the other parent, `aside` beside a
    * single parent, `grid` in columns, `wide` one row a line.
    */
-  place: z.enum(["photo", "parent", "aside", "grid", "wide"]),
+  place: z.enum(['photo', 'parent', 'aside', 'grid', 'wide']),
 });
 export type FormBlock = z.infer<typeof FormBlockSchema>;
 
 export const FormSectionSchema = z.object({
-  key: z.enum(["student", "family", "health", "other"]),
+  key: z.enum(['student', 'family', 'health', 'other']),
   title: z.string(),
   blocks: z.array(FormBlockSchema),
 });
@@ -60,9 +60,7 @@ export const RegistrationFormContentSchema = z.object({
   }),
   printedAt: z.string(),
 });
-export type RegistrationFormContent = z.infer<
-  typeof RegistrationFormContentSchema
->;
+export type RegistrationFormContent = z.infer<typeof RegistrationFormContentSchema>;
 
 /** The address of a student's registration form as data (the phone's view of the PDF). */
 export function registrationFormContentUrl(studentId: string): string {
