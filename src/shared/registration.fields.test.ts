@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
 import { adminEditFieldMessage } from './admin.schemas.js';
-import { checkFieldRules, FIELD_MESSAGES, findField, formatPhone, isAfterToday } from './registration.fields.js';
+import { checkFieldRules, checkFieldValue, FIELD_MESSAGES, findField, formatPhone, isAfterToday, isFieldVisible, REGISTRATION_FIELDS, yesNoAnswer, yesNoText } from './registration.fields.js';
 
 /**
  * `isAfterToday` without a `today` answers from the UTC date when a date is more than a day away
@@ -89,5 +89,41 @@ describe('formatPhone', () => {
     expect(formatPhone('   ')).toBeNull();
     expect(formatPhone(null)).toBeNull();
     expect(formatPhone(undefined)).toBeNull();
+  });
+});
+
+describe('yes/no answers have three states (D75)', () => {
+  const hepatitis = findField('hepatitis')!;
+
+  it('every question of the record is a yes/no with its question in words; the terms stay 0/1 marks', () => {
+    const yesNo = REGISTRATION_FIELDS.filter((field) => field.control === 'yesno');
+    expect(yesNo.map((field) => field.name)).toEqual(expect.arrayContaining(['hepatitis', 'polio', 'immigration_permit', 'internet_access', 'parent_attended']));
+    for (const field of yesNo) expect(field.question, field.name).toMatch(/\?$/);
+    expect(findField('agree_terms_conditions')!.control).toBe('switch');
+    expect(findField('terms_and_conditions')!.control).toBe('switch');
+  });
+
+  it('accepts yes, no and clearing, and nothing else', () => {
+    expect(checkFieldValue(hepatitis, 1)).toEqual({ ok: true, value: 1 });
+    expect(checkFieldValue(hepatitis, 0)).toEqual({ ok: true, value: 0 });
+    expect(checkFieldValue(hepatitis, true)).toEqual({ ok: true, value: 1 });
+    expect(checkFieldValue(hepatitis, false)).toEqual({ ok: true, value: 0 });
+    expect(checkFieldValue(hepatitis, null)).toEqual({ ok: true, value: null });
+    expect(checkFieldValue(hepatitis, '')).toEqual({ ok: true, value: null });
+    for (const raw of [2, -1, 'yes', 'no', 'maybe', undefined, [], {}]) {
+      expect(checkFieldValue(hepatitis, raw), JSON.stringify(raw)).toEqual({ ok: false, messages: [FIELD_MESSAGES.yesNo] });
+    }
+  });
+
+  it('reads a stored value as Yes, No or Not answered, never an unanswered one as No', () => {
+    expect([1, 0, null, undefined, '1', '0', ''].map(yesNoAnswer)).toEqual([1, 0, null, null, 1, 0, null]);
+    expect([1, 0, null].map(yesNoText)).toEqual(['Yes', 'No', 'Not answered']);
+  });
+
+  it('a section shown by a yes/no shows only when answered Yes', () => {
+    const permitDate = findField('permit_issue_date')!;
+    expect(isFieldVisible(permitDate, { immigration_permit: 1 })).toBe(true);
+    expect(isFieldVisible(permitDate, { immigration_permit: 0 })).toBe(false);
+    expect(isFieldVisible(permitDate, { immigration_permit: null })).toBe(false);
   });
 });

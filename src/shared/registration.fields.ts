@@ -65,6 +65,7 @@ export const FIELD_MESSAGES = {
   beforeMinDate: (min: string) => `The date cannot be before ${min}.`,
   option: 'Choose one of the listed values.',
   flag: 'Must be 0 or 1.',
+  yesNo: 'Answer Yes (1) or No (0), or null to clear the answer.',
   year: 'Enter a 4-digit year.',
   futureYear: 'The year cannot be in the future.',
   text: 'Enter text.',
@@ -78,7 +79,11 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // The catalogue
 
 export type RegistrationStep = 'student' | 'family' | 'health' | 'other' | 'complete';
-export type FieldControl = 'text' | 'select' | 'switch' | 'date' | 'phone' | 'email' | 'number' | 'textarea';
+/**
+ * `yesno`: a question of the record answered Yes (1), No (0) or not yet (null), offered as two
+ * choices with neither chosen at first (D75). `switch`: the terms' own 0/1 marks.
+ */
+export type FieldControl = 'text' | 'select' | 'switch' | 'yesno' | 'date' | 'phone' | 'email' | 'number' | 'textarea';
 /**
  * Groups of fields shown or hidden together: the parent sections and demographics/emergency by
  * living status (SPEC §2), the permit dates by the permit switch, the sibling's class and the
@@ -132,6 +137,8 @@ export interface RegistrationField {
   readonly serverManaged?: boolean;
   /** A person's name: the one rule of every person's name (src/shared/person-name.ts). */
   readonly personName?: boolean;
+  /** Yes/no fields: the question in words, for the control's group name (D75). */
+  readonly question?: string;
 }
 
 const NAME_MAX = 20;
@@ -168,7 +175,7 @@ function parentFields(parent: Parent): RegistrationField[] {
   ];
 }
 
-const HEALTH_FLAGS: readonly (readonly [string, string, FieldSection])[] = [
+const HEALTH_FLAGS: readonly (readonly [string, string, 'immunisation' | 'conditions'])[] = [
   ['hepatitis', 'Hepatitis', 'immunisation'],
   ['polio', 'Polio', 'immunisation'],
   ['diphtheria', 'Diphtheria', 'immunisation'],
@@ -210,7 +217,7 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'ethnic_group_code', label: 'Ethnic Group', step: 'student', section: 'background', control: 'select', required: true, lookup: 'ethnicGroups' },
   { name: 'place_of_birth', label: 'Country of Birth', step: 'student', section: 'background', control: 'text', required: true, maxLength: 25 },
   { name: 'nationality', label: 'Nationality', step: 'student', section: 'background', control: 'text', required: true, maxLength: 25 },
-  { name: 'immigration_permit', label: 'Immigration Permit', step: 'student', section: 'background', control: 'switch', required: false },
+  { name: 'immigration_permit', label: 'Immigration Permit', question: 'Does the student hold an immigration permit?', step: 'student', section: 'background', control: 'yesno', required: false },
   { name: 'permit_issue_date', label: 'Permit Issue Date', step: 'student', section: 'permit', control: 'date', required: true, minDate: EARLIEST_DATE },
   // An expiry date lies in the future by nature: the only registration date allowed to (docs/decisions.md).
   { name: 'permit_expiry_date', label: 'Permit Expiry Date', step: 'student', section: 'permit', control: 'date', required: true, minDate: EARLIEST_DATE, allowFuture: true },
@@ -229,7 +236,15 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50, personName: true },
 
   // Health Data: flags and text fields.
-  ...HEALTH_FLAGS.map(([name, label, section]): RegistrationField => ({ name, label, step: 'health', section, control: 'switch', required: false })),
+  ...HEALTH_FLAGS.map(([name, label, section]): RegistrationField => ({
+    name,
+    label,
+    question: section === 'immunisation' ? `Is the student immunised against ${label}?` : `Has the student had, or does the student have, ${label}?`,
+    step: 'health',
+    section,
+    control: 'yesno',
+    required: false,
+  })),
   { name: 'medical_history', label: 'Medical History', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
   { name: 'other_illness', label: 'Other Illness', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
   { name: 'allergy', label: 'Allergies', step: 'health', section: 'notes', control: 'textarea', required: true, maxLength: NOTE_MAX },
@@ -239,14 +254,14 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'special_consideration', label: 'Special Consideration', step: 'other', control: 'textarea', required: true, maxLength: NOTE_MAX },
   { name: 'achievements', label: 'Achievements', step: 'other', control: 'textarea', required: true, maxLength: NOTE_MAX },
   { name: 'device_type', label: 'Device Type', step: 'other', control: 'select', required: true, options: DEVICE_TYPES },
-  { name: 'internet_access', label: 'Internet Access', step: 'other', control: 'switch', required: false },
-  { name: 'school_feeding', label: 'School Feeding', step: 'other', control: 'switch', required: false },
+  { name: 'internet_access', label: 'Internet Access', question: 'Does the student have internet access at home?', step: 'other', control: 'yesno', required: false },
+  { name: 'school_feeding', label: 'School Feeding', question: 'Will the student take part in the school feeding programme?', step: 'other', control: 'yesno', required: false },
   { name: 'transport', label: 'Transport to School', step: 'other', control: 'text', required: true, maxLength: 50 },
-  { name: 'sibling_attending', label: 'Sibling Attending', step: 'other', control: 'switch', required: false },
+  { name: 'sibling_attending', label: 'Sibling Attending', question: 'Does a brother or sister attend this school?', step: 'other', control: 'yesno', required: false },
   // The spec's "four class names": the school's classes (A–D in each form) from the form classes
   // lookup, so the value names a real class such as 3B (docs/decisions.md).
   { name: 'sibling_class', label: "Sibling's Class", step: 'other', section: 'sibling', control: 'select', required: true, lookup: 'formClasses' },
-  { name: 'parent_attended', label: 'Parent Attended This School', step: 'other', control: 'switch', required: false },
+  { name: 'parent_attended', label: 'Parent Attended This School', question: 'Did a parent attend this school?', step: 'other', control: 'yesno', required: false },
   { name: 'parent_attended_year', label: 'Year Parent Attended', step: 'other', section: 'parentAttended', control: 'number', required: true, maxLength: 4, format: 'year' },
 
   // Complete: terms (SPEC §4 "Complete step saves agree_terms_conditions as 1 or 0").
@@ -399,6 +414,7 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     if (raw === '0' || raw === '1') return { ok: true, value: Number(raw) };
     return { ok: false, messages: [FIELD_MESSAGES.flag] };
   }
+  if (field.control === 'yesno') return checkYesNo(raw);
 
   let text: string;
   if (raw === null || raw === undefined) text = '';
@@ -438,6 +454,32 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
   }
   return messages.length > 0 ? { ok: false, messages } : { ok: true, value: text };
+}
+
+/** The three answers of a yes/no field (D75): 1 Yes, 0 No, null not answered. */
+export type YesNoAnswer = 0 | 1 | null;
+
+/** A yes/no value: 1/0, true/false or '1'/'0'; null or '' clears it (not answered). Nothing else. */
+export function checkYesNo(raw: unknown): FieldCheck {
+  if (raw === null || raw === '') return { ok: true, value: null };
+  if (raw === 0 || raw === 1) return { ok: true, value: raw };
+  if (raw === true || raw === false) return { ok: true, value: raw ? 1 : 0 };
+  if (raw === '0' || raw === '1') return { ok: true, value: Number(raw) };
+  return { ok: false, messages: [FIELD_MESSAGES.yesNo] };
+}
+
+/** A stored yes/no value as one of its three answers: anything but 0 and 1 is not answered. */
+export function yesNoAnswer(stored: unknown): YesNoAnswer {
+  const value = stored === null || stored === undefined || stored === '' ? null : Number(stored);
+  return value === 1 ? 1 : value === 0 ? 0 : null;
+}
+
+/** Words of the three answers, as the screens and every printed or exported copy show them. */
+export const YES_NO_WORDS: Readonly<Record<'1' | '0' | 'null', string>> = { '1': 'Yes', '0': 'No', null: 'Not answered' };
+
+/** A stored yes/no value in words: 'Yes', 'No' or 'Not answered'. */
+export function yesNoText(stored: unknown): string {
+  return YES_NO_WORDS[String(yesNoAnswer(stored)) as '1' | '0' | 'null'];
 }
 
 /**

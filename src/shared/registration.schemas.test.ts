@@ -41,8 +41,8 @@ describe('SaveStudentBodySchema', () => {
       first_name: [FIELD_MESSAGES.required],
       date_of_birth: [FIELD_MESSAGES.date],
       home_address: [FIELD_MESSAGES.text],
-      // A client sends a switch as 0, 1 or a boolean; the screens' '1' is not a client's value.
-      sibling_attending: [FIELD_MESSAGES.flag],
+      // A client sends a yes/no as 0, 1, a boolean or null; the screens' '1' is not a client's value.
+      sibling_attending: [FIELD_MESSAGES.yesNo],
       zzz: ['Unknown field.'],
       constructor: ['Unknown field.'],
     });
@@ -83,9 +83,10 @@ describe('SaveStudentBodySchema', () => {
         expect(check, JSON.stringify(raw)).toEqual({ ok: true, value: result.data[field.name] });
       } else {
         const messages = result.error.issues.map((issue) => issue.message);
-        // The screens hold a switch as '0' or '1'; a client sends 0, 1 or a boolean (the flag message).
-        if (field.control === 'switch' && typeof raw === 'string') {
-          expect(messages).toEqual([FIELD_MESSAGES.flag]);
+        // The screens hold a switch as '0' or '1'; a client sends 0, 1 or a boolean (the flag
+        // message), and for a yes/no also null to clear it (D75).
+        if ((field.control === 'switch' || field.control === 'yesno') && typeof raw === 'string') {
+          expect(messages).toEqual([field.control === 'switch' ? FIELD_MESSAGES.flag : FIELD_MESSAGES.yesNo]);
           continue;
         }
         expect(check, JSON.stringify(raw)).toEqual({ ok: false, messages });
@@ -108,6 +109,7 @@ describe('SaveStudentBodySchema', () => {
       // zod writes `type: ['string', 'null']` for a text branch without keywords of its own.
       const text = property.anyOf?.find((branch) => branch.type === 'string') ?? (Array.isArray(property.type) && property.type.includes('string') ? property : undefined);
       if (field.control === 'switch') expect(property.anyOf?.map((b) => b.const ?? b.type)).toEqual([0, 1, 'boolean']);
+      else if (field.control === 'yesno') expect(property.anyOf?.map((b) => b.const ?? b.type)).toEqual([0, 1, 'boolean', 'null']);
       else expect(text, field.name).toBeDefined();
       if (field.maxLength !== undefined && field.format !== 'year') expect(text?.maxLength, field.name).toBe(field.maxLength);
       if (field.options) expect(text?.enum, field.name).toEqual(expect.arrayContaining([...field.options]));

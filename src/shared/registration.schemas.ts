@@ -32,10 +32,46 @@ export const ProgressFlagsSchema = z.object({
 
 export const FieldValueSchema = z.union([z.string(), z.number(), z.null()]);
 
-/** A record column holds a whole number (the switches, 0/1) rather than text or null. */
+/** A record column holds a whole number (the switches 0/1; yes/no answers 0/1 or null) rather than text. */
 export function isNumberColumn(field: RegistrationField): boolean {
-  return field.control === 'switch';
+  return field.control === 'switch' || field.control === 'yesno';
 }
+
+/** The kinds of account that may agree to the parent's declaration online (D75): a family account. */
+export const AGREEING_KINDS = ['guardian'] as const;
+export type AgreeingKind = (typeof AGREEING_KINDS)[number];
+/** How each kind is named beside the name on the screens and the printed form. */
+export const AGREEING_KIND_WORDS: Readonly<Record<AgreeingKind, string>> = { guardian: 'parent or guardian' };
+
+/**
+ * Who agreed to the declaration online (D75): the account's name and kind as they were then, and
+ * when (ISO). Null name: agreed before the portal recorded who did.
+ */
+export const AgreementSchema = z.object({
+  name: z.string().nullable(),
+  kind: z.enum(AGREEING_KINDS).nullable(),
+  at: z.string().nullable(),
+});
+export type Agreement = z.infer<typeof AgreementSchema>;
+
+/**
+ * The agreement line under the declaration, on the Complete step and the printed form alike: who
+ * agreed online and when, or that the parent or guardian signs the printed form.
+ */
+export function agreementLine(agreedOn: string | null, agreement: Agreement | null): string {
+  if (!agreedOn) return 'Not yet agreed online: the parent or guardian signs below to agree.';
+  if (!agreement?.name) return `Agreed online on ${agreedOn}; who agreed was not recorded, so the parent or guardian signs below.`;
+  const kind = agreement.kind ? ` (${AGREEING_KIND_WORDS[agreement.kind]})` : '';
+  return `Agreed online by ${agreement.name}${kind} on ${agreedOn}.`;
+}
+
+/** What the declaration step shows and the form prints: the agreement, or who must agree. */
+export const DECLARATION_MESSAGES = {
+  studentRefused: 'Only your parent or guardian can agree to this declaration. They agree here when they sign in with their own account, or sign the printed form.',
+  staffRefused: 'The parent or guardian agrees online with their own account, or signs the printed form.',
+  studentWithFamily: 'Your parent or guardian agrees here when they sign in.',
+  studentWithoutFamily: 'Your parent or guardian signs the printed registration form to agree.',
+} as const;
 
 /** One registration record as `GET /api/student-record/{id}` answers it (in a list). */
 export interface StudentRecord {
@@ -45,7 +81,11 @@ export interface StudentRecord {
   agree_terms_date: string | null;
   updated_at: string;
   progress: ProgressFlags;
-  [field: string]: FieldValue | ProgressFlags;
+  /** Who agreed to the declaration, while it is agreed (D75). */
+  agreement: Agreement | null;
+  /** Whether a family account is linked to the student (who can agree online). */
+  family_linked: boolean;
+  [field: string]: FieldValue | ProgressFlags | Agreement | boolean | null;
 }
 
 /**
@@ -57,9 +97,12 @@ const recordShape: Record<string, z.ZodType> = {
   agree_terms_date: z.string().nullable(),
   updated_at: z.string(),
   progress: ProgressFlagsSchema,
+  agreement: AgreementSchema.nullable(),
+  family_linked: z.boolean(),
 };
 for (const field of REGISTRATION_FIELDS) {
-  recordShape[field.name] = isNumberColumn(field) ? z.number().int() : z.string().nullable();
+  if (field.control === 'yesno') recordShape[field.name] = z.number().int().nullable();
+  else recordShape[field.name] = isNumberColumn(field) ? z.number().int() : z.string().nullable();
 }
 // The shape is built from the catalogue, so its static type is stated once here.
 export const StudentRecordSchema = z.object(recordShape) as unknown as z.ZodType<StudentRecord>;
@@ -105,11 +148,14 @@ function documentedRules(field: RegistrationField): { text: Record<string, unkno
     case 'switch':
       rules.push('0 or 1 (true or false also accepted)');
       break;
+    case 'yesno':
+      rules.push('1 yes or 0 no (true or false also accepted); null clears the answer (not answered)');
+      break;
     default:
       break;
   }
   if (field.maxLength !== undefined && field.format !== 'year') rules.push(`at most ${field.maxLength} characters after trimming`);
-  if (field.control !== 'switch') rules.push(field.required ? 'required while its section is shown (cannot be emptied)' : "optional: '' or null clears it");
+  if (field.control !== 'switch' && field.control !== 'yesno') rules.push(field.required ? 'required while its section is shown (cannot be emptied)' : "optional: '' or null clears it");
   if (field.personName) rules.push(PERSON_NAME_RULE_TEXT);
   if (field.readOnlyForStudents) rules.push('administrators only');
   return { text, description: `${field.label}: ${rules.join('; ')}.` };
@@ -121,6 +167,7 @@ function documentedRules(field: RegistrationField): { text: Record<string, unkno
  */
 function jsonInputOf(field: RegistrationField, documented: Record<string, unknown>) {
   if (field.control === 'switch') return z.union([z.literal(0), z.literal(1), z.boolean()], { error: FIELD_MESSAGES.flag });
+  if (field.control === 'yesno') return z.union([z.literal(0), z.literal(1), z.boolean(), z.null()], { error: FIELD_MESSAGES.yesNo });
   const text = z.string().meta(documented);
   if (field.control === 'number') return z.union([text, z.number().meta({ type: 'integer', minimum: 0 }), z.null()], { error: FIELD_MESSAGES.text });
   return z.union([text, z.null()], { error: FIELD_MESSAGES.text });

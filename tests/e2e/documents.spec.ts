@@ -2,7 +2,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_MESSAGES } from '../../src/shared/documents.schemas.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DECLARATION_MESSAGES } from '../../src/shared/registration.schemas.js';
 import { HTML_PAGE, ONE_PIXEL_PNG, pdfOfSize, tinyPdf } from '../support/test-files.js';
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
@@ -144,18 +145,24 @@ describe('documents step', () => {
 });
 
 describe('complete step', () => {
-  it('agrees to the terms and shows the registration form in the frame', async () => {
+  it('the student is told the parent agrees; the family account agrees, and the form in the frame names them', async () => {
+    // The declaration is the parent's (D75): the student has nothing to tick.
     await signInStudent();
     await page.goto(url('/registration/complete'));
+    await page.getByTestId('agreed-on').filter({ hasText: `Not agreed yet. ${DECLARATION_MESSAGES.studentWithFamily}` }).waitFor();
+    expect(await page.getByLabel('I Agree to the Terms and Conditions').count()).toBe(0);
+
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
+    await page.goto(url(`/registration/complete?student=${student.student_id}`));
     await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
-    await page.getByTestId('agreed-on').filter({ hasText: 'Not agreed yet.' }).waitFor();
+    await page.getByTestId('agreed-on').filter({ hasText: /^Not agreed yet\.$/ }).waitFor();
 
     const frame = page.locator('iframe[title="Registration form"]');
     const before = await frame.getAttribute('src');
     expect(before).toMatch(new RegExp(`^/api/registration-form/${student.student_id}\\?v=`));
 
     await page.getByLabel('I Agree to the Terms and Conditions').check();
-    await page.getByTestId('agreed-on').filter({ hasText: /Agreed on \d{4}-\d{2}-\d{2}\./ }).waitFor();
+    await page.getByTestId('agreed-on').filter({ hasText: new RegExp(`^Agreed online by ${DEMO_FAMILY.name} \\(parent or guardian\\) on \\d{4}-\\d{2}-\\d{2}\\.$`) }).waitFor();
     const row = await spec.portal.database.db.selectFrom('students').select(['agree_terms_conditions', 'agree_terms_date']).where('id', '=', student.student_id).executeTakeFirstOrThrow();
     expect(row.agree_terms_conditions).toBe(1);
     expect(row.agree_terms_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);

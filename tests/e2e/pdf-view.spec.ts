@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * PDFs on a phone and on a desktop (D45): a student opens a report card, the
  * registration form and the attendance report, and an administrator a student's registration form.
+ * On the Complete step at 390 px the registration form is a page of the same content (D75).
  * At 390 px the pages are images drawn by pdf.js (drawn, not blank, no wider than the screen, no
  * sideways scroll); at 1280 px the browser's own viewer shows them in a frame. Everywhere the one
  * "Download PDF" saves the PDF with its name. A refused PDF says why in words.
@@ -70,6 +71,29 @@ async function expectPageImages(page: Page, where: Locator, name: string | RegEx
   expect(await first.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThanOrEqual(Math.floor(box.width * ratio));
 }
 
+/**
+ * At 390 px the Complete step shows the registration form as a page (D75): the PDF's content in
+ * the page's own text, no smaller than 14 px, and nothing wider than the screen.
+ */
+async function expectReadableForm(page: Page, where: Locator): Promise<void> {
+  const article = where.getByRole('article', { name: /^Student Registration Form, / });
+  await article.getByText(`Agreed online by ${DEMO_FAMILY.name} (parent or guardian) on`, { exact: false }).waitFor();
+  expect(await where.locator('iframe').count()).toBe(0);
+  const { innerWidth, scrollWidth, smallest, right } = await page.evaluate(() => {
+    const form = document.querySelector('article')!;
+    const texts = [...form.querySelectorAll('*')].filter((element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== ''));
+    return {
+      innerWidth: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      smallest: Math.min(...texts.map((element) => parseFloat(getComputedStyle(element).fontSize))),
+      right: Math.max(...texts.map((element) => element.getBoundingClientRect().right)),
+    };
+  });
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  expect(right).toBeLessThanOrEqual(innerWidth);
+  expect(smallest).toBeGreaterThanOrEqual(14);
+}
+
 /** At 1280 px: the browser's own viewer in a frame, with the PDF's address. */
 async function expectFrame(where: Locator, path: RegExp): Promise<void> {
   const frame = where.locator('iframe');
@@ -117,7 +141,7 @@ describe.each([
     await page.goto(spec.url('/registration/complete'));
     const formSection = page.getByRole('region', { name: 'Registration Form', exact: true });
     await formSection.waitFor();
-    if (phone) await expectPageImages(page, formSection, 'Registration form');
+    if (phone) await expectReadableForm(page, formSection);
     else await expectFrame(formSection, new RegExp(`^/api/registration-form/${student.student_id}\\?v=`));
     await page.screenshot({ path: screenshotPath(`pdf-view-registration-form-${label}.png`), fullPage: phone });
     await expectDownload(page, formSection, `Registration Form ${student.student_id}.pdf`);

@@ -133,10 +133,10 @@ async function fillStep(
   for (const field of fieldsOfStep(step)) {
     if (!isFieldVisible(field, values)) continue;
     const box = fieldBox(field.name);
-    if (field.control === 'switch') {
+    if (field.control === 'switch' || field.control === 'yesno') {
       if (!choices.switches?.includes(field.name)) continue;
-      // Keyboard only: focus the switch and press Space.
-      await box.getByRole('switch').focus();
+      // Keyboard only: focus the switch (a yes/no question's Yes, D75) and press Space.
+      await (field.control === 'yesno' ? box.getByRole('radio', { name: 'Yes' }) : box.getByRole('switch')).focus();
       await page.keyboard.press('Space');
       values[field.name] = 1;
     } else if (field.control === 'select') {
@@ -283,7 +283,7 @@ describe('rules and the editing window', () => {
     await openStep('student-data', 'Student Data');
     await page.getByTestId('registration-read-only').getByText(WINDOW_MESSAGES.closed).waitFor();
     expect(await page.locator('input[name="first_name"]').getAttribute('readonly')).not.toBeNull();
-    expect(await fieldBox('immigration_permit').getByRole('switch').isDisabled()).toBe(true);
+    expect(await fieldBox('immigration_permit').getByRole('radio', { name: 'Yes' }).isDisabled()).toBe(true);
     expect(await fieldBox('sex').getByRole('combobox').getAttribute('aria-disabled')).toBe('true');
     // Closed looks closed: no promise of saving, and every field of the step read-only.
     const line = page.getByTestId('step-missing');

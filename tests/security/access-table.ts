@@ -139,6 +139,7 @@ const DOCUMENTS: AccessSection = {
 const REPORTS: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
   'GET /api/registration-form/:studentId':                              row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
+  'GET /api/registration-form/:studentId/content':                      row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
   'GET /api/report-card-terms/:userID':                                 row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
   'GET /api/report-card/:studentId/:year/:term':                        row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
   'GET /api/term-reports-posted':                                       row('term-reports.read',       '!  -  -  -  -  T  t  O  Pr A'),

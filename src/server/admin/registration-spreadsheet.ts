@@ -1,4 +1,4 @@
-import { REGISTRATION_FIELDS, formatPhone, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
+import { REGISTRATION_FIELDS, formatPhone, yesNoText, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
 import type { Db } from '../db/database.js';
 import * as repo from './admin.repository.js';
@@ -42,6 +42,9 @@ function fieldColumn(field: RegistrationField, names: repo.LookupNames): SheetCo
   switch (field.control) {
     case 'switch':
       return { header: field.label, kind: 'text', width: Math.max(8, field.label.length + 2), value: (row) => yesNo(raw(row)) };
+    case 'yesno':
+      // Yes, No or Not answered (D75): an unanswered question is never exported as No.
+      return { header: field.label, kind: 'text', width: Math.max(14, field.label.length + 2), value: (row) => yesNoText(raw(row)) };
     case 'date':
       return { header: field.label, kind: 'date', width: Math.max(12, field.label.length + 2), value: raw };
     case 'number':

@@ -179,8 +179,11 @@ const NO = new Set(['no', 'n', 'false', '0']);
 /** One cell's text → the raw value its field's rules check (the forms an office writes, made canonical). */
 function normaliseValue(field: RegistrationField, text: string, resolve: LookupResolver): { value: unknown } | { error: string } {
   switch (field.control) {
-    case 'switch': {
+    case 'switch':
+    case 'yesno': {
       const lower = text.toLowerCase();
+      // The export's words for a question nobody answered (D75) read back as not answered.
+      if (field.control === 'yesno' && lower === 'not answered') return { value: null };
       if (YES.has(lower)) return { value: 1 };
       if (NO.has(lower)) return { value: 0 };
       return { error: 'Write Yes or No.' };

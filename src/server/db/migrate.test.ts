@@ -318,6 +318,39 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(restored.rows).toEqual([{ token_hash: 'h1', password_hash: null }]);
   });
 
+  it('0019 keeps a No someone chose, makes an untouched 0 not answered, and its down makes them 0 again', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0019-yes-no-answers');
+    const iso = new Date().toISOString();
+    for (const id of ['N1', 'N2', 'N3']) await db.insertInto('students').values({ id, polio: 0, asthma: 0, measles: 1, created_at: iso, updated_at: iso }).execute();
+    const audit = { actor_user_id: null, actor_label: 'student:N1', ip: null, request_id: null, entity: 'student', created_at: iso, updated_at: iso };
+    await db
+      .insertInto('audit_log')
+      .values([
+        // N1 saved polio as No; N2 was imported with asthma No; N3 was never touched.
+        { ...audit, action: 'update', entity_id: 'N1', field: 'polio', old_value: '1', new_value: '0' },
+        { ...audit, action: 'create', entity_id: 'N2', field: null, old_value: null, new_value: JSON.stringify({ first_name: 'B', asthma: 0 }) },
+      ])
+      .execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('students').select(['id', 'polio', 'asthma', 'measles', 'terms_and_conditions', 'agreed_by_name']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: 'N1', polio: 0, asthma: null, measles: 1, terms_and_conditions: 0, agreed_by_name: null },
+      { id: 'N2', polio: null, asthma: 0, measles: 1, terms_and_conditions: 0, agreed_by_name: null },
+      { id: 'N3', polio: null, asthma: null, measles: 1, terms_and_conditions: 0, agreed_by_name: null },
+    ]);
+    await migrateDownThrough(db, '0019-yes-no-answers');
+    const down = await db.selectFrom('students').select(['id', 'polio', 'asthma']).orderBy('id').execute();
+    expect(down).toEqual([
+      { id: 'N1', polio: 0, asthma: 0 },
+      { id: 'N2', polio: 0, asthma: 0 },
+      { id: 'N3', polio: 0, asthma: 0 },
+    ]);
+    await expect(db.insertInto('students').values({ id: 'N4', polio: null, created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/null/i);
+    await migrateToLatest(db);
+  });
+
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
@@ -328,7 +361,8 @@ describe(`migrations on ${currentEngine()}`, () => {
       .values({ public_id: 'p1', student_id: 'X1', file_type: 'picture', file_name: 'a.png', mime: 'image/png', size: 3, sha256: 'x', bytes: Buffer.from([1, 2, 3]), created_at: iso, updated_at: iso })
       .execute();
     const student = await db.selectFrom('students').select(['date_of_birth', 'asthma', 'polio', 'created_at']).executeTakeFirstOrThrow();
-    expect(student).toEqual({ date_of_birth: '2012-05-06', asthma: 1, polio: 0, created_at: iso });
+    // A yes/no question nobody answered is null on both engines (D75).
+    expect(student).toEqual({ date_of_birth: '2012-05-06', asthma: 1, polio: null, created_at: iso });
     const doc = await db.selectFrom('documents').select('bytes').executeTakeFirstOrThrow();
     expect(Buffer.from(doc.bytes)).toEqual(Buffer.from([1, 2, 3]));
     const count = await db.selectFrom('students').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();

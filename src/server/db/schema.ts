@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { StaffRole } from '../../shared/staff.js';
 import type { STUDENT_FLAG_COLUMNS, STUDENT_TEXT_COLUMNS } from './migrations/0001-initial.js';
+import type { YES_NO_COLUMNS } from './migrations/0019-yes-no-answers.js';
 
 /**
  * Table types as the repositories see them. Both engines answer the same JavaScript types:
@@ -46,6 +47,8 @@ export interface PrimarySchoolTable extends Timestamps {
 
 export type StudentTextColumn = (typeof STUDENT_TEXT_COLUMNS)[number];
 export type StudentFlagColumn = (typeof STUDENT_FLAG_COLUMNS)[number];
+/** The record's yes/no answers: 1 Yes, 0 No, null not answered (0019, D75). */
+export type StudentYesNoColumn = (typeof YES_NO_COLUMNS)[number];
 
 export type StudentTable = Timestamps & {
   id: string;
@@ -54,7 +57,14 @@ export type StudentTable = Timestamps & {
   /** A former student (0013, D60): the school day they left at a year rollover, and the class they left from; null while on the roll. */
   left_on: string | null;
   left_class: string | null;
-} & { [K in StudentTextColumn]: string | null } & { [K in StudentFlagColumn]: Generated<number> };
+  /** Who agreed to the declaration online (0019, D75): the account, its name and kind then, and when. */
+  agreed_by_user_id: number | null;
+  agreed_by_name: string | null;
+  agreed_by_kind: string | null;
+  agreed_at: string | null;
+} & { [K in StudentTextColumn]: string | null } & { [K in Exclude<StudentFlagColumn, StudentYesNoColumn>]: Generated<number> } & {
+  [K in StudentYesNoColumn]: number | null;
+};
 
 /** The kind of account: a student, a staff member (`admin`, with a `staff_role`), or a family account. */
 export type UserRole = 'student' | 'admin' | 'guardian';

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
 import { TERMS_TITLE } from '../../shared/terms.js';
+import { RegistrationFormContentSchema } from '../../shared/registration-form.schemas.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
-import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { headerOnlyJpeg, ONE_PIXEL_JPEG, storeFileBody } from '../../../tests/support/test-files.js';
 import { FORM_TITLE } from './registration-form.pdf.js';
 
@@ -75,12 +76,12 @@ describe('the registered student’s form', () => {
       'Family',
       `Living Status: ${row.living_status}`,
       'Health',
-      'Immunised Against',
+      'Immunisations',
       'Other Data',
       'Documents Received',
       'Birth Certificate',
       TERMS_TITLE,
-      `Agreed online on ${row.agree_terms_date}`,
+      `Agreed online by ${DEMO_FAMILY.name} (parent or guardian) on ${row.agree_terms_date}`,
       'Parent or Guardian',
       'Received by (School Office)',
     ]) {
@@ -113,15 +114,31 @@ describe('the student in progress', () => {
       .executeTakeFirst();
     if (religion) expect(pdf.compact).toContain(squash(religion.religion));
 
-    const agreed = await c.post('/api/student', { id, agree_terms_conditions: 1 });
+    // Questions nobody answered print as Not answered, never as No (D75).
+    await t.database.db.updateTable('students').set({ hepatitis: 1, polio: 0, measles: null, internet_access: null }).where('id', '=', id).execute();
+    ({ pdf } = await fetchForm(c, id));
+    expect(pdf.compact).toContain(squash('Immunised against: Hepatitis'));
+    expect(pdf.compact).toContain(squash('Not immunised: Polio'));
+    expect(pdf.compact).toMatch(new RegExp(`${squash('Not answered:')}[^·]*Measles`));
+    expect(pdf.compact).toContain(squash('Internet Access Not answered'));
+    // The family account linked to the child agrees; the form names them and the day.
+    const family = client();
+    expect((await family.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
+    const agreed = await family.post('/api/student', { id, agree_terms_conditions: 1 });
     expect(agreed.statusCode, agreed.body).toBe(200);
     const { agree_terms_date } = await t.database.db.selectFrom('students').select('agree_terms_date').where('id', '=', id).executeTakeFirstOrThrow();
     expect(agree_terms_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-
     const upload = storeFileBody(id, 'picture', { filename: 'face.jpg', bytes: ONE_PIXEL_JPEG });
     expect((await c.post('/api/store-file', upload.body, { headers: upload.headers })).statusCode).toBe(200);
     ({ pdf, bytes } = await fetchForm(c, id));
-    expect(pdf.compact).toContain(squash(`Agreed online on ${agree_terms_date}`));
+    expect(pdf.compact).toContain(squash(`Agreed online by ${DEMO_FAMILY.name} (parent or guardian) on ${agree_terms_date}`));
+    // The phone's view reads the same content, as data (D75).
+    const content = RegistrationFormContentSchema.parse((await c.get(`/api/registration-form/${id}/content`)).json());
+    expect(content.terms.agreement).toBe(`Agreed online by ${DEMO_FAMILY.name} (parent or guardian) on ${agree_terms_date}.`);
+    const rows = content.sections.flatMap((section) => section.blocks.flatMap((block) => block.rows));
+    expect(rows.find((row) => row.label === 'Internet Access')?.value).toBe('Not answered');
+    expect((await client().get(`/api/registration-form/${id}/content`)).statusCode).toBe(401);
+    expect((await (await client().signInStudent(registered.student_id, registered.password)).get(`/api/registration-form/${id}/content`)).statusCode).toBe(403);
     expect(bytes.toString('latin1')).toContain('/Subtype /Image');
 
     // A picture whose header is right but whose data is not still gives a form (empty photo box).
@@ -130,7 +147,7 @@ describe('the student in progress', () => {
     ({ pdf, bytes } = await fetchForm(c, id));
     expect(pdf.compact).toContain('Affixphoto');
 
-    await c.post('/api/student', { id, agree_terms_conditions: 0 });
+    await family.post('/api/student', { id, agree_terms_conditions: 0 });
     ({ pdf } = await fetchForm(c, id));
     expect(pdf.compact).toContain(squash('Not yet agreed online'));
   });
@@ -143,7 +160,7 @@ describe('a record filled to every maximum length', () => {
     const values: Record<string, string | number> = {};
     for (const field of REGISTRATION_FIELDS) {
       if (field.serverManaged || field.readOnlyForStudents || field.lookup) continue;
-      if (field.control === 'switch') values[field.name] = 1;
+      if (field.control === 'switch' || field.control === 'yesno') values[field.name] = 1;
       else if (field.control === 'phone') values[field.name] = '9999999';
       else if (field.control === 'email') values[field.name] = `${'w'.repeat((field.maxLength ?? 50) - 12)}@example.com`;
       else if (field.control === 'number') values[field.name] = field.format === 'year' ? '1999' : '99';

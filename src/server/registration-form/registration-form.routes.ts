@@ -6,7 +6,8 @@ import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
 import { sendPdf } from '../pdf/renderer.js';
-import { loadRegistrationForm, renderRegistrationForm } from './registration-form.service.js';
+import { RegistrationFormContentSchema } from '../../shared/registration-form.schemas.js';
+import { loadRegistrationForm, loadRegistrationFormContent, renderRegistrationForm } from './registration-form.service.js';
 
 /** The printable registration form on Legal paper (SPEC §7 `/api/registration-form/{studentId}`). */
 export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
@@ -29,6 +30,23 @@ export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, 
       const { studentId } = request.params;
       const bytes = await renderRegistrationForm(await loadRegistrationForm(db, studentId, config.schoolName));
       return sendPdf(reply, bytes, `Registration Form ${studentId}.pdf`, pdfDisposition(request.query));
+    },
+  );
+
+  app.get(
+    '/api/registration-form/:studentId/content',
+    {
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
+      schema: {
+        tags: ['registration'],
+        summary: 'What the registration form says, as data: the same sections and rows the PDF prints, for a phone-width view (D75)',
+        params: z.object({ studentId: StudentIdSchema }),
+        response: { 200: RegistrationFormContentSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'private, no-store');
+      return loadRegistrationFormContent(db, request.params.studentId, config.schoolName);
     },
   );
 };

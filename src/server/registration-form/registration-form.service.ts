@@ -5,7 +5,9 @@ import * as documents from '../documents/documents.service.js';
 import { listLookup } from '../lookups/lookups.service.js';
 import { renderPdf, type PdfImage } from '../pdf/renderer.js';
 import * as registration from '../registration/registration.service.js';
-import { buildRegistrationForm, type RegistrationFormData } from './registration-form.pdf.js';
+import type { RegistrationFormContent } from '../../shared/registration-form.schemas.js';
+import { registrationFormContent, type RegistrationFormData } from './registration-form.content.js';
+import { buildRegistrationForm } from './registration-form.pdf.js';
 
 const isPictureMime = (mime: string): mime is PdfImage['mime'] => mime === 'image/png' || mime === 'image/jpeg';
 
@@ -37,6 +39,7 @@ export async function loadRegistrationForm(db: Db, studentId: string, schoolName
     reviewStates: files.states,
     picture,
     agreedOn: Number(record.agree_terms_conditions) === 1 ? record.agree_terms_date : null,
+    agreement: record.agreement,
     printedAt: schoolDateTime(now),
   };
 }
@@ -52,4 +55,9 @@ export async function renderRegistrationForm(data: RegistrationFormData): Promis
     if (data.picture === null) throw error;
     return renderPdf(buildRegistrationForm({ ...data, picture: null }));
   }
+}
+
+/** The form's content as data, for the phone's view (the same words the PDF prints, D75). */
+export async function loadRegistrationFormContent(db: Db, studentId: string, schoolName: string): Promise<RegistrationFormContent> {
+  return registrationFormContent(await loadRegistrationForm(db, studentId, schoolName));
 }

@@ -281,3 +281,15 @@ export async function deleteReview(db: Db, studentId: string, state?: 'returned'
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Whether a family account is linked to the student (it may agree to the declaration online, D75). */
+export async function hasLinkedFamily(db: Db, studentId: string): Promise<boolean> {
+  const row = await db.selectFrom('guardian_students').select('user_id').where('student_id', '=', studentId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The name an account goes by (a family account's own name; its e-mail when it gave none). */
+export async function findAccountName(db: Db, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select(['display_name', 'email']).where('id', '=', userId).executeTakeFirst();
+  return row ? (row.display_name?.trim() || row.email) : null;
+}

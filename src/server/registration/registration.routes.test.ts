@@ -3,13 +3,14 @@ import { createTestApp, expectError, TestClient, type TestApp } from '../../../t
 import { schoolToday } from '../../shared/dates.js';
 import { FIELD_MESSAGES, REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
 import {
+  DECLARATION_MESSAGES,
   RegistrationPeriodListSchema,
   RegistrationStatusSchema,
   SaveStudentAnswerSchema,
   StudentRecordListSchema,
   WINDOW_MESSAGES,
 } from '../../shared/registration.schemas.js';
-import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { identityFieldOfError } from '../db/unique-violation.js';
 import { updateStudentColumns } from './registration.repository.js';
 
@@ -272,14 +273,66 @@ describe('POST /api/student', () => {
     expect(await studentRow(inProgress.student_id)).toMatchObject({ allergy: 'Peanuts', transport: 'Maxi taxi', other_illness: 'None', achievements: 'Chess club' });
   });
 
-  it('sets the agreement date with the agreement switch', async () => {
+  it("refuses a student's or the office's agreement to the parent's declaration (403), storing nothing", async () => {
+    const before = await studentRow(registered.student_id);
+    const audits = async () => (await t.database.db.selectFrom('audit_log').select('id').where('entity_id', '=', registered.student_id).execute()).length;
+    const auditsBefore = await audits();
     const c = await client().signInStudent(registered.student_id, registered.password);
-    await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: 0 });
-    expect(await studentRow(registered.student_id)).toMatchObject({ agree_terms_conditions: 0, agree_terms_date: null });
-    const answer = SaveStudentAnswerSchema.parse((await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: 1 })).json());
+    for (const value of [0, 1]) {
+      const refused = expectError(await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: value }), 403, 'forbidden');
+      expect(refused.message).toBe(DECLARATION_MESSAGES.studentRefused);
+    }
+    // Sent with another field, the whole save is refused: nothing of it is stored.
+    expectError(await c.post('/api/student', { id: registered.student_id, agree_terms_conditions: 0, allergy: 'Peanuts (refused save)' }), 403, 'forbidden');
+    expect(expectError(await admin.post('/api/student', { id: registered.student_id, agree_terms_conditions: 0 }), 403, 'forbidden').message).toBe(DECLARATION_MESSAGES.staffRefused);
+    expect(await studentRow(registered.student_id)).toEqual(before);
+    expect(await audits()).toBe(auditsBefore);
+  });
+
+  it("a family account linked to the child agrees: who, what kind of account and when are stored and answered; withdrawing clears them", async () => {
+    const family = client();
+    expect((await family.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
+    const account = await t.database.db.selectFrom('users').select(['id', 'display_name']).where('email', '=', DEMO_FAMILY.email).executeTakeFirstOrThrow();
+    const id = inProgress.student_id;
+    expect((await studentRow(id)).agree_terms_conditions).toBe(0);
+    const answer = SaveStudentAnswerSchema.parse((await family.post('/api/student', { id, agree_terms_conditions: 1 })).json());
     expect(answer.progress.submit).toBe(1);
-    expect(await studentRow(registered.student_id)).toMatchObject({ agree_terms_conditions: 1, agree_terms_date: today() });
-    expectError(await c.post('/api/student', { id: registered.student_id, agree_terms_date: '2020-01-01' }), 400, 'validation_failed');
+    const row = await studentRow(id);
+    expect(row).toMatchObject({ agree_terms_conditions: 1, agree_terms_date: today(), agreed_by_user_id: account.id, agreed_by_name: account.display_name, agreed_by_kind: 'guardian' });
+    expect(Date.now() - Date.parse(row.agreed_at!)).toBeGreaterThanOrEqual(0);
+    const [record] = StudentRecordListSchema.parse((await family.get(`/api/student-record/${id}`)).json());
+    expect(record!.agreement).toEqual({ name: DEMO_FAMILY.name, kind: 'guardian', at: row.agreed_at });
+    expect(record!.family_linked).toBe(true);
+    // The date is the server's to write.
+    expectError(await family.post('/api/student', { id, agree_terms_date: '2020-01-01' }), 400, 'validation_failed');
+
+    await family.post('/api/student', { id, agree_terms_conditions: 0 });
+    expect(await studentRow(id)).toMatchObject({ agree_terms_conditions: 0, agree_terms_date: null, agreed_by_user_id: null, agreed_by_name: null, agreed_by_kind: null, agreed_at: null });
+    const [withdrawn] = StudentRecordListSchema.parse((await family.get(`/api/student-record/${id}`)).json());
+    expect(withdrawn!.agreement).toBeNull();
+    // A child the account is not linked to: refused by the access layer.
+    const notLinked = DEMO_STUDENTS.firstLogin.student_id;
+    expectError(await family.post('/api/student', { id: notLinked, agree_terms_conditions: 1 }), 403, 'forbidden');
+    const [unlinked] = StudentRecordListSchema.parse((await admin.get(`/api/student-record/${notLinked}`)).json());
+    expect(unlinked!.family_linked).toBe(false);
+  });
+
+  it('a yes/no question saves yes, no and not answered (null), and refuses anything else with { message, errors }', async () => {
+    const id = inProgress.student_id;
+    for (const [sent, stored] of [[1, 1], [0, 0], [null, null], [true, 1]] as const) {
+      const answer = SaveStudentAnswerSchema.parse((await student.post('/api/student', { id, polio: sent })).json());
+      expect(answer.saved.polio).toBe(stored);
+      expect((await studentRow(id)).polio).toBe(stored);
+    }
+    const [record] = StudentRecordListSchema.parse((await student.get(`/api/student-record/${id}`)).json());
+    expect(record!.polio).toBe(1);
+    await student.post('/api/student', { id, polio: null });
+    for (const bad of [2, 'yes', '', -1, 'maybe']) {
+      const refused = expectError(await student.post('/api/student', { id, polio: bad }), 400, 'validation_failed');
+      expect(refused.message).toBe(FIELD_MESSAGES.yesNo);
+      expect(refused.errors).toEqual({ polio: [FIELD_MESSAGES.yesNo] });
+    }
+    expect((await studentRow(id)).polio).toBeNull();
   });
 
   it('recomputes the progress flags: a living status with an empty section turns Family Data off, and back on', async () => {

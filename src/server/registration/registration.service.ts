@@ -10,7 +10,10 @@ import {
 } from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
 import {
+  AGREEING_KINDS,
+  DECLARATION_MESSAGES,
   WINDOW_MESSAGES,
+  type Agreement,
   type RegistrationPeriod,
   type RegistrationStatus,
   type SaveRegistrationPeriodInput,
@@ -41,7 +44,14 @@ export interface Caller extends Actor {
 // ---------------------------------------------------------------------------------------------
 // Reading the record
 
-function toRecord(row: repo.StudentRow, progress: ProgressFlags): StudentRecord {
+/** Who agreed to the declaration, while it is agreed; a name of null: agreed before it was recorded. */
+function agreementOf(row: repo.StudentRow): Agreement | null {
+  if (Number(row.agree_terms_conditions) !== 1) return null;
+  const kind = (AGREEING_KINDS as readonly string[]).includes(row.agreed_by_kind ?? '') ? (row.agreed_by_kind as Agreement['kind']) : null;
+  return { name: row.agreed_by_name, kind, at: row.agreed_at };
+}
+
+function toRecord(row: repo.StudentRow, progress: ProgressFlags, familyLinked: boolean): StudentRecord {
   const source = row as unknown as Record<string, FieldValue>;
   const record: StudentRecord = {
     id: row.id,
@@ -50,6 +60,8 @@ function toRecord(row: repo.StudentRow, progress: ProgressFlags): StudentRecord 
     agree_terms_date: row.agree_terms_date,
     updated_at: row.updated_at,
     progress,
+    agreement: agreementOf(row),
+    family_linked: familyLinked,
   };
   for (const field of REGISTRATION_FIELDS) record[field.name] = source[field.name] ?? null;
   return record;
@@ -60,7 +72,7 @@ export async function getStudentRecord(db: Db, id: string, now = new Date()): Pr
   const found = await repo.findStudentRow(db, id);
   if (!found) throw notFound('No student has this ID.');
   const progress = computeProgress(found.row, found.documentTypes, { today: schoolToday(now) });
-  return toRecord(found.row, progress);
+  return toRecord(found.row, progress, await repo.hasLinkedFamily(db, id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,6 +165,11 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     }
   }
   if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
+  // The declaration is the parent's: only a family account linked to the child agrees (or
+  // withdraws) online; the access layer has checked the link already (D75).
+  if ('agree_terms_conditions' in changes && caller.role !== 'guardian') {
+    throw forbidden(caller.role === 'student' ? DECLARATION_MESSAGES.studentRefused : DECLARATION_MESSAGES.staffRefused);
+  }
 
   // Selects drawn from a lookup must name a row of it (towns, religions, classes…).
   const lookupErrors: Record<string, string[]> = {};
@@ -177,9 +194,17 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     }
     const old = row as unknown as Record<string, FieldValue>;
 
-    // The date the terms were agreed follows the agreement switch (server-managed).
+    // The date the terms were agreed, and who agreed, follow the agreement (server-managed, D75).
+    let agreedBy: Record<string, string | number | null> = {};
     if ('agree_terms_conditions' in changes && changes.agree_terms_conditions !== old.agree_terms_conditions) {
-      changes.agree_terms_date = changes.agree_terms_conditions === 1 ? today : null;
+      const agreed = changes.agree_terms_conditions === 1;
+      changes.agree_terms_date = agreed ? today : null;
+      agreedBy = {
+        agreed_by_user_id: agreed ? caller.actor_user_id : null,
+        agreed_by_name: agreed && caller.actor_user_id !== null ? await repo.findAccountName(trx, caller.actor_user_id) : null,
+        agreed_by_kind: agreed ? caller.role : null,
+        agreed_at: agreed ? now.toISOString() : null,
+      };
     }
     const changed = Object.entries(changes).filter(([name, value]) => asText(old[name]) !== asText(value));
     // A birth certificate pin or SEA number belongs to one student (D40), as the import checks;
@@ -189,7 +214,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     }
     const updatedAt = nowIso();
     if (changed.length > 0) {
-      await repo.updateStudentColumns(trx, id, Object.fromEntries(changed), updatedAt).catch((error: unknown) => {
+      await repo.updateStudentColumns(trx, id, { ...Object.fromEntries(changed), ...agreedBy }, updatedAt).catch((error: unknown) => {
         const field = identityFieldOfError(error);
         throw field ? identityTaken(field) : error;
       });
@@ -220,7 +245,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     }
     // The row read for this save is its own: the record after the save is that row with the
     // changes written onto it (the audit rows above hold the old values already).
-    const after = Object.assign(old, changes);
+    const after = Object.assign(old, changes, agreedBy);
     const progress = computeProgress(after, documentTypes, { today });
     await repo.upsertProgress(trx, id, progress, updatedAt);
     return {

@@ -5,27 +5,28 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import { useRef } from 'react';
 import { registrationFormUrl } from '../../shared/documents.schemas.js';
-import { findField, type FieldValue } from '../../shared/registration.fields.js';
-import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
+import { TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
 import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { RegistrationField } from './registration-field.js';
+import { Declaration } from './declaration.js';
+import { RegistrationFormView } from './registration-form-view.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
 
-const AGREE_FIELD = findField('agree_terms_conditions')!;
-
 /**
- * The Complete step (SPEC §2, §4): the school's terms, the agree control (it saves
- * agree_terms_conditions 1 or 0 like every other field; the server records the date), and the
- * printable registration form on Legal paper in a frame with Print and Download PDF (page images on a
- * phone, D45).
+ * The Complete step (SPEC §2, §4): the school's terms, the parent's declaration (a family account
+ * agrees; the server records who and when, D75), and the registration form: on Legal paper in a
+ * frame with Print and Download PDF, and on a phone as a page of the same content (D75).
  */
 export function CompleteStepPage() {
   usePageTitle('Complete');
-  const { studentId, record, editable } = useRegistration();
+  const { studentId, record, editable, role } = useRegistration();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const frame = useRef<HTMLIFrameElement>(null);
   const agreed = Number(record.agree_terms_conditions) === 1;
   const pending = REGISTRATION_STEPS.filter((step) => step.path !== 'complete' && record.progress[step.flag] !== 1);
@@ -57,19 +58,7 @@ export function CompleteStepPage() {
             </Typography>
           ))}
         </Box>
-        <Typography variant="body2" sx={{ fontStyle: 'italic', mb: 2 }}>
-          {TERMS_DECLARATION}
-        </Typography>
-        <RegistrationField
-          key={studentId}
-          field={AGREE_FIELD}
-          value={(record.agree_terms_conditions as FieldValue | undefined) ?? 0}
-          studentId={studentId}
-          readOnly={!editable}
-        />
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="agreed-on" aria-live="polite">
-          {agreed && record.agree_terms_date ? `Agreed on ${record.agree_terms_date}.` : 'Not agreed yet.'}
-        </Typography>
+        <Declaration studentId={studentId} record={record} role={role} editable={editable} />
         {agreed && pending.length === 0 && (
           <Alert severity="success" sx={{ mt: 2 }}>
             Registration complete. Print the form, sign it and bring it to the school office.
@@ -95,12 +84,16 @@ export function CompleteStepPage() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           Print on Legal paper (8½ × 14 in). On a phone, Download PDF saves the form to print it elsewhere.
         </Typography>
-        <PdfView
-          url={formUrl}
-          title="Registration form"
-          frameRef={frame}
-          frameSx={{ height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 }}
-        />
+        {phone ? (
+          <RegistrationFormView studentId={studentId} version={record.updated_at} />
+        ) : (
+          <PdfView
+            url={formUrl}
+            title="Registration form"
+            frameRef={frame}
+            frameSx={{ height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 }}
+          />
+        )}
       </Paper>
     </Stack>
   );

@@ -152,9 +152,9 @@ describe('a save that does not go through', { timeout: 30_000 }, () => {
 
   it('a switch the server cannot take stays where it was put', async () => {
     answer = () => jsonResponse(503, { message: 'The database is not reachable.', code: 'service_unavailable' });
-    const { input } = renderField('asthma', 0);
+    const { input } = renderField('terms_and_conditions', 0);
     await userEvent.setup().click(input);
-    await waitFor(() => expect(keptDraft('asthma')?.message).toBe(serverTrouble));
+    await waitFor(() => expect(keptDraft('terms_and_conditions')?.message).toBe(serverTrouble));
     expect(input.checked).toBe(true);
   });
 

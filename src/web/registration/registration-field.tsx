@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   checkFieldValue,
   FIELD_MESSAGES,
+  yesNoAnswer,
   PHONE_PREFIX,
   type FieldValue,
   type RegistrationField as CatalogueField,
@@ -22,6 +23,7 @@ import { useAccountKey, useFieldProblems } from './field-problems.js';
 import { useLookupOptions } from './registration.api.js';
 import { sendDraft } from './send-draft.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
+import { YesNoField } from './yes-no-field.js';
 
 interface RegistrationFieldProps {
   field: CatalogueField;
@@ -164,6 +166,20 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
   const helperProps: Record<string, string> = message !== null ? (waiting ? { role: 'status', 'data-waiting': 'true' } : { role: 'alert' }) : {};
 
   switch (field.control) {
+    case 'yesno':
+      return (
+        <YesNoField
+          field={field}
+          answer={yesNoAnswer(draft)}
+          readOnly={readOnly}
+          indicator={indicator}
+          message={message}
+          onAnswer={(answer) => {
+            setDraft(asText(answer));
+            void commit(answer);
+          }}
+        />
+      );
     case 'switch':
       return (
         <SwitchField

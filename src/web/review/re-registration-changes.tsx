@@ -3,14 +3,15 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { findField } from '../../shared/registration.fields.js';
+import { findField, yesNoText } from '../../shared/registration.fields.js';
 import { actorText, reRegistrationStepLabel, type FieldChange } from '../../shared/re-registration.schemas.js';
 import { academicYearLabel } from '../../shared/school.constants.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useReRegistrationChanges } from './review.api.js';
 
-/** A stored value as the office reads it: a switch as Yes/No, nothing as "(empty)". */
+/** A stored value as the office reads it: a switch as Yes/No, a yes/no question also "Not answered" (D75), nothing as "(empty)". */
 function valueText(change: FieldChange, value: string | null): string {
+  if (findField(change.field)?.control === 'yesno') return yesNoText(value);
   if (value === null || value === '') return '(empty)';
   if (findField(change.field)?.control === 'switch') return value === '1' ? 'Yes' : 'No';
   return value;

@@ -318,6 +318,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- registration form and term reports ----
   'GET /api/registration-form/:studentId': { costly: true, request: ({ student }) => ({ url: `/api/registration-form/${student}` }), ok: 200 },
+  'GET /api/registration-form/:studentId/content': { request: ({ student }) => ({ url: `/api/registration-form/${student}/content` }), ok: 200 },
   'GET /api/report-card-terms/:userID': { request: ({ student }) => ({ url: `/api/report-card-terms/${student}` }), ok: 200 },
   'GET /api/report-card/:studentId/:year/:term': { costly: true, request: ({ student }) => ({ url: `/api/report-card/${student}/2025/1` }), ok: 200 },
   'GET /api/term-reports-posted': { request: get('/api/term-reports-posted'), ok: 200 },

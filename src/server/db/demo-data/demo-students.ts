@@ -1,6 +1,7 @@
 import { STUDENT_FLAG_COLUMNS, STUDENT_TEXT_COLUMNS } from '../migrations/0001-initial.js';
+import { YES_NO_COLUMNS } from '../migrations/0019-yes-no-answers.js';
 import type { StudentRow } from '../schema.js';
-import { DEMO_STUDENTS } from './demo-accounts.js';
+import { DEMO_FAMILY, DEMO_STUDENTS } from './demo-accounts.js';
 import { addDays, earlierDate } from '../../../shared/school-days.js';
 import { DEMO_ACADEMIC_YEAR, momentBetween, pad2 } from './demo-calendar.js';
 import {
@@ -204,6 +205,9 @@ function createBlankStudent(id: string): StudentRow {
   const row: Record<string, string | number | null> = { id, house_code: null, class_id: null };
   for (const column of STUDENT_TEXT_COLUMNS) row[column] = null;
   for (const column of STUDENT_FLAG_COLUMNS) row[column] = 0;
+  // A yes/no question the family has not reached is not answered (D75).
+  for (const column of YES_NO_COLUMNS) row[column] = null;
+  for (const column of ['agreed_by_user_id', 'agreed_by_name', 'agreed_by_kind', 'agreed_at']) row[column] = null;
   // Every column present: Kysely writes DEFAULT for a key missing from one row of a batch, and
   // SQLite has no DEFAULT in VALUES.
   return row as StudentRow;
@@ -309,6 +313,7 @@ export function generateStudent(
     row.ethnic_group_code = weightedCode(random, heritage.ethnicGroups, lookups.ethnicGroups);
     row.place_of_birth = birthplace.country;
     row.nationality = birthplace.nationality;
+    row.immigration_permit = 0;
     if (!birthplace.isNational) {
       // A student permit for non-nationals (Immigration Act); issued within the last two years.
       row.immigration_permit = 1;
@@ -343,6 +348,14 @@ export function generateStudent(
     row.terms_and_conditions = 1;
     row.agree_terms_conditions = 1;
     row.agree_terms_date = row.updated_at.slice(0, 10);
+    // A parent agreed online (D75): the demo family's own name for its children.
+    const parent = (DEMO_FAMILY.childIds as readonly string[]).includes(row.id) ? DEMO_FAMILY.name : (row.mother_name ?? row.father_name ?? row.guardian_name);
+    // Living status Other names no parent: an agreement from before who agreed was recorded.
+    if (parent) {
+      row.agreed_by_name = parent;
+      row.agreed_by_kind = 'guardian';
+      row.agreed_at = row.updated_at;
+    }
   }
 
   const user: DemoOverride['user'] =
@@ -491,7 +504,7 @@ function fillFamily(
 }
 
 /** Immunisation flags are mostly set; illnesses are rare (school medical form). */
-const HEALTH_RATES: readonly (readonly [(typeof STUDENT_FLAG_COLUMNS)[number], number])[] = [
+const HEALTH_RATES: readonly (readonly [(typeof YES_NO_COLUMNS)[number], number])[] = [
   ['hepatitis', 0.85],
   ['polio', 0.97],
   ['diphtheria', 0.96],
