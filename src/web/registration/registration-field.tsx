@@ -1,7 +1,6 @@
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
@@ -23,6 +22,7 @@ import { useAccountKey, useFieldProblems } from './field-problems.js';
 import { useLookupOptions } from './registration.api.js';
 import { sendDraft } from './send-draft.js';
 import { SaveIndicator, type SaveState } from './save-indicator.js';
+import { FieldMessage } from './field-message.js';
 import { YesNoField } from './yes-no-field.js';
 
 interface RegistrationFieldProps {
@@ -174,6 +174,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
           readOnly={readOnly}
           indicator={indicator}
           message={message}
+          waiting={waiting}
           onAnswer={(answer) => {
             setDraft(asText(answer));
             void commit(answer);
@@ -188,6 +189,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
           readOnly={readOnly}
           indicator={indicator}
           message={message}
+          waiting={waiting}
           onToggle={(checked) => {
             setDraft(checked ? '1' : '0');
             void commit(checked ? 1 : 0);
@@ -290,10 +292,12 @@ interface SwitchFieldProps {
   readOnly: boolean;
   indicator: React.ReactNode;
   message: string | null;
+  /** The message says the value waits for the connection (not a problem with the answer). */
+  waiting: boolean;
   onToggle: (checked: boolean) => void;
 }
 
-function SwitchField({ field, checked, readOnly, indicator, message, onToggle }: SwitchFieldProps) {
+function SwitchField({ field, checked, readOnly, indicator, message, waiting, onToggle }: SwitchFieldProps) {
   const helperId = useId();
   return (
     <Box>
@@ -312,11 +316,7 @@ function SwitchField({ field, checked, readOnly, indicator, message, onToggle }:
         />
         {indicator}
       </Box>
-      {message && (
-        <FormHelperText id={helperId} error role="alert">
-          {message}
-        </FormHelperText>
-      )}
+      {message && <FieldMessage id={helperId} message={message} waiting={waiting} />}
     </Box>
   );
 }

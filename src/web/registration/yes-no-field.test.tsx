@@ -73,11 +73,12 @@ describe('a yes/no question', () => {
     expect(descriptionOf(group)).toBe('Not answered');
   });
 
-  it('an answer the server refuses goes back to what was stored, and says why', async () => {
+  it('an answer the server cannot take now stays chosen and is said to wait, not to be wrong', async () => {
     answer = () => jsonResponse(500, { message: 'Something went wrong on our side. Please try again.', code: 'internal' });
     const { yes } = renderQuestion('asthma', null);
     await userEvent.setup().click(yes);
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Could not save: Something went wrong on our side. Please try again.'));
-    expect(yes.checked).toBe(false);
+    await waitFor(() => expect(document.querySelector('[data-waiting]')?.textContent).toMatch(/^Not saved yet: /));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(yes.checked).toBe(true);
   });
 });

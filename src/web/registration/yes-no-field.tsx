@@ -6,6 +6,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
+import { FieldMessage } from './field-message.js';
 import { YES_NO_WORDS, type RegistrationField as CatalogueField, type YesNoAnswer } from '../../shared/registration.fields.js';
 
 interface YesNoFieldProps {
@@ -15,6 +16,8 @@ interface YesNoFieldProps {
   readOnly: boolean;
   indicator: React.ReactNode;
   message: string | null;
+  /** The message says the answer waits for the connection (not a problem with the answer). */
+  waiting: boolean;
   onAnswer: (answer: YesNoAnswer) => void;
 }
 
@@ -23,7 +26,7 @@ interface YesNoFieldProps {
  * until the family answers, and "Clear answer" to make it not answered again. Radio buttons, so
  * Tab reaches the group and the arrow keys choose; the two choices sit side by side at 390 px.
  */
-export function YesNoField({ field, answer, readOnly, indicator, message, onAnswer }: YesNoFieldProps) {
+export function YesNoField({ field, answer, readOnly, indicator, message, waiting, onAnswer }: YesNoFieldProps) {
   const questionId = useId();
   const stateId = useId();
   const messageId = useId();
@@ -55,11 +58,7 @@ export function YesNoField({ field, answer, readOnly, indicator, message, onAnsw
       <FormHelperText id={stateId} sx={{ mt: 0 }}>
         {answer === null ? YES_NO_WORDS.null : `Answered ${YES_NO_WORDS[answer === 1 ? '1' : '0']}`}
       </FormHelperText>
-      {message && (
-        <FormHelperText id={messageId} error role="alert">
-          {message}
-        </FormHelperText>
-      )}
+      {message && <FieldMessage id={messageId} message={message} waiting={waiting} />}
     </Box>
   );
 }
