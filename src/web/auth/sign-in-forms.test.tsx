@@ -6,7 +6,7 @@ import type { SessionAnswer, UserStatus } from '../../shared/auth.schemas.js';
 import { createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
 import { sessionQueryKey } from '../lib/session.js';
 import { AdminLoginPage } from './admin-login-page.js';
-import { BirthDateField } from './birth-date-field.js';
+import { BirthDateField } from '../components/birth-date-field.js';
 import { StudentIdLoginForm } from './student-id-login-form.js';
 
 /**

@@ -1,0 +1,46 @@
+import type { MouseEvent } from 'react';
+import Link from '@mui/material/Link';
+
+/**
+ * "Skip to main content" (WCAG 2.4.1, docs/decisions.md D77): the first thing the Tab key reaches
+ * on every screen, hidden until it has the focus. It moves the focus to the screen's `<main>`
+ * (every screen has one), so a keyboard or screen reader user skips the app bar and its menus.
+ */
+/** Out of sight but read and focusable (the usual visually-hidden pattern). */
+const HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', margin: '-1px', padding: 0, border: 0 } as const;
+
+export function SkipLink() {
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    const main = document.querySelector('main');
+    if (!main) return;
+    event.preventDefault();
+    // A landmark is not focusable by itself: -1 lets a script focus it without adding a Tab stop.
+    if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
+    main.focus();
+    main.scrollIntoView?.();
+  };
+  return (
+    <Link
+      href="#main-content"
+      onClick={skip}
+      sx={{
+        '&:not(:focus)': HIDDEN,
+        '&:focus': {
+          position: 'fixed',
+          top: 8,
+          left: 8,
+          zIndex: (theme) => theme.zIndex.tooltip + 1,
+          bgcolor: 'background.paper',
+          color: 'primary.main',
+          px: 2,
+          py: 1,
+          borderRadius: 1,
+          boxShadow: 3,
+          fontWeight: 600,
+        },
+      }}
+    >
+      Skip to main content
+    </Link>
+  );
+}
