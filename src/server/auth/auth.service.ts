@@ -435,7 +435,7 @@ export async function requestStudentPasswordReset(
 }
 
 /**
- * Opens a student's reset link with the new password, under the student's password rules: the
+ * Opens a student's reset link with the new password, under every account's password rule: the
  * link is taken once, the account's forced-change flags are cleared (the password is the chosen
  * one now), and its sign-in delays forgotten. The route ends every session of the student; nobody
  * is signed in, since the link's opener is often the parent on their own device.
