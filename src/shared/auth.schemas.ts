@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
-import { parseBirthDate } from './dates.js';
+import { DAY_FIRST_FORMAT, parseBirthDate } from './dates.js';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, StaffRoleSchema } from './staff.js';
+import { STAFF_PASSWORD_MIN_LENGTH, StaffPasswordSchema } from './staff.schemas.js';
 
 /**
  * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
@@ -19,7 +20,6 @@ export const StudentIdSchema = z
     z.regex(STUDENT_ID_PATTERN, 'Student ID has only letters, digits and dashes.'),
   );
 
-export const PASSWORD_MIN_LENGTH = 8;
 /**
  * "Keep me signed in on this device" (D47): false or left out, the session cookie ends with the
  * browser; true, it lasts the session's absolute lifetime. The server's own limits apply either way.
@@ -43,13 +43,20 @@ export const LoginAnswerSchema = z.object({
 });
 export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
 
-/** A birth date as 'yyyy-MM-dd' (what the screens show) or 'yyyymmdd' (DESIGN §6, still taken). */
-export const BirthDateSchema = z
-  .string()
-  .check(
+export const BIRTH_DATE_INVALID = `Enter the date of birth as ${DAY_FIRST_FORMAT}, e.g. 09/03/2014.`;
+
+/**
+ * A typed date of birth, read by the one reading of a typed date (`parseBirthDate`, D77):
+ * dd/MM/yyyy as the forms' placeholder says, yyyy-MM-dd, or yyyymmdd. Answers 'yyyy-MM-dd'.
+ */
+export const BirthDateSchema = z.pipe(
+  z.string({ error: BIRTH_DATE_INVALID }).check(
     z.trim(),
-    z.refine((value) => parseBirthDate(value) !== null, 'Enter the date of birth as yyyy-MM-dd.'),
-  );
+    z.minLength(1, 'Enter the date of birth.'),
+    z.refine((value) => parseBirthDate(value) !== null, BIRTH_DATE_INVALID),
+  ),
+  z.transform((value: string) => parseBirthDate(value) ?? value),
+);
 
 /** First login: birth certificate pin or SEA number, plus date of birth (DESIGN §6). */
 export const FirstLoginSchema = z.object({
@@ -64,13 +71,15 @@ export type FirstLoginInput = z.infer<typeof FirstLoginSchema>;
 export const UserStatusSchema = z.array(z.object({ student_id: z.string(), first_login: z.int(), password_reset: z.int() }));
 export type UserStatus = z.infer<typeof UserStatusSchema>;
 
-/** New password rule: at least 8 characters; the date-of-birth check needs the record (server). */
-export const NewPasswordSchema = z
-  .string()
-  .check(
-    z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`),
-    z.maxLength(200, 'Password is at most 200 characters.'),
-  );
+/**
+ * Every account's new password, a student's too (docs/decisions.md D77): the one rule of staff and
+ * family accounts (`StaffPasswordSchema`: at least 12 characters), and the server also refuses a
+ * common password and, for a student, their date of birth (it needs the list and the record).
+ */
+export const NewPasswordSchema = StaffPasswordSchema;
+export const PASSWORD_MIN_LENGTH = STAFF_PASSWORD_MIN_LENGTH;
+/** What a new password field says before anything is wrong: the rule above, in words. */
+export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, not a common password.`;
 
 /**
  * Own change: `password` (+ `current_password` unless the account is in forced-change mode);
@@ -116,11 +125,31 @@ export type AdminLoginAnswer = z.infer<typeof AdminLoginAnswerSchema>;
 export const FindStudentIdSchema = z.object({
   first_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
   last_name: z.string().check(z.trim(), z.minLength(1, 'This field is required.'), z.maxLength(20)),
-  date_of_birth: z.string().check(z.trim(), z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date of birth as yyyy-MM-dd.')),
+  date_of_birth: BirthDateSchema,
 });
 export type FindStudentIdInput = z.infer<typeof FindStudentIdSchema>;
 
 export const ResetPasswordSchema = z.object({ student_id: StudentIdSchema });
+
+/** A mailed link's secret (random, base64url): a family's links and a student's password reset link. */
+export const MailedTokenSchema = z
+  .string({ error: 'This link is incomplete.' })
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is incomplete; open it again from the message.'));
+
+/**
+ * "Forgot your password?" of a student (D77): the Student ID and the date of birth. The link goes
+ * to the family's addresses only when both match; the answer is the same words either way.
+ */
+export const StudentForgotPasswordSchema = z.object({ student_id: StudentIdSchema, date_of_birth: BirthDateSchema });
+export type StudentForgotPasswordInput = z.infer<typeof StudentForgotPasswordSchema>;
+
+/** Opening a student's reset link: the token and the new password, under every account's rule. */
+export const StudentResetPasswordSchema = z.object({ token: MailedTokenSchema, password: NewPasswordSchema });
+export type StudentResetPasswordInput = z.infer<typeof StudentResetPasswordSchema>;
+
+/** A saved reset: the student signs in with the new password (the link's opener is often a parent). */
+export const StudentResetAnswerSchema = z.object({ message: z.string(), student_id: z.string() });
+export type StudentResetAnswer = z.infer<typeof StudentResetAnswerSchema>;
 
 export const SessionUserSchema = z.object({
   /** `guardian`: a parent's family account, which opens its linked children's records. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCompactDate, isIsoDate, parseBirthDate } from './dates.js';
+import { fromCompactDate, fromDayFirstDate, isIsoDate, parseBirthDate, toDayFirstDate } from './dates.js';
 
 /** What isIsoDate answered when it read the date through Date.UTC: the reference it is held to. */
 function throughDate(value: string): boolean {
@@ -47,9 +47,23 @@ describe('isIsoDate', () => {
     expect(fromCompactDate('20230229')).toBeNull();
   });
 
-  it('reads a date of birth as the sign-in screens take it: yyyy-MM-dd, or the digits alone', () => {
+  it('reads a typed date of birth: dd/MM/yyyy as the placeholder says, yyyy-MM-dd, or the digits alone (D77)', () => {
+    expect(parseBirthDate('09/03/2014')).toBe('2014-03-09');
+    expect(parseBirthDate(' 9/3/2014 ')).toBe('2014-03-09');
+    expect(parseBirthDate('29/02/2024')).toBe('2024-02-29');
     expect(parseBirthDate('2014-03-09')).toBe('2014-03-09');
     expect(parseBirthDate(' 20140309 ')).toBe('2014-03-09');
-    for (const value of ['2014-3-9', '09/03/2014', '2014-02-30', '201403', '']) expect(parseBirthDate(value), value).toBeNull();
+    // Day first, never month first: 03/09/2014 is the 3rd of September.
+    expect(parseBirthDate('03/09/2014')).toBe('2014-09-03');
+    for (const value of ['2014-3-9', '31/02/2014', '29/02/2023', '13/13/2014', '09/03/14', '09-03-2014', '09.03.2014', '009/03/2014', '2014-02-30', '201403', '']) {
+      expect(parseBirthDate(value), value).toBeNull();
+    }
+  });
+
+  it('reads dd/MM/yyyy alone, and writes a date back that way', () => {
+    expect(fromDayFirstDate('01/12/1999')).toBe('1999-12-01');
+    expect(fromDayFirstDate('2014-03-09')).toBeNull();
+    expect(toDayFirstDate('2014-03-09')).toBe('09/03/2014');
+    expect(parseBirthDate(toDayFirstDate('2024-02-29'))).toBe('2024-02-29');
   });
 });

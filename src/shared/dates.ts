@@ -38,14 +38,32 @@ export function fromCompactDate(compact: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
+/** 'dd/MM/yyyy' (the day first, as the school writes dates on paper; one-digit day or month taken) → 'yyyy-MM-dd', or null. */
+export function fromDayFirstDate(text: string): string | null {
+  const parts = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (!parts) return null;
+  const iso = `${parts[3]}-${parts[2]!.padStart(2, '0')}-${parts[1]!.padStart(2, '0')}`;
+  return isIsoDate(iso) ? iso : null;
+}
+
+/** 'yyyy-MM-dd' → 'dd/MM/yyyy', the way the date forms show a date they took (docs/decisions.md D77). */
+export function toDayFirstDate(isoDate: string): string {
+  return `${isoDate.slice(8, 10)}/${isoDate.slice(5, 7)}/${isoDate.slice(0, 4)}`;
+}
+
+/** The format the typed-date forms ask for in their placeholder (D77). */
+export const DAY_FIRST_FORMAT = 'dd/MM/yyyy';
+
 /**
- * A date of birth as people type it on the sign-in screens → 'yyyy-MM-dd', or null: the screens
- * show yyyy-MM-dd (SPEC §9), and the digits alone ('20140309', DESIGN §6) are still taken.
+ * A date of birth as people type it (the first sign-in, the family's "Add a child", the Student ID
+ * finder and the student's password reset) → 'yyyy-MM-dd', or null. The one reading of a typed
+ * date (D77): dd/MM/yyyy as the forms' placeholder says, yyyy-MM-dd as every screen shows a date
+ * (SPEC §9), and the digits alone ('20140309', the reset password of DESIGN §6).
  */
 export function parseBirthDate(text: string): string | null {
   const trimmed = text.trim();
   if (isIsoDate(trimmed)) return trimmed;
-  return fromCompactDate(trimmed);
+  return fromDayFirstDate(trimmed) ?? fromCompactDate(trimmed);
 }
 
 /** The school's time zone: its day decides deadlines, "no future dates" and dates on paper. */

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { RememberSchema, StudentIdSchema } from './auth.schemas.js';
+import { BirthDateSchema, MailedTokenSchema, RememberSchema, StudentIdSchema } from './auth.schemas.js';
 import { StaffPasswordSchema } from './staff.schemas.js';
 import { personNameCheck } from './person-name.js';
 
@@ -35,9 +35,7 @@ export const FamilyRegisterSchema = z.object({ name: FamilyNameSchema, email: Fa
 export type FamilyRegisterInput = z.infer<typeof FamilyRegisterSchema>;
 
 /** A link's token from a message (random, base64url). */
-export const FamilyTokenSchema = z.object({
-  token: z.string({ error: 'This link is incomplete.' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is incomplete; open it again from the message.')),
-});
+export const FamilyTokenSchema = z.object({ token: MailedTokenSchema });
 export type FamilyTokenInput = z.infer<typeof FamilyTokenSchema>;
 
 /** Opening the confirmation link: the token and the account's password, chosen now (D66). */
@@ -77,7 +75,8 @@ export function formatFamilyCode(code: string): string {
 
 export const FamilyLinkSchema = z.object({
   code: FamilyCodeSchema,
-  date_of_birth: z.string({ error: "Enter the child's date of birth." }).check(z.trim(), z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date of birth as yyyy-MM-dd.')),
+  /** Typed dd/MM/yyyy (or yyyy-MM-dd); answered as yyyy-MM-dd (D77). */
+  date_of_birth: BirthDateSchema,
 });
 export type FamilyLinkInput = z.infer<typeof FamilyLinkSchema>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FamilyNameSchema } from './family.schemas.js';
-import { PERSON_NAME_MESSAGES, personNameProblems } from './person-name.js';
-import { checkFieldRules, findField } from './registration.fields.js';
+import { ownNameProblems, PERSON_NAME_MESSAGES, personNameProblems } from './person-name.js';
+import { checkFieldRules, findField, REGISTRATION_FIELDS } from './registration.fields.js';
 import { StaffNameSchema } from './staff.schemas.js';
 
 describe('personNameProblems: the one rule of every person’s name', () => {
@@ -34,5 +34,27 @@ describe('personNameProblems: the one rule of every person’s name', () => {
       expect(parsed.error?.issues.map((issue) => issue.message)).toEqual(expected);
       expect(schema.safeParse("  Mrs. O'Brien  ").data).toBe("Mrs. O'Brien");
     }
+  });
+});
+
+describe("a student's own name: the rule above and no digits (D77)", () => {
+  it('refuses digits in any script, alongside the other problems', () => {
+    for (const name of ['J4den', 'Jaden2', '١Ali', 'Ann\u0967']) expect(ownNameProblems(name), name).toEqual([PERSON_NAME_MESSAGES.digit]);
+    expect(ownNameProblems('Al\nwww.x2.com')).toEqual([PERSON_NAME_MESSAGES.lineBreak, PERSON_NAME_MESSAGES.link, PERSON_NAME_MESSAGES.digit]);
+    for (const name of ["O'Brien", 'Zoë', 'St. John', 'Li Na 李娜', 'محمد']) expect(ownNameProblems(name), name).toEqual([]);
+  });
+
+  it("holds for the student's first, middle and last name only", () => {
+    const own = REGISTRATION_FIELDS.filter((field) => field.personName === 'own').map((field) => field.name);
+    expect(own).toEqual(['first_name', 'middle_name', 'last_name']);
+    for (const name of own) expect(checkFieldRules(findField(name)!, 'J4den')).toEqual({ ok: false, messages: [PERSON_NAME_MESSAGES.digit] });
+  });
+
+  it('leaves digits to the names that hold more than a name: the emergency contact, the relative in school, the parents', () => {
+    expect(checkFieldRules(findField('relative_in_school')!, 'Maria Ali 3B')).toEqual({ ok: true, value: 'Maria Ali 3B' });
+    expect(checkFieldRules(findField('emergency_contact')!, 'Aunt Jo, apt 2')).toEqual({ ok: true, value: 'Aunt Jo, apt 2' });
+    expect(checkFieldRules(findField('mother_name')!, 'Mary Smith 2nd')).toEqual({ ok: true, value: 'Mary Smith 2nd' });
+    // They still keep every person's name rule.
+    expect(checkFieldRules(findField('relative_in_school')!, 'Maria www.x.com')).toEqual({ ok: false, messages: [PERSON_NAME_MESSAGES.link] });
   });
 });

@@ -17,6 +17,7 @@ export const PERSON_NAME_MESSAGES = {
   bidiControl: 'Names cannot contain hidden text-direction characters. Type the name instead of pasting it.',
   lineBreak: 'A name is one line: remove the line breaks and other control characters.',
   link: 'A name cannot contain a web address.',
+  digit: 'A name has no digits: type the letters of the name.',
 } as const;
 
 /**
@@ -43,9 +44,26 @@ export function personNameProblems(name: string): string[] {
   return problems;
 }
 
+/** Any decimal digit, in any script. */
+const DIGIT_PATTERN = /\p{Nd}/u;
+
+/**
+ * The rule of a student's own name (first, middle and last name; D77): every person's name rule,
+ * and no digits ("J4den"). Other name fields keep the rule above alone: the emergency contact and
+ * the relative in school hold a name with what tells the person apart ("Aunt Jo, 2nd floor",
+ * "Maria Ali 3B"), and a parent's or an account's name is the person's own business.
+ */
+export function ownNameProblems(name: string): string[] {
+  const problems = personNameProblems(name);
+  if (DIGIT_PATTERN.test(name)) problems.push(PERSON_NAME_MESSAGES.digit);
+  return problems;
+}
+
 /** The rule as words, for the API description of a name field. */
 export const PERSON_NAME_RULE_TEXT =
   'a person’s name: no text-direction controls (U+202A–U+202E, U+2066–U+2069), no line breaks or control characters, no web address';
+/** A student's own name in words: the rule above and no digits. */
+export const OWN_NAME_RULE_TEXT = `${PERSON_NAME_RULE_TEXT}, no digits`;
 
 /** The rule as a zod check for a name's schema: one issue per problem, so each message reaches the field. */
 export function personNameCheck() {

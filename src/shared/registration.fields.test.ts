@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
 import { adminEditFieldMessage } from './admin.schemas.js';
-import { checkFieldRules, checkFieldValue, FIELD_MESSAGES, findField, formatPhone, isAfterToday, isFieldVisible, REGISTRATION_FIELDS, yesNoAnswer, yesNoText } from './registration.fields.js';
+import { checkFieldRules, checkFieldValue, crossFieldProblems, FIELD_MESSAGES, findField, formatPhone, isAfterToday, isFieldVisible, PLACE_IN_FAMILY_MESSAGES, REGISTRATION_FIELDS, yesNoAnswer, yesNoText } from './registration.fields.js';
+import { missingFields } from './registration.progress.js';
 
 /**
  * `isAfterToday` without a `today` answers from the UTC date when a date is more than a day away
@@ -125,5 +126,30 @@ describe('yes/no answers have three states (D75)', () => {
     expect(isFieldVisible(permitDate, { immigration_permit: 1 })).toBe(true);
     expect(isFieldVisible(permitDate, { immigration_permit: 0 })).toBe(false);
     expect(isFieldVisible(permitDate, { immigration_permit: null })).toBe(false);
+  });
+});
+
+describe('place in family is at most the number in family (D77)', () => {
+  it('refuses "7 of 5" on the place, and passes the place up to the number', () => {
+    expect(crossFieldProblems({ place_in_family: '7', no_in_family: '5' })).toEqual({ place_in_family: [PLACE_IN_FAMILY_MESSAGES.place(5)] });
+    expect(crossFieldProblems({ place_in_family: 7, no_in_family: 5 })).toEqual({ place_in_family: [PLACE_IN_FAMILY_MESSAGES.place(5)] });
+    expect(PLACE_IN_FAMILY_MESSAGES.place(5)).toBe('Place in family cannot be more than the number in family (5).');
+    for (const place of ['1', '4', '5', ' 5 ']) expect(crossFieldProblems({ place_in_family: place, no_in_family: '5' }), place).toEqual({});
+  });
+
+  it('tells a lowered number on the number when the save changed the number alone', () => {
+    expect(crossFieldProblems({ place_in_family: '7', no_in_family: '5' }, ['no_in_family'])).toEqual({ no_in_family: [PLACE_IN_FAMILY_MESSAGES.number(7)] });
+    expect(crossFieldProblems({ place_in_family: '7', no_in_family: '5' }, ['no_in_family', 'place_in_family'])).toEqual({ place_in_family: [PLACE_IN_FAMILY_MESSAGES.place(5)] });
+  });
+
+  it("says nothing while either is missing or not a number: each field's own rules say so", () => {
+    for (const record of [{}, { place_in_family: '7' }, { place_in_family: '7', no_in_family: null }, { place_in_family: 'seven', no_in_family: '5' }, { place_in_family: '7', no_in_family: '5a' }]) {
+      expect(crossFieldProblems(record), JSON.stringify(record)).toEqual({});
+    }
+  });
+
+  it('keeps the Family Data step from being done', () => {
+    expect(missingFields('family', { no_in_family: '5', no_at_home: '5', place_in_family: '7' })).toContain('place_in_family');
+    expect(missingFields('family', { no_in_family: '5', no_at_home: '5', place_in_family: '5' })).not.toContain('place_in_family');
   });
 });

@@ -1,6 +1,6 @@
 import { isIsoDate, schoolToday } from './dates.js';
 import type { LookupName } from './lookups.schemas.js';
-import { PERSON_NAME_MESSAGES, personNameProblems } from './person-name.js';
+import { ownNameProblems, PERSON_NAME_MESSAGES, personNameProblems } from './person-name.js';
 
 export type { LookupName };
 
@@ -135,8 +135,11 @@ export interface RegistrationField {
   readonly format?: 'year';
   /** Set by the server, never sent by a client (e.g. the date the terms were agreed). */
   readonly serverManaged?: boolean;
-  /** A person's name: the one rule of every person's name (src/shared/person-name.ts). */
-  readonly personName?: boolean;
+  /**
+   * A person's name (src/shared/person-name.ts): `any` holds every person's name rule; `own`, a
+   * student's own name, also has no digits (D77).
+   */
+  readonly personName?: 'any' | 'own';
   /** Yes/no fields: the question in words, for the control's group name (D75). */
   readonly question?: string;
 }
@@ -161,7 +164,7 @@ function parentFields(parent: Parent): RegistrationField[] {
   const g = parent === 'guardian';
   const common = { step: 'family', section: parent } as const;
   return [
-    { ...common, name: `${parent}_name`, label: `${Title} Name`, control: 'text', required: true, maxLength: g ? GUARDIAN_NAME_MAX : PARENT_NAME_MAX, personName: true },
+    { ...common, name: `${parent}_name`, label: `${Title} Name`, control: 'text', required: true, maxLength: g ? GUARDIAN_NAME_MAX : PARENT_NAME_MAX, personName: 'any' },
     { ...common, name: `${parent}_marital_status`, label: `${Title} Marital Status`, control: 'select', required: true, options: MARITAL_STATUSES },
     { ...common, name: g ? 'home_address_guardian' : `${parent}_home_address`, label: `${Title} Home Address`, control: 'text', required: true, maxLength: PARENT_ADDRESS_MAX },
     { ...common, name: `${parent}_occupation`, label: `${Title} Occupation`, control: 'text', required: true, maxLength: g ? 50 : 35 },
@@ -197,9 +200,9 @@ const HEALTH_FLAGS: readonly (readonly [string, string, 'immunisation' | 'condit
 export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   // Student Data (SPEC §2): identity, address, contact, school, religion, ethnic group, birth and
   // nationality, immigration permit.
-  { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: true },
-  { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX, personName: true },
-  { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: true },
+  { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: 'own' },
+  { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX, personName: 'own' },
+  { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: 'own' },
   { name: 'sex', label: 'Sex', step: 'student', section: 'identity', control: 'select', required: true, options: SEXES },
   { name: 'date_of_birth', label: 'Date of Birth', step: 'student', section: 'identity', control: 'date', required: true, minDate: EARLIEST_DATE },
   { name: 'birth_certificate_no', label: 'Birth Certificate Pin', step: 'student', section: 'identity', control: 'text', required: true, maxLength: 15 },
@@ -230,10 +233,10 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'no_in_family', label: 'Number in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'no_at_home', label: 'Number at Home', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
   { name: 'place_in_family', label: 'Place in Family', step: 'family', section: 'demographics', control: 'number', required: true, maxLength: 2 },
-  { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50, personName: true },
+  { name: 'emergency_contact', label: 'Emergency Contact', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50, personName: 'any' },
   { name: 'emergency_home_phone', label: 'Emergency Contact Phone', step: 'family', section: 'emergency', control: 'phone', required: true },
   { name: 'relation_to_child', label: 'Relation to Child', step: 'family', section: 'emergency', control: 'text', required: true, maxLength: 50 },
-  { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50, personName: true },
+  { name: 'relative_in_school', label: 'Relative in School', step: 'family', section: 'emergency', control: 'text', required: false, maxLength: 50, personName: 'any' },
 
   // Health Data: flags and text fields.
   ...HEALTH_FLAGS.map(([name, label, section]): RegistrationField => ({
@@ -357,6 +360,39 @@ export function isFieldVisible(field: RegistrationField, record: RecordValues): 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Rules across fields
+
+export const PLACE_IN_FAMILY_MESSAGES = {
+  place: (numberInFamily: number) => `Place in family cannot be more than the number in family (${numberInFamily}).`,
+  number: (place: number) => `Number in family cannot be less than the place in family (${place}).`,
+} as const;
+
+/** The fields `crossFieldProblems` reads: a save that changes none of them cannot break its rules. */
+export const CROSS_FIELD_NAMES: ReadonlySet<string> = new Set(['place_in_family', 'no_in_family']);
+
+/**
+ * The rules between two fields of a record (D77): the place in family is at most the number in
+ * family ("7 of 5" is a slip). Answers field → messages, empty when the record keeps them or a
+ * value is missing or not a number (each field's own rules say so). The message is on the place,
+ * unless `saved` (the fields a save changes) names the number alone: a lowered number is told on
+ * the field just typed. The server's save and the progress flags use it; a screen shows the
+ * save's answer on the field.
+ */
+export function crossFieldProblems(record: RecordValues, saved?: readonly string[]): Record<string, string[]> {
+  const place = wholeNumber(record.place_in_family);
+  const inFamily = wholeNumber(record.no_in_family);
+  if (place === null || inFamily === null || place <= inFamily) return {};
+  if (saved && saved.includes('no_in_family') && !saved.includes('place_in_family')) return { no_in_family: [PLACE_IN_FAMILY_MESSAGES.number(place)] };
+  return { place_in_family: [PLACE_IN_FAMILY_MESSAGES.place(inFamily)] };
+}
+
+function wholeNumber(value: string | number | null | undefined): number | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+  const text = value?.trim() ?? '';
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Validation of one value
 
 /** A stored value: text fields hold string or null, switches 0/1. */
@@ -449,7 +485,7 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     default:
       break;
   }
-  if (field.personName) messages.push(...personNameProblems(text));
+  if (field.personName) messages.push(...(field.personName === 'own' ? ownNameProblems(text) : personNameProblems(text)));
   if (field.maxLength !== undefined && text.length > field.maxLength && field.format !== 'year') {
     messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
   }

@@ -1,5 +1,6 @@
 import {
   checkFieldValue,
+  crossFieldProblems,
   fieldsOfStep,
   isFieldVisible,
   type CheckOptions,
@@ -52,7 +53,10 @@ const REQUIRED_BY_STEP = new Map<DataStep, readonly RegistrationField[]>(
 
 /** Whether a required field, shown for this record, still needs a valid value. */
 function isMissing(field: RegistrationField, record: RecordValues, options: CheckOptions): boolean {
-  return isFieldVisible(field, record) && !checkFieldValue(field, record[field.name] ?? null, options).ok;
+  if (!isFieldVisible(field, record)) return false;
+  // A value that breaks a rule between fields (place in family, D77) is not done either.
+  if (!checkFieldValue(field, record[field.name] ?? null, options).ok) return true;
+  return field.name === 'place_in_family' && 'place_in_family' in crossFieldProblems(record);
 }
 
 /** True when every required, shown field of a data step holds a value that keeps its rules. */

@@ -14,7 +14,7 @@ import {
   type RegistrationField,
 } from './registration.fields.js';
 import type { ProgressFlags } from './registration.progress.js';
-import { PERSON_NAME_RULE_TEXT } from './person-name.js';
+import { OWN_NAME_RULE_TEXT, PERSON_NAME_RULE_TEXT } from './person-name.js';
 
 /** Request and answer schemas of the registration calls (SPEC §7, DESIGN §5). */
 
@@ -156,7 +156,7 @@ function documentedRules(field: RegistrationField): { text: Record<string, unkno
   }
   if (field.maxLength !== undefined && field.format !== 'year') rules.push(`at most ${field.maxLength} characters after trimming`);
   if (field.control !== 'switch' && field.control !== 'yesno') rules.push(field.required ? 'required while its section is shown (cannot be emptied)' : "optional: '' or null clears it");
-  if (field.personName) rules.push(PERSON_NAME_RULE_TEXT);
+  if (field.personName) rules.push(field.personName === 'own' ? OWN_NAME_RULE_TEXT : PERSON_NAME_RULE_TEXT);
   if (field.readOnlyForStudents) rules.push('administrators only');
   return { text, description: `${field.label}: ${rules.join('; ')}.` };
 }

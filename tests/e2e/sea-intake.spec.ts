@@ -27,7 +27,7 @@ async function placementList(prefix: string): Promise<string> {
   const schools = await spec.portal.database.db.selectFrom('primary_schools').select('name').orderBy('name').limit(2).execute();
   const rows = ['SEA Number,First Name,Middle Name,Last Name,Date of Birth,Sex,Primary School'];
   for (let i = 0; i < 8; i++) {
-    rows.push(`${prefix}-${i},Newa${String.fromCharCode(97 + i)},,${prefix}child${i},2014-0${1 + i}-1${i},${i % 2 ? 'Male' : 'Female'},"${schools[i % 2]!.name}"`);
+    rows.push(`${prefix}-${i},Newa${String.fromCharCode(97 + i)},,${prefix}child${String.fromCharCode(97 + i)},2014-0${1 + i}-1${i},${i % 2 ? 'Male' : 'Female'},"${schools[i % 2]!.name}"`);
   }
   return rows.join('\n') + '\n';
 }

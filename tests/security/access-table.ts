@@ -96,6 +96,8 @@ const SIGN_IN: AccessSection = {
   'POST /api/admin-login':                                              row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/admin-login/totp':                                         row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/find-student-id':                                          row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
+  'POST /api/student-password/forgot':                                  row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
+  'POST /api/student-password/reset':                                   row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/change-password-student':                                  row('signed-in',               '!  S  -  -  -  -  -  -  -  -'),
   'POST /api/reset-password-student':                                   row('student.reset-password',  '!  -  -  -  -  -  -  O  -  A'),
 };

@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { vi } from 'vitest';
 import { render, type RenderResult } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
@@ -27,4 +28,26 @@ export function renderScreen(ui: ReactElement, options: { path?: string; queryCl
     </Providers>,
   );
   return { ...result, queryClient };
+}
+
+/**
+ * A stand-in `fetch` for a form's own calls: the CSRF cookie answered with 204 (and the cookie set),
+ * each path of `answers` with its status and JSON body, anything else refused. Each call is pushed
+ * to `calls` as "METHOD path"; the JSON bodies sent are answered by "METHOD path".
+ */
+export function answerFetch(answers: Record<string, [status: number, body: unknown]>, calls: string[] = []): Map<string, unknown> {
+  const bodies = new Map<string, unknown>();
+  document.cookie = 'XSRF-TOKEN=token';
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((path: string, init: RequestInit = {}) => {
+      const call = `${init.method ?? 'GET'} ${path}`;
+      calls.push(call);
+      if (typeof init.body === 'string') bodies.set(call, JSON.parse(init.body));
+      if (path === '/sanctum/csrf-cookie') return Promise.resolve(new Response(null, { status: 204 }));
+      const answer = answers[path];
+      return answer ? Promise.resolve(jsonResponse(answer[0], answer[1])) : Promise.reject(new Error(`no answer for ${call}`));
+    }),
+  );
+  return bodies;
 }

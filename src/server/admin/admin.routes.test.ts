@@ -288,7 +288,7 @@ describe('Import Students', () => {
       'Student ID,First Name,Last Name,Date of Birth,Birth Certificate Pin,Class,House,Sex,Religion,Home Phone',
       `20269001,Imani,Joseph,2014-02-03,B26-9000001,1A,${house.name},female,Hindu,(868) 622-1234`,
       `20269002,Kai,Ali,09/03/2014,B26-9000002,1B,${house.id},Male,,`,
-      `${existing.id},${existing.first_name},Renamed-${existing.id.slice(-2)},,,,,,,`,
+      `${existing.id},${existing.first_name},Renamed-Kay,,,,,,,`,
       `${registered.student_id},${registered.first_name},${registered.last_name},,,,,,,`,
     ].join('\r\n');
 
@@ -315,7 +315,7 @@ describe('Import Students', () => {
     expect(created[0]).toMatchObject({ sex: 'Female', phone_home: '6221234' });
     expect(created[0]!.religion_code).not.toBeNull();
     const renamed = await db.selectFrom('students').selectAll().where('id', '=', existing.id).executeTakeFirstOrThrow();
-    expect(renamed.last_name).toBe(`Renamed-${existing.id.slice(-2)}`);
+    expect(renamed.last_name).toBe('Renamed-Kay');
     expect(renamed.first_name).toBe(existing.first_name);
     expect(renamed.date_of_birth).toBe(existing.date_of_birth);
 

@@ -11,6 +11,7 @@ import {
   type StudentImportRow,
 } from '../../shared/admin.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
+import { fromDayFirstDate } from '../../shared/dates.js';
 import { LOOKUPS, type LookupName } from '../../shared/lookups.schemas.js';
 import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
 import {
@@ -189,9 +190,8 @@ function normaliseValue(field: RegistrationField, text: string, resolve: LookupR
       return { error: 'Write Yes or No.' };
     }
     case 'date': {
-      const dayFirst = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-      if (dayFirst) return { value: `${dayFirst[3]}-${dayFirst[2]!.padStart(2, '0')}-${dayFirst[1]!.padStart(2, '0')}` };
-      return { value: text };
+      // dd/MM/yyyy read by the one reading of a typed date (D77); anything else is left for the rules to judge.
+      return { value: fromDayFirstDate(text) ?? text };
     }
     case 'phone': {
       if (!/^[\d\s()+.-]+$/.test(text)) return { value: text };

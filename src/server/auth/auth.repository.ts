@@ -72,6 +72,12 @@ function toAuthUser(row: Row): AuthUser {
   };
 }
 
+/** The student account of a user id (a student's reset link names its account), or undefined. */
+export async function findStudentUserById(db: Db, userId: number): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'student').where('users.id', '=', userId).executeTakeFirst();
+  return row && toAuthUser(row);
+}
+
 /** The student account for a student ID, or undefined. */
 export async function findStudentUser(db: Db, studentId: string): Promise<AuthUser | undefined> {
   const row = await baseQuery(db).where('users.role', '=', 'student').where('users.student_id', '=', studentId).executeTakeFirst();

@@ -6,10 +6,14 @@ import { buildApp } from '../app.js';
 import { DEMO_FAMILY, DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { listUndeclaredRoutes } from '../http/access.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
+import { BIRTH_DATE_INVALID, SessionAnswerSchema, StudentResetAnswerSchema } from '../../shared/auth.schemas.js';
+import { toDayFirstDate } from '../../shared/dates.js';
+import { startSmtpInbox } from '../../../tests/support/smtp-inbox.js';
+import { STAFF_PASSWORD_TOO_COMMON, STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
 import { hashToken, SESSION_COOKIE } from '../http/session.js';
 import { DEVICE_COOKIE } from './device-cookie.js';
 import * as auth from './auth.service.js';
+import * as family from '../family/family.service.js';
 
 const { registered, inProgress, firstLogin, passwordReset } = DEMO_STUDENTS;
 const compact = (iso: string) => iso.replaceAll('-', '');
@@ -264,14 +268,15 @@ describe('first login and the forced change', () => {
   it('refuses a wrong date of birth and a malformed one', async () => {
     expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: '20000101' }), 401, 'invalid_credentials');
     expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: '2000-01-01' }), 401, 'invalid_credentials');
-    for (const malformed of ['2014-3-9', '09/03/2014', '2014-02-30', '201403']) {
+    for (const malformed of ['2014-3-9', '31/02/2014', '2014-02-30', '201403', '09-03-2014']) {
       const body = expectError(await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: malformed }), 400, 'validation_failed');
-      expect(body.errors?.date_of_birth).toEqual(['Enter the date of birth as yyyy-MM-dd.']);
+      expect(body.errors?.date_of_birth).toEqual([BIRTH_DATE_INVALID]);
     }
   });
 
-  it('takes the date of birth as yyyy-MM-dd, as the screen shows it, and still as yyyymmdd', async () => {
-    for (const dateOfBirth of [firstLogin.date_of_birth, compact(firstLogin.date_of_birth)]) {
+  it('takes the date of birth as dd/MM/yyyy, as the placeholder says, as yyyy-MM-dd and still as yyyymmdd', async () => {
+    const [y, m, d] = firstLogin.date_of_birth.split('-');
+    for (const dateOfBirth of [`${d}/${m}/${y}`, firstLogin.date_of_birth, compact(firstLogin.date_of_birth)]) {
       const response = await client().post('/api/first-login', { identifier: firstLogin.sea_no, date_of_birth: dateOfBirth });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ student_id: firstLogin.student_id, first_login: 1 });
@@ -285,10 +290,13 @@ describe('first login and the forced change', () => {
     expect(response.json()).toMatchObject({ student_id: firstLogin.student_id, first_login: 1 });
     expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ first_login: 1 });
 
-    const tooShort = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: 'short' });
-    expectError(tooShort, 400, 'validation_failed');
-    const isBirthDate = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: compact(firstLogin.date_of_birth) });
-    expect(expectError(isBirthDate, 400).errors?.reset_password?.[0]).toMatch(/date of birth/);
+    // Every account's password rule (D77): 12 characters (a date of birth never has them), not a common one.
+    for (const weak of ['password123', compact(firstLogin.date_of_birth), 'elevenchars']) {
+      const tooShort = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: weak });
+      expect(expectError(tooShort, 400, 'validation_failed').errors?.reset_password).toEqual([STAFF_PASSWORD_TOO_SHORT]);
+    }
+    const common = await c.post('/api/change-password-student', { student_id: firstLogin.student_id, reset_password: 'Password1234' });
+    expect(expectError(common, 400).errors?.reset_password).toEqual([STAFF_PASSWORD_TOO_COMMON]);
     const other = await c.post('/api/change-password-student', { student_id: registered.student_id, reset_password: 'a-good-new-password' });
     expectError(other, 403, 'forbidden');
 
@@ -413,6 +421,15 @@ describe('own password change', () => {
     expect(ok.statusCode).toBe(200);
     expect(SessionAnswerSchema.parse((await first.get('/api/session')).json()).user).toMatchObject({ student_id: target.id });
     expect(SessionAnswerSchema.parse((await second.get('/api/session')).json()).user).toBeNull();
+  });
+
+  it('holds a student\'s own new password to every account\'s rule (D77)', async () => {
+    const target = await t.database.db.selectFrom('students').select('id').where('id', 'like', '2024%').orderBy('id').limit(1).offset(9).executeTakeFirstOrThrow();
+    const session = await client().signInStudent(target.id, 'portal-demo-2026');
+    const change = (password: string) => session.post('/api/change-password-student', { student_id: target.id, password, current_password: 'portal-demo-2026' });
+    expect(expectError(await change('password123'), 400, 'validation_failed').errors?.password).toEqual([STAFF_PASSWORD_TOO_SHORT]);
+    expect(expectError(await change('password1234'), 400).errors?.password).toEqual([STAFF_PASSWORD_TOO_COMMON]);
+    expect((await change('a-student-passphrase')).statusCode).toBe(200);
   });
 
   it('throttles wrong current passwords without locking the account\'s sign-in', async () => {
@@ -603,5 +620,144 @@ describe('first login never answers with the wrong student', () => {
     const response = await client().post('/api/first-login', { identifier: 'x-shared-2', date_of_birth: '20130202' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ student_id: 'T9000004' });
+  });
+});
+
+describe("a student's forgotten password, by a link mailed to the family (D77)", () => {
+  /** Demo students with a password, no family account linked and no verified parent e-mail, nobody else here uses. */
+  async function unlinkedStudents(count: number, offset: number) {
+    const { db } = t.database;
+    return db
+      .selectFrom('students')
+      .innerJoin('users', 'users.student_id', 'students.id')
+      .select(['students.id', 'students.date_of_birth'])
+      .where('users.first_login', '=', 0)
+      .where('users.password_reset', '=', 0)
+      .where('students.id', 'like', '2023%')
+      .where('students.date_of_birth', 'is not', null)
+      .where('students.id', 'not in', db.selectFrom('guardian_students').select('student_id'))
+      .where('students.id', 'not in', db.selectFrom('parent_email_verifications').select('student_id'))
+      .orderBy('students.id')
+      .limit(count)
+      .offset(offset)
+      .execute();
+  }
+  const countTokens = async () => Number((await t.database.db.selectFrom('family_tokens').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('mails a link over SMTP to the linked family; it works once, under the rule, and ends the student\'s sessions', async () => {
+    const inbox = await startSmtpInbox();
+    const mailed = await createTestApp({ smtpUrl: inbox.url }, { mailSender: { start: true } });
+    try {
+      const [student] = await unlinkedStudents(1, 0);
+      const office = await new TestClient(mailed.app, '10.2.251.1').signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password);
+      expect((await office.post(`/api/students/${student!.id}/family`, { email: DEMO_FAMILY.email })).statusCode).toBe(200);
+      const signedIn = await new TestClient(mailed.app, '10.2.251.2').signInStudent(student!.id, 'portal-demo-2026');
+
+      const asked = await new TestClient(mailed.app, '10.2.251.3').post('/api/student-password/forgot', {
+        student_id: student!.id,
+        date_of_birth: toDayFirstDate(student!.date_of_birth!),
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      expect(asked.json()).toEqual({ message: auth.STUDENT_FORGOT_ANSWER });
+      const [mail] = await inbox.waitForMessages(1);
+      expect(mail!.recipients).toEqual([DEMO_FAMILY.email]);
+      expect(mail!.text).toContain(student!.id);
+      const token = new URL(mail!.links.find((href) => href.includes('/reset-password?token='))!).searchParams.get('token');
+      // Only the link's hash is stored.
+      expect(await mailed.database.db.selectFrom('family_tokens').select('id').where('token_hash', '=', token!).executeTakeFirst()).toBeUndefined();
+
+      const visitor = new TestClient(mailed.app, '10.2.251.4');
+      const short = await visitor.post('/api/student-password/reset', { token, password: 'password123' });
+      expect(expectError(short, 400, 'validation_failed').errors?.password).toEqual([STAFF_PASSWORD_TOO_SHORT]);
+      const common = await visitor.post('/api/student-password/reset', { token, password: 'Password1234' });
+      expect(expectError(common, 400).errors?.password).toEqual([STAFF_PASSWORD_TOO_COMMON]);
+      // A refused password leaves the link unused.
+      const reset = await visitor.post('/api/student-password/reset', { token, password: 'a-new-student-passphrase' });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect(StudentResetAnswerSchema.parse(reset.json()).student_id).toBe(student!.id);
+      // Nobody is signed in by the link; the student's other sessions ended.
+      expect(SessionAnswerSchema.parse((await visitor.get('/api/session')).json()).user).toBeNull();
+      expect(SessionAnswerSchema.parse((await signedIn.get('/api/session')).json()).user).toBeNull();
+      await new TestClient(mailed.app, '10.2.251.5').signInStudent(student!.id, 'a-new-student-passphrase');
+      expectError(await new TestClient(mailed.app, '10.2.251.6').post('/api/login-student', { student_id: student!.id, password: 'portal-demo-2026' }), 401);
+      // Once only; and a student's link is no family account's.
+      expectError(await visitor.post('/api/student-password/reset', { token, password: 'another-passphrase-1' }), 400, 'link_invalid');
+      expectError(await visitor.post('/api/family/reset-password', { token, password: 'another-passphrase-1' }), 400, 'link_invalid');
+    } finally {
+      await mailed.close();
+      await inbox.close();
+    }
+  });
+
+  it('answers an unknown ID, a wrong date, a student with no address and one with an address in the same words, and writes only for the last', async () => {
+    const [noAddress, linked] = await unlinkedStudents(2, 1);
+    expect((await (await client().signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password)).post(`/api/students/${linked!.id}/family`, { email: DEMO_FAMILY.email })).statusCode).toBe(200);
+    const tokensBefore = await countTokens();
+    const ask = (student_id: string, date: string) => client().post('/api/student-password/forgot', { student_id, date_of_birth: date });
+    const answers = [
+      await ask('99990077', '09/03/2014'),
+      await ask(linked!.id, '01/01/2001'),
+      await ask(noAddress!.id, toDayFirstDate(noAddress!.date_of_birth!)),
+      await ask(linked!.id, linked!.date_of_birth!),
+    ];
+    for (const answer of answers) expect(answer.statusCode).toBe(202);
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    expect(answers[0]!.json()).toEqual({ message: auth.STUDENT_FORGOT_ANSWER });
+    expect(auth.STUDENT_FORGOT_ANSWER).toMatch(/ask the school office/i);
+    // The link of the last one is written after its answer: wait for it.
+    for (let i = 0; i < 200 && (await countTokens()) === tokensBefore; i++) await sleep(10);
+    expect(await countTokens()).toBe(tokensBefore + 1);
+    const outbox = await t.database.db.selectFrom('outbox').select(['to_address', 'template']).where('template', '=', 'student-password-reset').execute();
+    expect(outbox).toEqual([{ to_address: DEMO_FAMILY.email, template: 'student-password-reset' }]);
+  });
+
+  it('does the same reads before its answer whether or not a link is made; the write comes after', async () => {
+    const [noAddress, linked] = await unlinkedStudents(2, 3);
+    expect((await (await client().signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password)).post(`/api/students/${linked!.id}/family`, { email: DEMO_FAMILY.email })).statusCode).toBe(200);
+    const statements: string[] = [];
+    const db = t.database.db.withPlugin(statementRecorder(statements));
+    const run = async (studentId: string, date: string) => {
+      statements.length = 0;
+      const result = await auth.requestStudentPasswordReset(db, { student_id: studentId, date_of_birth: date }, { actor_user_id: null, actor_label: 'visitor', ip: `10.2.252.${++ipCounter % 250}`, request_id: 'test' });
+      return { result, statements: [...statements] };
+    };
+    const tokensBefore = await countTokens();
+    const unknown = await run('99990078', '2014-03-09');
+    const none = await run(noAddress!.id, noAddress!.date_of_birth!);
+    const found = await run(linked!.id, linked!.date_of_birth!);
+    expect(found.statements.length).toBeGreaterThan(2);
+    expect(none.statements).toEqual(found.statements);
+    expect(unknown.statements).toEqual(found.statements);
+    expect([unknown.result.deliver, none.result.deliver]).toEqual([null, null]);
+    expect(await countTokens()).toBe(tokensBefore);
+    await found.result.deliver!();
+    expect(await countTokens()).toBe(tokensBefore + 1);
+  });
+
+  it('a link expires after an hour', async () => {
+    const [student] = await unlinkedStudents(1, 5);
+    const userId = (await t.database.db.selectFrom('users').select('id').where('student_id', '=', student!.id).executeTakeFirstOrThrow()).id;
+    const token = await t.database.db.transaction().execute((trx) => family.issuePasswordResetLink(trx, userId, null));
+    await t.database.db.updateTable('family_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', userId).execute();
+    expectError(await client().post('/api/student-password/reset', { token, password: 'a-new-student-passphrase' }), 400, 'link_invalid');
+    await client().signInStudent(student!.id, 'portal-demo-2026');
+  });
+
+  it('is throttled like the family\'s reset requests: a few a student, more a network', async () => {
+    const ask = (c: TestClient, student_id: string) => c.post('/api/student-password/forgot', { student_id, date_of_birth: '09/03/2014' });
+    for (let i = 0; i < 3; i++) expect((await ask(client(), '99990079')).statusCode).toBe(202);
+    const perStudent = await ask(client(), '99990079');
+    expectError(perStudent, 429, 'too_many_requests');
+    expect(perStudent.headers['retry-after']).toBeDefined();
+    const lab = client();
+    for (let i = 0; i < 20; i++) expect((await ask(lab, `9998${String(i).padStart(4, '0')}`)).statusCode).toBe(202);
+    expectError(await ask(lab, '99989999'), 429, 'too_many_requests');
+    expect((await ask(client(), '99989999')).statusCode).toBe(202);
+  });
+
+  it('refuses a malformed request with the error shape', async () => {
+    const body = expectError(await client().post('/api/student-password/forgot', { student_id: '', date_of_birth: '31/02/2014' }), 400, 'validation_failed');
+    expect(Object.keys(body.errors ?? {}).sort()).toEqual(['date_of_birth', 'student_id']);
+    expectError(await client().post('/api/student-password/reset', { token: 'short', password: 'a-new-student-passphrase' }), 400, 'validation_failed');
   });
 });

@@ -13,8 +13,11 @@ import {
   LoginAnswerSchema,
   ResetPasswordSchema,
   SessionAnswerSchema,
+  StudentForgotPasswordSchema,
   StudentIdSchema,
   StudentLoginSchema,
+  StudentResetAnswerSchema,
+  StudentResetPasswordSchema,
   UserStatusSchema,
   type SessionAnswer,
 } from '../../shared/auth.schemas.js';
@@ -151,6 +154,58 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       await app.sessions.endAllForUser(account.userId);
       await startSession(request, reply, account.userId, false);
       return { name: account.name, email: account.email, role: 'guardian' as const };
+    },
+  );
+
+  // A student's forgotten password: a link mailed to their family (D77). The link and its mail are
+  // written after the answer has left, so the answer's time does not tell whether one was made;
+  // the app waits for those still being written before it closes.
+  const deliveries = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...deliveries]);
+  });
+
+  app.post(
+    '/api/student-password/forgot',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: "A student's forgotten password: Student ID and date of birth; a reset link goes to the family's addresses. The same answer whatever was found",
+        body: StudentForgotPasswordSchema,
+        response: { 202: z.object({ message: z.string() }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { message, deliver } = await auth.requestStudentPasswordReset(db, request.body, withIp(request));
+      await reply.status(202).send({ message });
+      if (deliver) {
+        const delivery = deliver().then(
+          () => app.mailSender.wake(),
+          (error: unknown) => request.log.error({ err: error }, 'a student password reset link was not written'),
+        );
+        deliveries.add(delivery);
+        void delivery.finally(() => deliveries.delete(delivery));
+      }
+      return reply;
+    },
+  );
+
+  app.post(
+    '/api/student-password/reset',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: "Opens a student's reset link with the new password; every session of the student ends, and the student signs in with it",
+        body: StudentResetPasswordSchema,
+        response: { 200: StudentResetAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId, studentId } = await auth.resetStudentPasswordByLink(db, request.body, actorOf(request));
+      await app.sessions.endAllForUser(userId);
+      return { message: `The new password is saved. Sign in with Student ID ${studentId} and the new password.`, student_id: studentId };
     },
   );
 

@@ -15,6 +15,10 @@ import type { Actor } from '../http/request-context.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { DEMO_FAMILY, publishedDemoPassword } from '../db/demo-data/demo-accounts.js';
 import type { FamilyLoginInput } from '../../shared/family.schemas.js';
+import * as family from '../family/family.service.js';
+import { queueMessage } from '../mail/outbox.service.js';
+import { recipientsOf } from '../notices/notices.service.js';
+import { requireUncommonPassword } from './common-passwords.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { parseBirthDate, toCompactDate } from '../../shared/dates.js';
 import type {
@@ -24,7 +28,9 @@ import type {
   FindStudentIdInput,
   FirstLoginInput,
   LoginAnswer,
+  StudentForgotPasswordInput,
   StudentLoginInput,
+  StudentResetPasswordInput,
   UserStatus,
 } from '../../shared/auth.schemas.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
@@ -199,13 +205,6 @@ export async function getUserStatus(db: Db, studentId: string, ip: string): Prom
   ];
 }
 
-/** Date-of-birth spellings a new password must not be (DESIGN §6: the reset password is the DOB). */
-function birthDateForms(isoDate: string | null): string[] {
-  if (!isoDate) return [];
-  const [y, m, d] = isoDate.split('-');
-  return [isoDate, toCompactDate(isoDate), `${d}${m}${y}`, `${m}${d}${y}`, `${d}/${m}/${y}`, `${d}-${m}-${y}`];
-}
-
 /**
  * The current password of an own change, checked under the same per-account and per-address
  * attempt counts as a sign-in (a separate window, so it never locks the account's sign-in): a
@@ -244,9 +243,8 @@ export async function changeStudentPassword(
   const newPassword = (input.reset_password ?? input.password) as string;
   const field = input.reset_password ? 'reset_password' : 'password';
   if (!forced) await requireCurrentPassword(db, user, input.current_password, actor);
-  if (birthDateForms(user.dateOfBirth).includes(newPassword)) {
-    throw fieldError(field, 'Choose a password that is not your date of birth.');
-  }
+  // Every account's rule (D77): the length is the schema's, a common password the list's.
+  requireUncommonPassword(newPassword, field);
   await repo.updatePassword(db, user.id, await hashPassword(newPassword), { firstLogin: false, passwordReset: false });
   await writeAudit(db, { ...actor, action: 'password-changed', entity: 'user', entity_id: String(user.id) });
   return { user, name: studentName(user) };
@@ -394,4 +392,66 @@ export async function hasUsableAdministrator(db: Db, demoSchool: boolean): Promi
 export async function ensureConfiguredAdmin(db: Db, username: string, password: string): Promise<void> {
   await repo.upsertAdmin(db, username, await hashPassword(password));
   await clearRateLimit(db, `admin-sign-in:account:${username.toLowerCase()}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A student's forgotten password, by a link mailed to their family (docs/decisions.md D77)
+
+/** The one answer, whatever was found: it says neither whether the student exists nor whether the school has an address. */
+export const STUDENT_FORGOT_ANSWER =
+  'If the Student ID and date of birth are right and the school has an e-mail address of your family, we sent a link to choose a new password there. It works for one hour. No message? Ask the school office to reset your password.';
+
+/** The mail a reset request leads to, written once the answer has left (the route runs it). */
+export type StudentResetDelivery = () => Promise<void>;
+
+/**
+ * "Forgot your password?" of a student: throttled like the family's reset requests (per network,
+ * per student), then the same reads whatever the Student ID names (the account, and the family's
+ * addresses through the notices' one recipient rule: linked family accounts and the parent e-mails
+ * the office verified). A link is made only when the date of birth is the student's and there is
+ * an address; that write is handed back as `deliver`, for the route to run after the answer, so
+ * neither the words nor the answer's time tell whether the student exists or has an address.
+ */
+export async function requestStudentPasswordReset(
+  db: Db,
+  input: StudentForgotPasswordInput,
+  actor: Actor & { ip: string },
+): Promise<{ message: string; deliver: StudentResetDelivery | null }> {
+  const studentId = input.student_id.toUpperCase();
+  await family.requireMailRequestUnderLimits(db, actor.ip, `student:${studentId}`, 'Several links were sent for this Student ID already. Please wait an hour, or ask the school office.');
+  const user = await repo.findStudentUser(db, input.student_id);
+  const { recipients } = await recipientsOf(db, [input.student_id]);
+  const matches = user !== undefined && !user.disabled && user.passwordHash !== null && !user.firstLogin && user.dateOfBirth === input.date_of_birth;
+  if (!matches || recipients.length === 0) return { message: STUDENT_FORGOT_ANSWER, deliver: null };
+  const deliver = async () => {
+    await db.transaction().execute(async (trx) => {
+      const token = await family.issuePasswordResetLink(trx, user.id, null);
+      const data = { studentName: studentName(user), studentId: user.studentId ?? input.student_id, token };
+      for (const recipient of recipients) await queueMessage(trx, { to: recipient.email, template: 'student-password-reset', data });
+      await writeAudit(trx, { ...actor, action: 'password-reset-link', entity: 'student', entity_id: user.studentId ?? input.student_id, new_value: recipients.map((r) => r.email).join(', ') });
+    });
+  };
+  return { message: STUDENT_FORGOT_ANSWER, deliver };
+}
+
+/**
+ * Opens a student's reset link with the new password, under every account's password rule: the
+ * link is taken once, the account's forced-change flags are cleared (the password is the chosen
+ * one now), and its sign-in delays forgotten. The route ends every session of the student; nobody
+ * is signed in, since the link's opener is often the parent on their own device.
+ */
+export async function resetStudentPasswordByLink(db: Db, input: StudentResetPasswordInput, actor: Actor): Promise<{ userId: number; studentId: string }> {
+  const link = await family.findPasswordResetLink(db, input.token);
+  const user = await repo.findStudentUserById(db, link.userId);
+  if (!user?.studentId || user.disabled) throw new AppError(400, 'link_invalid', 'This link has expired or was already used. Ask for a new one with “Forgot your password?”.');
+  requireUncommonPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const studentId = user.studentId;
+  await db.transaction().execute(async (trx) => {
+    await family.takePasswordResetLink(trx, link);
+    await repo.updatePassword(trx, user.id, passwordHash, { firstLogin: false, passwordReset: false });
+    await writeAudit(trx, { ...actor, action: 'password-reset-by-link', entity: 'user', entity_id: String(user.id) });
+  });
+  await clearRateLimit(db, `sign-in:account:${studentId}`);
+  return { userId: user.id, studentId };
 }

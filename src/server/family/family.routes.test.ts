@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
+import { BIRTH_DATE_INVALID, SessionAnswerSchema } from '../../shared/auth.schemas.js';
 import {
   FamilyChildListSchema,
   FamilyCodeAnswerSchema,
@@ -20,6 +20,7 @@ import { buildApp } from '../app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
 import { statementRecorder } from '../../../tests/support/statement-recorder.js';
 import { startSmtpInbox } from '../../../tests/support/smtp-inbox.js';
+import { toDayFirstDate } from '../../shared/dates.js';
 
 /**
  * Family accounts through the API, on both engines: registration verified by the
@@ -101,6 +102,7 @@ async function children(parent: TestClient) {
 const CHILD_A = '20220005';
 const CHILD_B = '20220006';
 const THIRD_CHILD = '20220007';
+const DAY_FIRST_CHILD = '20220008';
 
 /** Rows in a table, for "changed nothing" checks. */
 const countRows = async (table: 'family_tokens' | 'outbox' | 'users' | 'guardian_students') =>
@@ -311,6 +313,16 @@ describe('linking children', () => {
 
     const audit = await t.database.db.selectFrom('audit_log').select(['action', 'new_value']).where('entity_id', '=', CHILD_A).where('action', '=', 'family-link').execute();
     expect(audit.some((row) => row.new_value?.endsWith('(code)'))).toBe(true);
+  });
+
+  it('"Add a child" takes the date of birth as dd/MM/yyyy, as its placeholder says (D77)', async () => {
+    const { parent } = await newParent();
+    const code = await familyCodeFor(DAY_FIRST_CHILD);
+    const malformed = expectError(await parent.post('/api/family/link', { code, date_of_birth: '31/02/2014' }), 400, 'validation_failed');
+    expect(malformed.errors?.date_of_birth).toEqual([BIRTH_DATE_INVALID]);
+    const linked = await parent.post('/api/family/link', { code, date_of_birth: toDayFirstDate(await birthDate(DAY_FIRST_CHILD)) });
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect(FamilyLinkAnswerSchema.parse(linked.json()).child.student_id).toBe(DAY_FIRST_CHILD);
   });
 
   it('a new code replaces the one before it', async () => {

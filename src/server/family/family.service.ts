@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
-import { isCommonPassword } from '../auth/common-passwords.js';
+import { requireUncommonPassword } from '../auth/common-passwords.js';
 import { hashPassword } from '../auth/password.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { GuardianLinkVia } from '../db/schema.js';
@@ -25,7 +25,6 @@ import {
   type RecordParentEmailField,
   type StudentFamily,
 } from '../../shared/family.schemas.js';
-import { STAFF_PASSWORD_TOO_COMMON } from '../../shared/staff.schemas.js';
 import * as repo from './family.repository.js';
 
 /**
@@ -93,8 +92,7 @@ const REGISTER_ANSWER = (email: string) =>
  * tells a visitor whether the address has an account: only its mailbox learns that.
  */
 export async function registerFamily(db: Db, input: FamilyRegisterInput, actor: Actor & { ip: string }): Promise<string> {
-  await requireUnderLimit(db, `family-mail:ip:${actor.ip}`, MAIL_ADDRESS_RULE, 'Too many requests from this network. Please wait an hour and try again.');
-  await requireUnderLimit(db, `family-mail:to:${input.email}`, MAIL_MAILBOX_RULE, 'We already sent several messages to this address. Please wait an hour, and check your spam folder.');
+  await requireMailRequestUnderLimits(db, actor.ip, input.email, 'We already sent several messages to this address. Please wait an hour, and check your spam folder.');
   const existing = await repo.findGuardianByEmail(db, input.email);
   const token = newToken();
   await db.transaction().execute(async (trx) => {
@@ -127,7 +125,7 @@ export interface FamilySession {
  * its owner signs in or resets the password.
  */
 export async function verifyFamily(db: Db, input: FamilyVerifyInput, actor: Actor): Promise<FamilySession> {
-  if (isCommonPassword(input.password)) throw fieldError('password', STAFF_PASSWORD_TOO_COMMON);
+  requireUncommonPassword(input.password);
   const found = await repo.findToken(db, 'verify-email', sha256(input.token));
   if (!found || found.used_at !== null || found.expires_at <= nowIso() || !found.email) {
     throw new AppError(400, 'link_invalid', `${LINK_INVALID} Register again to get a new one, or sign in if you already did.`);
@@ -154,17 +152,57 @@ export async function verifyFamily(db: Db, input: FamilyVerifyInput, actor: Acto
 
 const FORGOT_ANSWER = 'If a family account uses this address, we sent it a link to choose a new password. It works for one hour.';
 
+const TOO_MANY_FROM_NETWORK = 'Too many requests from this network. Please wait an hour and try again.';
+
+/**
+ * The throttles of every mail a visitor asks for (registrations, family and student password
+ * resets): a family's worth per network address an hour, a few per recipient (`recipientKey`: a
+ * mailbox, or a student whose family is mailed). Answers 429 past either.
+ */
+export async function requireMailRequestUnderLimits(db: Db, ip: string, recipientKey: string, tooManyForRecipient: string): Promise<void> {
+  await requireUnderLimit(db, `family-mail:ip:${ip}`, MAIL_ADDRESS_RULE, TOO_MANY_FROM_NETWORK);
+  await requireUnderLimit(db, `family-mail:to:${recipientKey}`, MAIL_MAILBOX_RULE, tooManyForRecipient);
+}
+
+/**
+ * A new password reset link of an account, in `trx`: the account's open reset links end, the new
+ * one is stored as its sha256 and expires in an hour (RESET_TTL_MS). A family account's, and a
+ * student's mailed to their family (D77). Answers the token for the message.
+ */
+export async function issuePasswordResetLink(trx: Db, userId: number, email: string | null): Promise<string> {
+  const token = newToken();
+  const at = nowIso();
+  await repo.voidOpenTokensOfUser(trx, 'reset-password', userId, at);
+  await repo.insertToken(trx, { purpose: 'reset-password', tokenHash: sha256(token), expiresAt: later(RESET_TTL_MS), at, userId, email });
+  return token;
+}
+
+/** A reset link that is unused and unexpired: its id and account, or a 400 `link_invalid` saying to ask again. */
+export async function findPasswordResetLink(db: Db, token: string): Promise<{ id: number; userId: number }> {
+  const found = await repo.findToken(db, 'reset-password', sha256(token));
+  if (!found || found.used_at !== null || found.expires_at <= nowIso() || found.user_id === null) {
+    throw new AppError(400, 'link_invalid', `${LINK_INVALID} Ask for a new one with “Forgot your password?”.`);
+  }
+  return { id: found.id, userId: found.user_id };
+}
+
+/**
+ * Takes a reset link once, in `trx`, and ends the account's other reset links (a registration of
+ * a family's address mails one too). Throws `link_invalid` when another request took it first.
+ */
+export async function takePasswordResetLink(trx: Db, link: { id: number; userId: number }): Promise<void> {
+  const at = nowIso();
+  if (!(await repo.useToken(trx, link.id, at))) throw new AppError(400, 'link_invalid', LINK_INVALID);
+  await repo.voidOpenTokensOfUser(trx, 'reset-password', link.userId, at);
+}
+
 /** A password reset link, mailed only to an address with an account; the same answer either way. */
 export async function requestPasswordReset(db: Db, email: string, actor: Actor & { ip: string }): Promise<string> {
-  await requireUnderLimit(db, `family-mail:ip:${actor.ip}`, MAIL_ADDRESS_RULE, 'Too many requests from this network. Please wait an hour and try again.');
-  await requireUnderLimit(db, `family-mail:to:${email}`, MAIL_MAILBOX_RULE, 'We already sent several messages to this address. Please wait an hour, and check your spam folder.');
+  await requireMailRequestUnderLimits(db, actor.ip, email, 'We already sent several messages to this address. Please wait an hour, and check your spam folder.');
   const account = await repo.findGuardianByEmail(db, email);
   if (!account || account.disabled === 1) return FORGOT_ANSWER;
-  const token = newToken();
   await db.transaction().execute(async (trx) => {
-    const at = nowIso();
-    await repo.voidOpenTokensOfUser(trx, 'reset-password', account.id, at);
-    await repo.insertToken(trx, { purpose: 'reset-password', tokenHash: sha256(token), expiresAt: later(RESET_TTL_MS), at, userId: account.id, email });
+    const token = await issuePasswordResetLink(trx, account.id, email);
     await queueMessage(trx, { to: email, template: 'family-password-reset', data: { name: account.display_name ?? email, token } });
   });
   return FORGOT_ANSWER;
@@ -172,20 +210,14 @@ export async function requestPasswordReset(db: Db, email: string, actor: Actor &
 
 /** Opens a reset link with a new password; the route ends every other session of the account. */
 export async function resetPassword(db: Db, input: FamilyResetPasswordInput, actor: Actor): Promise<FamilySession> {
-  if (isCommonPassword(input.password)) throw fieldError('password', STAFF_PASSWORD_TOO_COMMON);
-  const found = await repo.findToken(db, 'reset-password', sha256(input.token));
-  if (!found || found.used_at !== null || found.expires_at <= nowIso() || found.user_id === null) {
-    throw new AppError(400, 'link_invalid', `${LINK_INVALID} Ask for a new one with “Forgot your password?”.`);
-  }
-  const account = await repo.findGuardianById(db, found.user_id);
+  requireUncommonPassword(input.password);
+  const link = await findPasswordResetLink(db, input.token);
+  const account = await repo.findGuardianById(db, link.userId);
   if (!account || account.disabled === 1) throw new AppError(400, 'link_invalid', LINK_INVALID);
   const passwordHash = await hashPassword(input.password);
   await db.transaction().execute(async (trx) => {
-    const at = nowIso();
-    if (!(await repo.useToken(trx, found.id, at))) throw new AppError(400, 'link_invalid', LINK_INVALID);
-    // Any other reset link of the account (a registration of its address mails one too) ends here.
-    await repo.voidOpenTokensOfUser(trx, 'reset-password', account.id, at);
-    await repo.setGuardianPassword(trx, account.id, passwordHash, at);
+    await takePasswordResetLink(trx, link);
+    await repo.setGuardianPassword(trx, account.id, passwordHash, nowIso());
     await writeAudit(trx, { ...actor, actor_user_id: account.id, actor_label: `guardian:${account.email}`, action: 'password-change', entity: 'user', entity_id: String(account.id) });
   });
   return { userId: account.id, name: account.display_name ?? account.email ?? '', email: account.email ?? '' };

@@ -48,7 +48,7 @@ function goodList(prefix: string): string {
   for (let i = 0; i < 14; i++) {
     const sex = i < 8 ? 'Female' : i % 2 === 0 ? 'male' : 'Male';
     const school = i % 3 === 0 ? schools[0]!.toUpperCase() : schools[i % 3]!;
-    rows.push(`${prefix}-${String(i).padStart(3, '0')},Child${String.fromCharCode(65 + i)},${i % 4 === 0 ? 'Marie' : ''},Intake${i},${i % 2 ? '2014-03-0' + (1 + (i % 9)) : '0' + (1 + (i % 9)) + '/04/2014'},${sex},"${school}"`);
+    rows.push(`${prefix}-${String(i).padStart(3, '0')},Child${String.fromCharCode(65 + i)},${i % 4 === 0 ? 'Marie' : ''},Intake${String.fromCharCode(65 + i)},${i % 2 ? '2014-03-0' + (1 + (i % 9)) : '0' + (1 + (i % 9)) + '/04/2014'},${sex},"${school}"`);
   }
   return rows.join('\n') + '\n';
 }

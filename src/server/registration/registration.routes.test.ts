@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { schoolToday } from '../../shared/dates.js';
-import { FIELD_MESSAGES, REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
+import { FIELD_MESSAGES, PLACE_IN_FAMILY_MESSAGES, REGISTRATION_FIELDS, WRITABLE_FIELDS } from '../../shared/registration.fields.js';
+import { PERSON_NAME_MESSAGES } from '../../shared/person-name.js';
 import {
   DECLARATION_MESSAGES,
   RegistrationPeriodListSchema,
@@ -442,5 +443,25 @@ describe('registration periods (administrators)', () => {
     expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 1, deadline: '2026-02-30' } }), 400, 'validation_failed');
     expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: 9, open: 1, deadline: null } }), 400, 'validation_failed');
     expectError(await admin.request('PUT', '/api/registration-periods', { body: { form_level: null, open: 2, deadline: null } }), 400, 'validation_failed');
+  });
+});
+
+describe('rules between fields and a student\'s own name (D77)', () => {
+  it('refuses place in family 7 of 5 on the field, and changes nothing stored', async () => {
+    expect((await student.post('/api/student', { id: inProgress.student_id, no_in_family: '5', place_in_family: '2' })).statusCode).toBe(200);
+    const refused = expectError(await student.post('/api/student', { id: inProgress.student_id, place_in_family: '7' }), 400, 'validation_failed');
+    expect(refused.errors).toEqual({ place_in_family: [PLACE_IN_FAMILY_MESSAGES.place(5)] });
+    // Lowering the number below the place is told on the number.
+    const lowered = expectError(await student.post('/api/student', { id: inProgress.student_id, no_in_family: '1' }), 400);
+    expect(lowered.errors).toEqual({ no_in_family: [PLACE_IN_FAMILY_MESSAGES.number(2)] });
+    expect(await studentRow(inProgress.student_id)).toMatchObject({ no_in_family: '5', place_in_family: '2' });
+    expect((await student.post('/api/student', { id: inProgress.student_id, place_in_family: '5' })).statusCode).toBe(200);
+  });
+
+  it("refuses digits in the student's own name, not in the emergency contact or the relative in school", async () => {
+    const refused = expectError(await student.post('/api/student', { id: inProgress.student_id, first_name: 'J4den' }), 400);
+    expect(refused.errors?.first_name).toEqual([PERSON_NAME_MESSAGES.digit]);
+    const saved = await student.post('/api/student', { id: inProgress.student_id, relative_in_school: 'Maria Ali 3B', emergency_contact: 'Aunt Jo, apt 2' });
+    expect(saved.statusCode, saved.body).toBe(200);
   });
 });

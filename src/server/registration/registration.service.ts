@@ -1,5 +1,7 @@
 import { schoolToday } from '../../shared/dates.js';
 import {
+  CROSS_FIELD_NAMES,
+  crossFieldProblems,
   dayRuleMessages,
   findField,
   IDENTITY_TAKEN_MESSAGES,
@@ -207,6 +209,12 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       };
     }
     const changed = Object.entries(changes).filter(([name, value]) => asText(old[name]) !== asText(value));
+    // The rules between fields (place in family, D77), on the record as this save would leave it,
+    // when the save changes one of their fields: an old record that breaks them still saves others.
+    const changedNames = changed.map(([name]) => name);
+    const crossErrors = changedNames.some((name) => CROSS_FIELD_NAMES.has(name)) ? crossFieldProblems({ ...old, ...changes }, changedNames) : {};
+    const firstCrossError = Object.values(crossErrors)[0]?.[0];
+    if (firstCrossError !== undefined) throw badRequest(firstCrossError, crossErrors);
     // A birth certificate pin or SEA number belongs to one student (D40), as the import checks;
     // a save racing another past this check is refused by the unique index, answered the same.
     for (const [name, value] of changed) {

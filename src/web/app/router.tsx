@@ -63,8 +63,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             familyPage('family/sign-in', async () => ({ default: (await import('../family/family-sign-in-page.js')).FamilySignInPage })),
             familyPage('family/register', async () => ({ default: (await import('../family/family-register-page.js')).FamilyRegisterPage })),
             familyPage('family/forgot-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyForgotPasswordPage })),
+            { path: 'forgot-password', lazy: async () => ({ Component: (await import('../auth/student-password-reset-pages.js')).StudentForgotPasswordPage }) },
           ],
         },
+        // A student's reset link is opened by their family, on whatever device: the page decides (D77).
+        { path: 'reset-password', lazy: async () => ({ Component: (await import('../auth/student-password-reset-pages.js')).StudentResetPasswordPage }) },
         // The family's mailed links work whoever is signed in on this device: each page decides.
         familyPage('family/verify', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyVerifyPage })),
         familyPage('family/reset-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage })),

@@ -7,12 +7,15 @@ import {
   FindStudentIdAnswerSchema,
   LoginAnswerSchema,
   StudentIdSchema,
+  StudentResetAnswerSchema,
   UserStatusSchema,
   type AdminLoginInput,
   type ChangePasswordInput,
   type FindStudentIdInput,
   type FirstLoginInput,
+  type StudentForgotPasswordInput,
   type StudentLoginInput,
+  type StudentResetPasswordInput,
 } from '../../shared/auth.schemas.js';
 import { ChangeStaffPasswordAnswerSchema, type ChangeStaffPasswordInput } from '../../shared/staff.schemas.js';
 import type { SecondFactorLoginInput } from '../../shared/staff-2fa.schemas.js';
@@ -83,6 +86,16 @@ export function findStudentId(input: FindStudentIdInput) {
   return apiRequest('/api/find-student-id', { method: 'POST', body: input, schema: FindStudentIdAnswerSchema });
 }
 
+/** POST /api/student-password/forgot (202): the same answer whatever was found (D77). */
+export function forgotStudentPassword(input: StudentForgotPasswordInput) {
+  return apiRequest('/api/student-password/forgot', { method: 'POST', body: input, schema: z.object({ message: z.string() }), freshCsrf: true });
+}
+
+/** POST /api/student-password/reset {token, password}: the new password; nobody is signed in by it. */
+export function resetStudentPassword(input: StudentResetPasswordInput) {
+  return apiRequest('/api/student-password/reset', { method: 'POST', body: input, schema: StudentResetAnswerSchema, freshCsrf: true });
+}
+
 /** POST /logout (204). */
 export function logout() {
   return apiRequest('/logout', { method: 'POST', schema: z.void() });
@@ -127,6 +140,16 @@ export function useChangePasswordStaff() {
 /** The Student ID finder. */
 export function useFindStudentId() {
   return useMutation({ mutationFn: findStudentId });
+}
+
+/** A student's "Forgot your password?". */
+export function useForgotStudentPassword() {
+  return useMutation({ mutationFn: forgotStudentPassword });
+}
+
+/** A student's reset link opened with the new password. */
+export function useResetStudentPassword() {
+  return useMutation({ mutationFn: resetStudentPassword });
 }
 
 /** Sign-out call; the logout page forgets the session whatever it answers. */

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { ChangePasswordSchema, PASSWORD_MIN_LENGTH, StudentLoginSchema } from '../../shared/auth.schemas.js';
+import { ChangePasswordSchema, NEW_PASSWORD_HINT, PASSWORD_MIN_LENGTH, StudentLoginSchema } from '../../shared/auth.schemas.js';
 import { PasswordField } from '../components/password-field.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -59,7 +59,7 @@ export function ChangePasswordPage() {
     <Paper variant="outlined" sx={{ maxWidth: 480, mx: 'auto', p: { xs: 2.5, sm: 4 } }}>
       <Typography variant="h1">Change password</Typography>
       <Typography color="text.secondary" sx={{ mt: 1 }}>
-        Your new password needs at least {PASSWORD_MIN_LENGTH} characters.
+        Your new password needs at least {PASSWORD_MIN_LENGTH} characters and must not be a common password.
       </Typography>
       <Box component="form" noValidate onSubmit={submit} aria-label="Change password">
         <ErrorAlert message={formError ?? (change.isError ? errorMessage(change.error) : null)} />
@@ -79,6 +79,7 @@ export function ChangePasswordPage() {
           onPassword={setPassword}
           onConfirmation={setConfirmation}
           errors={fieldErrors}
+          hint={NEW_PASSWORD_HINT}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
           <Button component={RouterLink} to={AFTER_CHANGE_PATH}>

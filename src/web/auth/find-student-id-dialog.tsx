@@ -8,12 +8,11 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { FindStudentIdSchema } from '../../shared/auth.schemas.js';
-import { parseBirthDate } from '../../shared/dates.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFindStudentId } from './auth.api.js';
-import { BirthDateField } from './birth-date-field.js';
+import { BirthDateField } from '../components/birth-date-field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 interface FindStudentIdDialogProps {
@@ -44,9 +43,8 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Digits alone are taken too: the call carries yyyy-MM-dd.
-    const birthDate = parseBirthDate(dateOfBirth) ?? dateOfBirth;
-    const parsed = FindStudentIdSchema.safeParse({ first_name: firstName, last_name: lastName, date_of_birth: birthDate });
+    // The schema reads the typed date (dd/MM/yyyy, yyyy-MM-dd or the digits): the call carries yyyy-MM-dd.
+    const parsed = FindStudentIdSchema.safeParse({ first_name: firstName, last_name: lastName, date_of_birth: dateOfBirth });
     setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
     if (parsed.success) find.mutate(parsed.data);
     else find.reset();

@@ -6,7 +6,7 @@ import { OutlinedField } from '../components/outlined-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFirstLogin } from './auth.api.js';
-import { BirthDateField } from './birth-date-field.js';
+import { BirthDateField } from '../components/birth-date-field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { ChangePasswordSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH, type SessionUser } from '../../shared/auth.schemas.js';
+import { ChangePasswordSchema, NEW_PASSWORD_HINT, NewPasswordSchema, type SessionUser } from '../../shared/auth.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import type { FieldErrors } from '../lib/form-errors.js';
 import { useChangePasswordStudent } from './auth.api.js';
@@ -43,8 +43,7 @@ export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChan
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
       <Typography color="text.secondary">
-        Welcome, {user.name}. Before you continue, choose a new password for Student ID {user.student_id}. It needs at
-        least {PASSWORD_MIN_LENGTH} characters.
+        Welcome, {user.name}. Before you continue, choose a new password for Student ID {user.student_id}.
       </Typography>
       <ErrorAlert message={formError ?? (change.isError ? errorMessage(change.error) : null)} />
       <NewPasswordFields
@@ -53,6 +52,7 @@ export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChan
         onPassword={setPassword}
         onConfirmation={setConfirmation}
         errors={fieldErrors}
+        hint={NEW_PASSWORD_HINT}
       />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={change.isPending} sx={{ mt: 2 }}>
         Save new password

@@ -2,12 +2,16 @@ import { useState } from 'react';
 import { screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionAnswer, UserStatus } from '../../shared/auth.schemas.js';
-import { createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
+import { NEW_PASSWORD_HINT, type SessionAnswer, type UserStatus } from '../../shared/auth.schemas.js';
+import { STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
+import { answerFetch, createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
 import { sessionQueryKey } from '../lib/session.js';
 import { AdminLoginPage } from './admin-login-page.js';
-import { BirthDateField } from './birth-date-field.js';
+import { BirthDateField } from '../components/birth-date-field.js';
+import { FirstLoginForm } from './first-login-form.js';
 import { StudentIdLoginForm } from './student-id-login-form.js';
+import { StudentLoginPage } from './student-login-page.js';
+import { StudentForgotPasswordPage, StudentResetPasswordPage } from './student-password-reset-pages.js';
 
 /**
  * The sign-in forms' own rules and modes, without a server: what the student's password field asks
@@ -93,33 +97,106 @@ describe("the administrator's sign-in form", () => {
   });
 });
 
-/** The date-of-birth field as the first-time sign-in and "Find your Student ID" hold it. */
+/** The date-of-birth field as the first-time sign-in, "Find your Student ID" and "Add a child" hold it. */
 function BirthDate({ error }: { error?: string }) {
   const [value, setValue] = useState('');
   return <BirthDateField value={value} onChange={setValue} error={error} autoComplete="bday" />;
 }
 
-describe('the date of birth on the sign-in screens', () => {
-  it('is a text field showing yyyy-MM-dd with an example, not the browser date input', () => {
+describe('the date of birth on the sign-in screens and "Add a child" (D77)', () => {
+  it('is a text field whose placeholder says dd/MM/yyyy, with an example, not the browser date input', () => {
     renderScreen(<BirthDate />);
     const field = screen.getByRole('textbox', { name: /Date of birth/ });
     expect(field.getAttribute('type')).toBe('text');
-    expect(field.getAttribute('placeholder')).toBe('yyyy-MM-dd');
-    expect(screen.getByText('Year, month and day, e.g. 2014-03-09')).toBeTruthy();
+    expect(field.getAttribute('placeholder')).toBe('dd/MM/yyyy');
+    expect(screen.getByText('Day, month and year, e.g. 09/03/2014')).toBeTruthy();
   });
 
-  it('takes the digits alone and shows them as yyyy-MM-dd when left', async () => {
+  it('takes dd/MM/yyyy, yyyy-MM-dd and the digits alone, and shows each as dd/MM/yyyy when left', async () => {
     renderScreen(<BirthDate />);
     const field = screen.getByRole<HTMLInputElement>('textbox', { name: /Date of birth/ });
     const user = userEvent.setup();
-    await user.type(field, '20140309');
+    for (const typed of ['9/3/2014', '2014-03-09', '20140309']) {
+      await user.clear(field);
+      await user.type(field, typed);
+      await user.tab();
+      expect(field.value, typed).toBe('09/03/2014');
+    }
+    // Something it cannot read stays as typed, for the form's message.
+    await user.clear(field);
+    await user.type(field, '31/02/2014');
     await user.tab();
-    expect(field.value).toBe('2014-03-09');
+    expect(field.value).toBe('31/02/2014');
   });
 
   it("shows the form's message in place of the example", () => {
     renderScreen(<BirthDate error="Enter your date of birth." />);
     expect(screen.getByText('Enter your date of birth.')).toBeTruthy();
-    expect(screen.queryByText('Year, month and day, e.g. 2014-03-09')).toBeNull();
+    expect(screen.queryByText('Day, month and year, e.g. 09/03/2014')).toBeNull();
+  });
+
+  it('the first-time sign-in sends a dd/MM/yyyy date as yyyy-MM-dd', async () => {
+    const bodies = answerFetch({ '/api/first-login': [401, { message: 'No account waiting for its first sign-in matches.', code: 'invalid_credentials' }] }, calls);
+    renderScreen(<FirstLoginForm onSignedIn={() => undefined} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /pin or SEA number/ }), 'SEA2026-1048');
+    await user.type(screen.getByRole('textbox', { name: /Date of birth/ }), '09/03/2014');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('No account waiting');
+    expect(bodies.get('POST /api/first-login')).toEqual({ identifier: 'SEA2026-1048', date_of_birth: '2014-03-09', remember: false });
+  });
+});
+
+describe('a student\'s forgotten password (D77)', () => {
+  it('the student sign-in offers "Forgot your password?"', () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+    renderScreen(<StudentLoginPage />, { queryClient });
+    expect(screen.getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).toBe('/forgot-password');
+  });
+
+  it('asks for the Student ID and date of birth, calls nothing for a blank form, and shows the answer as it comes', async () => {
+    const bodies = answerFetch({ '/api/student-password/forgot': [202, { message: 'If the Student ID and date of birth are right, we sent a link.' }] }, calls);
+    renderScreen(<StudentForgotPasswordPage />, { path: '/forgot-password' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect(screen.getByText('Student ID is required.')).toBeTruthy();
+    expect(screen.getByText('Enter the date of birth.')).toBeTruthy();
+    expect(calls).toEqual([]);
+    await user.type(screen.getByRole('textbox', { name: /Student ID/ }), '20240001');
+    await user.type(screen.getByRole('textbox', { name: /Date of birth/ }), '21/07/2012');
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect((await screen.findByRole('status')).textContent).toContain('we sent a link');
+    expect(bodies.get('POST /api/student-password/forgot')).toEqual({ student_id: '20240001', date_of_birth: '2012-07-21' });
+  });
+
+  it('the link\'s page holds the new password to the rule before sending, then says to sign in', async () => {
+    const token = 'a'.repeat(43);
+    const bodies = answerFetch({ '/api/student-password/reset': [200, { message: 'The new password is saved. Sign in with Student ID 20240001 and the new password.', student_id: '20240001' }] }, calls);
+    renderScreen(<StudentResetPasswordPage />, { path: `/reset-password?token=${token}` });
+    expect(screen.getByText(NEW_PASSWORD_HINT)).toBeTruthy();
+    const user = userEvent.setup();
+    const fill = async (label: RegExp, text: string) => {
+      await user.clear(screen.getByLabelText(label));
+      await user.click(screen.getByLabelText(label));
+      await user.paste(text);
+    };
+    await fill(/^New password/, 'password123');
+    await fill(/^Confirm password/, 'password123');
+    await user.click(screen.getByRole('button', { name: 'Save new password' }));
+    expect(screen.getByText(STAFF_PASSWORD_TOO_SHORT)).toBeTruthy();
+    expect(calls).toEqual([]);
+    await fill(/^New password/, 'a-new-student-passphrase');
+    await fill(/^Confirm password/, 'a-new-student-passphrase');
+    await user.click(screen.getByRole('button', { name: 'Save new password' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Sign in with Student ID 20240001');
+    expect(screen.getByRole('link', { name: 'Go to the student sign-in' }).getAttribute('href')).toBe('/');
+    expect(bodies.get('POST /api/student-password/reset')).toEqual({ token, password: 'a-new-student-passphrase' });
+  });
+
+  it('a link cut short says so and offers a new one', () => {
+    renderScreen(<StudentResetPasswordPage />, { path: '/reset-password?token=abc' });
+    expect(screen.getByRole('alert').textContent).toContain('This link is incomplete');
+    expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/forgot-password');
   });
 });

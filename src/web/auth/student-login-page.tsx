@@ -83,6 +83,11 @@ export function StudentLoginPage() {
             Sign in with your Student ID instead
           </Link>
         )}
+        {mode === 'normal' && (
+          <Link component={RouterLink} to="/forgot-password">
+            Forgot your password?
+          </Link>
+        )}
         <Link component="button" type="button" onClick={() => (setFinding(true), setFindOpened(true))}>
           Forgot your Student ID?
         </Link>

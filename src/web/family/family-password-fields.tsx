@@ -1,4 +1,4 @@
-import { STAFF_PASSWORD_MIN_LENGTH } from '../../shared/staff.schemas.js';
+import { NEW_PASSWORD_HINT } from '../../shared/auth.schemas.js';
 
-/** What a family account's password field says before anything is wrong: the shared rule (FamilyPasswordSchema). */
-export const FAMILY_PASSWORD_HINT = `At least ${STAFF_PASSWORD_MIN_LENGTH} characters, not a common password.`;
+/** What a family account's password field says before anything is wrong: every account's rule (NewPasswordSchema, D77). */
+export const FAMILY_PASSWORD_HINT = NEW_PASSWORD_HINT;

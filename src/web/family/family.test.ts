@@ -55,11 +55,13 @@ describe('the parent e-mails an invitation offers', () => {
 });
 
 describe('the code a parent types', () => {
-  it('is accepted with or without its dash, in any case, and checked with the date of birth as yyyy-MM-dd', () => {
+  it('is accepted with or without its dash, in any case, with the date of birth as typed (dd/MM/yyyy, D77) sent as yyyy-MM-dd', () => {
     expect(FamilyCodeSchema.parse('abcd-efgh')).toBe('ABCDEFGH');
     expect(FamilyCodeSchema.parse('ABCD EFGH')).toBe('ABCDEFGH');
     expect(FamilyCodeSchema.safeParse('ABCD-EFG0').success).toBe(false);
-    expect(FamilyLinkSchema.safeParse({ code: 'ABCDEFGH', date_of_birth: '2014-03-09' }).success).toBe(true);
-    expect(FamilyLinkSchema.safeParse({ code: 'ABCDEFGH', date_of_birth: '20140309' }).success).toBe(false);
+    for (const typed of ['09/03/2014', '2014-03-09', '20140309']) {
+      expect(FamilyLinkSchema.parse({ code: 'ABCDEFGH', date_of_birth: typed }).date_of_birth, typed).toBe('2014-03-09');
+    }
+    expect(FamilyLinkSchema.safeParse({ code: 'ABCDEFGH', date_of_birth: '31/02/2014' }).success).toBe(false);
   });
 });

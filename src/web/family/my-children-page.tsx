@@ -9,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { FamilyLinkSchema, FAMILY_CODE_LENGTH, type FamilyChild } from '../../shared/family.schemas.js';
+import { BirthDateField } from '../components/birth-date-field.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { OutlinedField } from '../components/outlined-field.js';
@@ -106,7 +107,7 @@ export function MyChildrenPage() {
   );
 }
 
-/** "Add a child": the letter's code (with or without its dash) and the child's date of birth, typed yyyy-MM-dd. */
+/** "Add a child": the letter's code (with or without its dash) and the child's date of birth, typed dd/MM/yyyy (D77). */
 function AddChild({ onLinked }: { onLinked: (studentId: string) => void }) {
   const [code, setCode] = useState('');
   const [dateOfBirth, setDateOfBirth] = useState('');
@@ -155,18 +156,7 @@ function AddChild({ onLinked }: { onLinked: (studentId: string) => void }) {
           htmlInput={{ autoCapitalize: 'characters', spellCheck: false, maxLength: 20 }}
           required
         />
-        <OutlinedField
-          label="Child's date of birth"
-          name="date_of_birth"
-          placeholder="yyyy-MM-dd"
-          shrinkLabel
-          value={dateOfBirth}
-          onChange={(event) => setDateOfBirth(event.target.value)}
-          error={Boolean(fieldErrors['date_of_birth'])}
-          helperText={fieldErrors['date_of_birth'] ?? 'yyyy-MM-dd, e.g. 2014-03-09'}
-          htmlInput={{ maxLength: 10 }}
-          required
-        />
+        <BirthDateField label="Child's date of birth" value={dateOfBirth} onChange={setDateOfBirth} error={fieldErrors['date_of_birth']} autoComplete="off" />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }}>
           <Button type="submit" variant="contained" disabled={link.isPending}>
             Add child

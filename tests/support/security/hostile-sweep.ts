@@ -57,6 +57,8 @@ const CREDENTIAL_ROUTES = new Set([
   // Family accounts: opening a registration's link creates the account; a reset link sets its password.
   'POST /api/family/verify',
   'POST /api/family/reset-password',
+  // A student's reset link sets the student's password (D77).
+  'POST /api/student-password/reset',
 ]);
 
 /**

@@ -242,6 +242,20 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: async ({ db, caller }) => ({ url: '/api/staff-2fa', body: { code: await ownSecondFactorCode(db, caller, true) } }),
     ok: { student: 403, admin: 204 },
   },
+  // A student's reset (D77): the request's answer is the same for any ID; the link is a bystander student's.
+  // A new ID for each call, past the per-student limit (as the family's asks a new address each time).
+  'POST /api/student-password/forgot': {
+    request: () => ({ url: '/api/student-password/forgot', body: { student_id: `9${crypto.randomInt(10_000_000).toString().padStart(7, '0')}`, date_of_birth: '01/01/2001' } }),
+    ok: 202,
+  },
+  'POST /api/student-password/reset': { costly: true,
+    request: async ({ db }) => {
+      // The last student of the 2023 intake: no caller of the sweeps signs in as them.
+      const user = await db.selectFrom('users').select('id').where('role', '=', 'student').where('student_id', 'like', '2023%').orderBy('student_id', 'desc').limit(1).executeTakeFirstOrThrow();
+      return { url: '/api/student-password/reset', body: { token: await familyToken(db, { purpose: 'reset-password', user_id: user.id }), password: 'a bystander student passphrase' } };
+    },
+    ok: 200,
+  },
   'POST /api/find-student-id': {
     // Look-ups are throttled per student (a handful an hour): staff and parents look up other students.
     request: async ({ db, caller }) => {

@@ -5,6 +5,7 @@ import { familyParentEmailChanged } from './family-parent-email-changed.js';
 import { familyPasswordReset } from './family-password-reset.js';
 import { familyVerify } from './family-verify.js';
 import { staffSecondFactorReset } from './staff-second-factor-reset.js';
+import { studentPasswordReset } from './student-password-reset.js';
 import { testMessage } from './test-message.js';
 import { attendanceDigest, attendanceDigestContent } from './notice-attendance-digest.js';
 import { deadlineReminder, deadlineReminderContent } from './notice-deadline-reminder.js';
@@ -31,6 +32,8 @@ export const MAIL_TEMPLATES = {
   'family-parent-email-changed': familyParentEmailChanged,
   // Staff accounts: the owner told of an administrator's reset of their second factor (D65).
   'staff-second-factor-reset': staffSecondFactorReset,
+  // A student's password reset link, mailed to their family (D77).
+  'student-password-reset': studentPasswordReset,
   // Messages to families (D57): the template's name is the notice's kind.
   'document-returned': documentReturned,
   'registration-returned': registrationReturned,
