@@ -184,16 +184,33 @@ describe('uploading as soon as a file is chosen', () => {
 });
 
 describe('when an upload fails', () => {
-  it("shows the server's reason and sends the same file again with Try again", async () => {
+  it("shows why the server refused the file, with no Try again: the same file would fail again", async () => {
     const { fileInput } = renderSlot();
-    const chosen = photo('card.jpg');
-    choose(fileInput, chosen);
+    choose(fileInput, photo('card.jpg'));
     await waitFor(() => expect(sent).toHaveLength(1));
     sent[0]!.answer(415, { message: DOCUMENT_MESSAGES.unreadableImage, code: 'unsupported_media_type', errors: { file: [DOCUMENT_MESSAGES.unreadableImage] } });
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(DOCUMENT_MESSAGES.uploadFailed);
     expect(alert.textContent).toContain('The photo could not be read.');
+    expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.queryByTestId('file-name')).toBeNull();
+    // Another file can be chosen straight away.
+    choose(fileInput, photo('card-again.jpg'));
+    await waitFor(() => expect(sent).toHaveLength(2));
+  });
+
+  it('sends the same file again with Try again when the server was busy', async () => {
+    const { fileInput } = renderSlot();
+    const chosen = photo('card.jpg');
+    choose(fileInput, chosen);
+    await waitFor(() => expect(sent).toHaveLength(1));
+    const busy = 'The server is busy making other documents and reading other files. Try again in a minute.';
+    sent[0]!.answer(503, { message: busy, code: 'service_unavailable' });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(DOCUMENT_MESSAGES.uploadFailed);
+    expect(alert.textContent).toContain(busy);
     expect(screen.queryByTestId('file-name')).toBeNull();
 
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));

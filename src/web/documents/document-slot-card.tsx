@@ -48,6 +48,16 @@ interface Props {
   onStored: () => void;
 }
 
+/**
+ * Whether sending the same file again may work: the connection dropped, or the server (or a proxy)
+ * was busy or failing. A file the server refused (wrong kind, too large, unreadable) fails the
+ * same way again: the slot's chooser is the way on.
+ */
+function isWorthRetrying(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
 /** The detail under 'Could not upload the file!': what the server said, minus the repeated words. */
 function uploadDetail(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
@@ -64,7 +74,8 @@ type Sending = { phase: 'preparing' } | { phase: 'sending'; fraction: number };
 /**
  * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
  * thumbnail that opens the file, Remove, Resubmit). The file chosen uploads at once, a photo made
- * smaller first; a failure says why and offers Try again with the same file (D74). One upload at a
+ * smaller first; a failure says why, and where sending again may work (a dropped connection, a
+ * busy server) offers Try again with the same file (D74). One upload at a
  * time per slot: a second choice while one is on its way is ignored. On a touch screen a slot that
  * takes photos offers "Take a photo" (the camera straight away) beside "Choose a file" (the
  * phone's own chooser: photos, files, often the camera too). Remove asks first (D42).
@@ -108,7 +119,7 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
       {
         onSuccess: () => setThumbnailBroken(false),
         onError: (error) => {
-          setFailed(chosen);
+          setFailed(isWorthRetrying(error) ? chosen : null);
           setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) });
         },
         onSettled: () => {
@@ -258,7 +269,7 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
             sx={{ mt: 2 }}
             action={
               failed && editable ? (
-                <Button color="inherit" size="small" startIcon={<ReplayIcon />} onClick={() => send(failed)} disabled={uploading}>
+                <Button color="inherit" size="small" startIcon={<ReplayIcon />} onClick={() => send(failed)} disabled={uploading} sx={{ whiteSpace: 'nowrap' }}>
                   Try again
                 </Button>
               ) : undefined
