@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFileName, DOCUMENT_SLOTS, FILE_NAME_MAX, formatBytes, isNonNational, isSlotRequired, requiredDocumentTypes } from './documents.schemas.js';
+import {
+  acceptAttribute,
+  acceptedKindsLabel,
+  cleanFileName,
+  DOCUMENT_SLOTS,
+  FILE_NAME_MAX,
+  findSlot,
+  fitWithin,
+  formatBytes,
+  isNonNational,
+  isSlotRequired,
+  PHOTO_MAX_SIDE_PX,
+  requiredDocumentTypes,
+  takesPhotos,
+} from './documents.schemas.js';
 import { computeProgress } from './registration.progress.js';
 
 describe('required document slots', () => {
@@ -51,5 +65,43 @@ describe('formatBytes', () => {
     expect(formatBytes(65536)).toBe('64 KB');
     expect(formatBytes(1536 * 1024)).toBe('1.5 MB');
     expect(formatBytes(70)).toBe('70 bytes');
+  });
+});
+
+describe('the kinds each slot takes (D74)', () => {
+  it('takes a PDF or a photo in every paper slot, and only a photo for the picture', () => {
+    const kinds = Object.fromEntries(DOCUMENT_SLOTS.map((slot) => [slot.type, acceptedKindsLabel(slot)]));
+    expect(kinds).toEqual({
+      birth_certificate: 'PDF, JPEG or PNG',
+      immunization_card: 'PDF, JPEG or PNG',
+      sea_slip: 'PDF, JPEG or PNG',
+      picture: 'JPEG or PNG',
+      passport: 'PDF, JPEG or PNG',
+      student_permit: 'PDF, JPEG or PNG',
+    });
+    expect(DOCUMENT_SLOTS.every(takesPhotos)).toBe(true);
+    for (const slot of DOCUMENT_SLOTS) expect(slot.hint, slot.type).toMatch(/photo/);
+  });
+
+  it("lists each kind's MIME type and extension for the file chooser", () => {
+    expect(acceptAttribute(findSlot('birth_certificate')!)).toBe('application/pdf,.pdf,image/jpeg,.jpg,.jpeg,image/png,.png');
+    expect(acceptAttribute(findSlot('picture')!)).toBe('image/jpeg,.jpg,.jpeg,image/png,.png');
+  });
+});
+
+describe('fitWithin (the photo bound, D74)', () => {
+  it('scales the longest side to the bound and keeps the proportions', () => {
+    expect(PHOTO_MAX_SIDE_PX).toBe(2000);
+    expect(fitWithin(3000, 4000)).toEqual({ width: 1500, height: 2000 });
+    expect(fitWithin(4000, 3000)).toEqual({ width: 2000, height: 1500 });
+    expect(fitWithin(4032, 3024)).toEqual({ width: 2000, height: 1500 });
+    expect(fitWithin(2600, 1000)).toEqual({ width: 2000, height: 769 });
+  });
+
+  it('never enlarges, and never makes a side of zero', () => {
+    expect(fitWithin(2000, 2000)).toEqual({ width: 2000, height: 2000 });
+    expect(fitWithin(640, 480)).toEqual({ width: 640, height: 480 });
+    expect(fitWithin(30_000, 1)).toEqual({ width: 2000, height: 1 });
+    expect(fitWithin(500, 300, 100)).toEqual({ width: 100, height: 60 });
   });
 });

@@ -50,6 +50,10 @@ export const DOCUMENT_MESSAGES = {
   wrongKind: (slot: DocumentSlot) => `Could not upload the file! The ${slot.label} must be a ${acceptedKindsLabel(slot)} file.`,
   tooLarge: (maxBytes: number) => `Could not upload the file! A file can be at most ${formatBytes(maxBytes)}.`,
   empty: 'Could not upload the file! The file is empty.',
+  /** A JPEG or PNG whose header is right but whose picture does not decode (D74). */
+  unreadableImage: 'Could not upload the file! The photo could not be read. Take the photo again, or save it again as JPEG or PNG, and upload that.',
+  /** More pixels than the server decodes (D74): PHOTO_MAX_INPUT_PIXELS. */
+  imageTooLarge: 'Could not upload the file! The photo has too many pixels. Take it again at a lower resolution, or send a smaller copy.',
   /** Why a PDF is refused, by what its check found (docs/decisions.md D17). */
   refusedPdf: {
     active:
@@ -60,6 +64,13 @@ export const DOCUMENT_MESSAGES = {
   uploaded: 'File uploaded successfully.',
   deleted: 'File deleted.',
 } as const;
+
+/**
+ * The most pixels the server decodes in an uploaded photo (D74): 50 megapixels, more than a phone's
+ * full-resolution shot, so a tiny file that claims a huge picture cannot make the server hold
+ * gigabytes. The browser scales photos well below it before they leave.
+ */
+export const PHOTO_MAX_INPUT_PIXELS = 50_000_000;
 
 /** 10485760 → "10 MB" (binary megabytes, as file managers show them). */
 export function formatBytes(bytes: number): string {
@@ -86,6 +97,8 @@ export const UploadedFileSchema = z.object({
   type: DocumentTypeSchema,
   /** Where the file is served: `/api/documents/{random id}`, only to its student and administrators. */
   url: z.string(),
+  /** A photo's small picture, for the screens that draw one (`…/thumbnail`); null for a PDF (D74). */
+  thumbnail_url: z.string().nullable(),
   mime: z.string(),
   size: z.number().int(),
   uploaded_at: z.string(),
@@ -131,6 +144,11 @@ export type DeleteFileAnswer = z.infer<typeof DeleteFileAnswerSchema>;
 /** The URL a document is served from. */
 export function documentUrl(publicId: string): string {
   return `/api/documents/${publicId}`;
+}
+
+/** The URL a photo's thumbnail is served from (D74): the same access as the document. */
+export function documentThumbnailUrl(publicId: string): string {
+  return `${documentUrl(publicId)}/thumbnail`;
 }
 
 /** The printable registration form (SPEC §7), shown in a frame on the Complete step. */

@@ -43,13 +43,20 @@ export interface DocumentSlot {
   readonly requirement: SlotRequirement;
 }
 
+/**
+ * Every paper slot takes a PDF or a photo (docs/decisions.md D74): a parent with only a phone
+ * photographs the paper. A photo is scaled in the browser and again on the server (PHOTO_MAX_SIDE_PX).
+ */
+const ANY_KIND: readonly DocumentKind[] = ['pdf', 'jpeg', 'png'];
+
 export const DOCUMENT_SLOTS: readonly DocumentSlot[] = [
-  { type: 'birth_certificate', label: 'Birth Certificate', hint: "A scan of the student's birth certificate.", accepts: ['pdf'], requirement: 'always' },
-  { type: 'immunization_card', label: 'Immunization Card', hint: 'A scan of every page of the immunization card.', accepts: ['pdf'], requirement: 'always' },
-  { type: 'sea_slip', label: 'SEA Slip', hint: 'The SEA placement slip.', accepts: ['pdf'], requirement: 'always' },
+  { type: 'birth_certificate', label: 'Birth Certificate', hint: "A photo or a scan (PDF) of the student's birth certificate.", accepts: ANY_KIND, requirement: 'always' },
+  { type: 'immunization_card', label: 'Immunization Card', hint: 'A photo or a scan (PDF) of the immunization card. A PDF can hold every page.', accepts: ANY_KIND, requirement: 'always' },
+  { type: 'sea_slip', label: 'SEA Slip', hint: 'A photo or a scan (PDF) of the SEA placement slip.', accepts: ANY_KIND, requirement: 'always' },
+  // A photo only: it is printed on the registration form.
   { type: 'picture', label: 'Picture', hint: 'A recent passport-style photo of the student.', accepts: ['jpeg', 'png'], requirement: 'always' },
-  { type: 'passport', label: 'Passport', hint: "The passport's photo page.", accepts: ['jpeg', 'png'], requirement: 'nonNational' },
-  { type: 'student_permit', label: 'Student Permit', hint: 'The student permit issued by the Immigration Division.', accepts: ['jpeg', 'png'], requirement: 'nonNational' },
+  { type: 'passport', label: 'Passport', hint: "A photo or a scan (PDF) of the passport's photo page.", accepts: ANY_KIND, requirement: 'nonNational' },
+  { type: 'student_permit', label: 'Student Permit', hint: 'A photo or a scan (PDF) of the student permit issued by the Immigration Division.', accepts: ANY_KIND, requirement: 'nonNational' },
 ];
 
 const SLOTS_BY_TYPE: ReadonlyMap<string, DocumentSlot> = new Map(DOCUMENT_SLOTS.map((slot) => [slot.type, slot]));
@@ -65,9 +72,38 @@ export function acceptedKindsLabel(slot: DocumentSlot): string {
   return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }
 
-/** The `accept` attribute of a slot's file input: images let phones offer the camera. */
+/** The MIME types and extensions of a slot's kinds, as a file input's `accept` attribute lists them. */
 export function acceptAttribute(slot: DocumentSlot): string {
-  return slot.accepts.includes('pdf') ? 'application/pdf,.pdf' : 'image/*';
+  return slot.accepts.flatMap((kind) => [DOCUMENT_KINDS[kind].mime, `.${DOCUMENT_KINDS[kind].extension}`, ...(kind === 'jpeg' ? ['.jpeg'] : [])]).join(',');
+}
+
+/** Whether a slot takes photos, so a phone may offer its camera for it. */
+export function takesPhotos(slot: DocumentSlot): boolean {
+  return slot.accepts.includes('jpeg');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Photos (docs/decisions.md D74)
+
+/**
+ * The longest side a stored photo may have, in pixels: a document photographed at 2,000 px is
+ * readable at A4 (about 240 dpi), and a phone's 12-megapixel shot is a tenth of the bytes. The
+ * browser scales to it before the upload; the server scales again whatever comes bigger.
+ */
+export const PHOTO_MAX_SIDE_PX = 2000;
+
+/** The thumbnail's longest side, in pixels: two device pixels per CSS pixel of the largest tile (72 × 88). */
+export const THUMBNAIL_MAX_SIDE_PX = 176;
+
+/**
+ * The size a photo is scaled to: within `maxSide` on its longest side, the proportions kept,
+ * never enlarged, at least one pixel each way.
+ */
+export function fitWithin(width: number, height: number, maxSide = PHOTO_MAX_SIDE_PX): { width: number; height: number } {
+  const longest = Math.max(width, height);
+  if (longest <= maxSide) return { width, height };
+  const scale = maxSide / longest;
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
 /** Nationalities written for Trinidad and Tobago ("Trinidadian", "Trinbagonian", "T&T", …). */

@@ -134,6 +134,7 @@ const DOCUMENTS: AccessSection = {
   'POST /api/student-data-files':                                       row('student.edit',            '!  S  -  P  -  -  -  O  -  A'),
   'DELETE /api/file':                                                   row('student.edit',            '!  S  -  P  -  -  -  O  -  A'),
   'GET /api/documents/:publicId':                                       row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
+  'GET /api/documents/:publicId/thumbnail':                             row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
 };
 
 /** The registration form and report cards: per student like the record; per class for that class's form teacher; school-wide results for the office and principal. */

@@ -39,7 +39,8 @@ export async function startPortal(overrides: Partial<Config> = {}, options: Pick
 }
 
 type BrowserSize = { width?: number; height?: number };
-export type BrowserOptions = BrowserSize & { args?: readonly string[] };
+/** `hasTouch`: a phone's touch screen (CSS `pointer: coarse` matches). */
+export type BrowserOptions = BrowserSize & { args?: readonly string[]; hasTouch?: boolean };
 
 export interface Browser {
   context: BrowserContext;
@@ -75,7 +76,7 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   const own = options.args?.length ? await launchChromium(options.args) : undefined;
   fileChromium ??= launchChromium();
   const browser = own ?? (await fileChromium);
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, hasTouch: options.hasTouch ?? false });
   const page = await context.newPage();
   return {
     context,

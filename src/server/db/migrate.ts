@@ -18,6 +18,7 @@ import * as seaIntake from './migrations/0014-sea-intake.js';
 import * as reRegistration from './migrations/0015-re-registration.js';
 import * as familyVerifyPassword from './migrations/0016-family-verify-password.js';
 import * as outboxSentSecrets from './migrations/0017-outbox-sent-secrets.js';
+import * as documentThumbnails from './migrations/0018-document-thumbnails.js';
 import * as yesNoAnswers from './migrations/0019-yes-no-answers.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-re-registration': reRegistration,
   '0016-family-verify-password': familyVerifyPassword,
   '0017-outbox-sent-secrets': outboxSentSecrets,
+  '0018-document-thumbnails': documentThumbnails,
   '0019-yes-no-answers': yesNoAnswers,
 };
 

@@ -182,6 +182,8 @@ export interface DocumentTable extends Timestamps {
   review_reason: string | null;
   reviewed_by: number | null;
   reviewed_at: string | null;
+  /** A photo's thumbnail (JPEG), made the first time it is asked for (D74); null until then and for PDFs. */
+  thumbnail: Buffer | null;
 }
 
 export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';

@@ -62,16 +62,46 @@ export async function findDocumentBytes(db: Db, studentId: string, fileType: str
 }
 
 /** A document row as the upload writes it (its id and times are the database's and the call's). */
-export type NewDocument = Omit<DocumentTable, 'id' | 'created_at' | 'updated_at' | 'review_state' | 'review_reason' | 'reviewed_by' | 'reviewed_at'>;
+export type NewDocument = Omit<DocumentTable, 'id' | 'created_at' | 'updated_at' | 'review_state' | 'review_reason' | 'reviewed_by' | 'reviewed_at' | 'thumbnail'>;
 
-/** Stores the file of a slot, replacing the one there (one row per student and type); a new file is submitted for review again (D56). */
+/**
+ * Stores the file of a slot, replacing the one there (one row per student and type); a new file is
+ * submitted for review again (D56) and has no thumbnail until one is asked for (D74).
+ */
 export async function upsertDocument(db: Db, document: NewDocument, at: string): Promise<void> {
   const { public_id, file_name, mime, size, sha256, bytes } = document;
   await db
     .insertInto('documents')
     .values({ ...document, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.columns(['student_id', 'file_type']).doUpdateSet({ public_id, file_name, mime, size, sha256, bytes, updated_at: at, review_state: 'submitted', review_reason: null, reviewed_by: null, reviewed_at: null }))
+    .onConflict((oc) => oc.columns(['student_id', 'file_type']).doUpdateSet({ public_id, file_name, mime, size, sha256, bytes, updated_at: at, review_state: 'submitted', review_reason: null, reviewed_by: null, reviewed_at: null, thumbnail: null }))
     .execute();
+}
+
+/** The stored thumbnail of a document, with what decides whether one may be made (D74). */
+export interface ThumbnailRow {
+  student_id: string;
+  mime: string;
+  thumbnail: Buffer | null;
+}
+
+/** A document's owner, kind and stored thumbnail (no file bytes). */
+export async function findThumbnail(db: Db, publicId: string): Promise<ThumbnailRow | undefined> {
+  const row = await db.selectFrom('documents').select(['student_id', 'mime', 'thumbnail']).where('public_id', '=', publicId).executeTakeFirst();
+  return row ? { ...row, thumbnail: row.thumbnail ? asBuffer(row.thumbnail) : null } : undefined;
+}
+
+/** The file bytes behind a URL (to make its thumbnail). */
+export async function findBytesByPublicId(db: Db, publicId: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('documents').select('bytes').where('public_id', '=', publicId).executeTakeFirst();
+  return row ? asBuffer(row.bytes) : undefined;
+}
+
+/**
+ * Keeps a thumbnail made for a document. Only where none is stored yet: two screens asking at
+ * once both make one, and the first stored is the one every later visit gets.
+ */
+export async function storeThumbnail(db: Db, publicId: string, thumbnail: Buffer): Promise<void> {
+  await db.updateTable('documents').set({ thumbnail }).where('public_id', '=', publicId).where('thumbnail', 'is', null).execute();
 }
 
 /** Removes the file of a slot; answers whether there was one. */

@@ -23,6 +23,7 @@ import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as documents from './documents.service.js';
+import { THUMBNAIL_MIME } from './photo-processing.js';
 
 function callerOf(request: FastifyRequest): documents.Caller {
   const user = requireUser(request);
@@ -62,6 +63,20 @@ function sendDocument(reply: FastifyReply, document: { file_name: string; mime: 
     .header('cache-control', 'private, no-store')
     .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'")
     .send(document.bytes);
+}
+
+/**
+ * Serves a photo's thumbnail (D74) under the document's own rules (nosniff, sandbox), but kept by
+ * the browser: a replaced file gets a new random id, so a thumbnail's URL never names other bytes.
+ * `private`: no shared cache keeps a child's picture.
+ */
+function sendThumbnail(reply: FastifyReply, thumbnail: Buffer) {
+  return reply
+    .header('content-type', THUMBNAIL_MIME)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, max-age=604800, immutable')
+    .header('content-security-policy', "sandbox; default-src 'none'; frame-ancestors 'self'")
+    .send(thumbnail);
 }
 
 const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
@@ -227,6 +242,24 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       const document = await documents.openDocument(db, request.params.publicId);
       await authorizeStudent(db, requesterOf(requireUser(request)), 'student.read', document.student_id);
       return sendDocument(reply, document, request.query);
+    },
+  );
+
+  app.get(
+    '/api/documents/:publicId/thumbnail',
+    {
+      config: { access: { can: 'student.read', student: 'handler' } },
+      schema: {
+        tags,
+        summary: "A photo's thumbnail (JPEG, made once and kept), to whoever may open the photo; 404 for a PDF",
+        params: z.object({ publicId: PublicIdSchema }),
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const row = await documents.findThumbnail(db, request.params.publicId);
+      await authorizeStudent(db, requesterOf(requireUser(request)), 'student.read', row.student_id);
+      return sendThumbnail(reply, await documents.thumbnailOf(db, request.params.publicId, row));
     },
   );
 };

@@ -4,6 +4,7 @@ import {
   DOCUMENT_KINDS,
   DOCUMENT_MESSAGES,
   DOCUMENT_SLOTS,
+  documentThumbnailUrl,
   documentUrl,
   findSlot,
   type DeleteFileAnswer,
@@ -23,6 +24,7 @@ import * as registration from '../registration/registration.service.js';
 import * as reRegistration from '../re-registration/re-registration.service.js';
 import * as repo from './documents.repository.js';
 import { detectKind, findPdfProblem } from './file-sniffing.js';
+import { makeThumbnail, normalisePhoto } from './photo-processing.js';
 
 /** Who is calling (the registration feature's caller: role, own student id, audit actor). */
 export type Caller = registration.Caller;
@@ -36,6 +38,7 @@ function toUploadedFile(meta: repo.DocumentMeta): UploadedFile {
     name: meta.file_name,
     type: meta.file_type as DocumentType,
     url: documentUrl(meta.public_id),
+    thumbnail_url: meta.mime.startsWith('image/') ? documentThumbnailUrl(meta.public_id) : null,
     mime: meta.mime,
     size: Number(meta.size),
     uploaded_at: meta.updated_at,
@@ -72,8 +75,9 @@ export interface UploadInput {
 /**
  * Stores an uploaded file in its slot (SPEC §7 `POST /api/store-file`). The kind is decided from
  * the bytes and must be one the slot accepts; PDFs that act when opened, carry other files, are
- * encrypted or cannot be parsed are refused (file-sniffing.ts); the name is
- * cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
+ * encrypted or cannot be parsed are refused (file-sniffing.ts); a photo is decoded, turned
+ * upright, scaled and encoded again, or refused when it does not decode (photo-processing.ts,
+ * D74), and stored as that photo; the name is cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
  * and the new progress flags; a file already in the slot is replaced (its old URL stops working).
  */
 export async function storeFile(db: Db, caller: Caller, input: UploadInput, now = new Date()): Promise<StoreFileAnswer> {
@@ -86,10 +90,20 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
   if (kind === null || !slot.accepts.includes(kind)) {
     throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.wrongKind(slot), { file: [DOCUMENT_MESSAGES.wrongKind(slot)] });
   }
-  const problem = kind === 'pdf' ? await findPdfProblem(input.bytes) : null;
-  if (problem) {
-    const message = DOCUMENT_MESSAGES.refusedPdf[problem];
-    throw new AppError(415, 'unsupported_media_type', message, { file: [message] });
+  let bytes = input.bytes;
+  if (kind === 'pdf') {
+    const problem = await findPdfProblem(input.bytes);
+    if (problem) {
+      const message = DOCUMENT_MESSAGES.refusedPdf[problem];
+      throw new AppError(415, 'unsupported_media_type', message, { file: [message] });
+    }
+  } else {
+    const photo = await normalisePhoto(input.bytes, kind);
+    if (!photo.ok && photo.reason === 'too-large') {
+      throw new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.imageTooLarge, { file: [DOCUMENT_MESSAGES.imageTooLarge] });
+    }
+    if (!photo.ok) throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.unreadableImage, { file: [DOCUMENT_MESSAGES.unreadableImage] });
+    bytes = photo.bytes;
   }
 
   const document: repo.NewDocument = {
@@ -99,9 +113,9 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
     file_type: slot.type,
     file_name: cleanFileName(input.originalName, kind, slot.type),
     mime: DOCUMENT_KINDS[kind].mime,
-    size: input.bytes.length,
-    sha256: createHash('sha256').update(input.bytes).digest('hex'),
-    bytes: input.bytes,
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes,
   };
 
   return db.transaction().execute(async (trx) => {
@@ -198,6 +212,37 @@ export async function openDocument(db: Db, publicId: string): Promise<repo.Docum
   const document = await repo.findDocumentByPublicId(db, publicId);
   if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
   return document;
+}
+
+/**
+ * The owner, kind and stored thumbnail of a document URL; the route asks the policy whether the
+ * caller may read that student before anything is made or sent. Unknown ids are 404.
+ */
+export async function findThumbnail(db: Db, publicId: string): Promise<repo.ThumbnailRow> {
+  const row = await repo.findThumbnail(db, publicId);
+  if (!row) throw notFound('This file does not exist. It may have been replaced or removed.');
+  return row;
+}
+
+/**
+ * The thumbnail of a photo (D74): the stored one, or one made now with sharp and stored, so each
+ * photo is scaled down once however often its screens are visited. A PDF has none (404): its
+ * screens draw an icon.
+ */
+export async function thumbnailOf(db: Db, publicId: string, row: repo.ThumbnailRow): Promise<Buffer> {
+  if (row.thumbnail) return row.thumbnail;
+  if (!row.mime.startsWith('image/')) throw notFound('Only photos have a thumbnail.');
+  const bytes = await repo.findBytesByPublicId(db, publicId);
+  if (!bytes) throw notFound('This file does not exist. It may have been replaced or removed.');
+  let thumbnail: Buffer;
+  try {
+    thumbnail = await makeThumbnail(bytes);
+  } catch {
+    // A photo stored before photos were decoded on upload, that does not decode: no thumbnail (its screens draw an icon).
+    throw notFound('This photo has no thumbnail.');
+  }
+  await repo.storeThumbnail(db, publicId, thumbnail);
+  return thumbnail;
 }
 
 /** The uploaded files of a student with the picture's bytes, for the registration form. */

@@ -1,7 +1,8 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import DeleteIcon from '@mui/icons-material/Delete';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
+import ImageIcon from '@mui/icons-material/Image';
+import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -22,12 +23,14 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId, useRef, useState, type ChangeEvent } from 'react';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useId, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
 import {
   acceptAttribute,
   acceptedKindsLabel,
   DOCUMENT_MESSAGES,
   formatBytes,
+  takesPhotos,
   type DocumentSlot,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
@@ -45,6 +48,16 @@ interface Props {
   onStored: () => void;
 }
 
+/**
+ * Whether sending the same file again may work: the connection dropped, or the server (or a proxy)
+ * was busy or failing. A file the server refused (wrong kind, too large, unreadable) fails the
+ * same way again: the slot's chooser is the way on.
+ */
+function isWorthRetrying(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
 /** The detail under 'Could not upload the file!': what the server said, minus the repeated words. */
 function uploadDetail(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
@@ -52,74 +65,89 @@ function uploadDetail(error: unknown): string | null {
   return detail === '' ? null : detail;
 }
 
+/** A file input kept in the page for its button to open, out of sight and out of the tab order. */
+const HIDDEN_INPUT: CSSProperties = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' };
+
+/** Where an upload is: the photo being made smaller, or the bytes on their way (0..1). */
+type Sending = { phase: 'preparing' } | { phase: 'sending'; fraction: number };
+
 /**
  * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
- * preview that opens the file, Remove, Resubmit). Messages are the spec's words (SPEC §5, §8).
- * Resubmit is one step: the file chosen uploads at once. Remove asks first (D42).
+ * thumbnail that opens the file, Remove, Resubmit). The file chosen uploads at once, a photo made
+ * smaller first; a failure says why, and where sending again may work (a dropped connection, a
+ * busy server) offers Try again with the same file (D74). One upload at a
+ * time per slot: a second choice while one is on its way is ignored. On a touch screen a slot that
+ * takes photos offers "Take a photo" (the camera straight away) beside "Choose a file" (the
+ * phone's own chooser: photos, files, often the camera too). Remove asks first (D42).
  */
 export function DocumentSlotCard({ slot, required, file, studentId, editable, onStored }: Props) {
-  const inputRef = useRef<HTMLInputElement>(null);
-  const headingId = useId();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
   const replaceRef = useRef<HTMLInputElement>(null);
-  const [chosen, setChosen] = useState<File | null>(null);
+  const headingId = useId();
+  const touch = useMediaQuery('(pointer: coarse)', { noSsr: true });
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [progress, setProgress] = useState(0);
+  const [sending, setSending] = useState<Sending | null>(null);
+  const [failed, setFailed] = useState<File | null>(null);
   const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
   const [previewOpen, setPreviewOpen] = useState(false);
+  const [thumbnailBroken, setThumbnailBroken] = useState(false);
+  // Set at once, before React draws the disabled buttons: a double click or a second choice in the same moment finds it.
+  const inFlight = useRef(false);
   const upload = useUploadDocument(studentId, onStored);
   const remove = useDeleteDocument(studentId, onStored);
 
-  const uploading = upload.isPending;
+  const uploading = sending !== null;
   // A document the office returned keeps its file until replaced, and its slot is ready for a new one.
   const returned = file?.review_state === 'returned';
   const showChooser = editable && (file === undefined || returned);
+  const offerCamera = touch && takesPhotos(slot);
 
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    setChosen(event.target.files?.[0] ?? null);
+  const send = (chosen: File) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     setMessage(null);
-  };
-
-  const resetChooser = () => {
-    setChosen(null);
-    if (inputRef.current) inputRef.current.value = '';
-  };
-
-  const uploadFile = (chosenFile: File) => {
-    setMessage(null);
-    setProgress(0);
+    setFailed(null);
+    setSending({ phase: 'preparing' });
     upload.mutate(
-      { fileType: slot.type, file: chosenFile, onProgress: setProgress },
       {
-        onSuccess: resetChooser,
-        onError: (error) => setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) }),
+        fileType: slot.type,
+        file: chosen,
+        onPreparing: () => setSending({ phase: 'preparing' }),
+        onProgress: (fraction) => setSending({ phase: 'sending', fraction }),
+      },
+      {
+        onSuccess: () => setThumbnailBroken(false),
+        onError: (error) => {
+          setFailed(isWorthRetrying(error) ? chosen : null);
+          setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) });
+        },
+        onSettled: () => {
+          inFlight.current = false;
+          setSending(null);
+        },
       },
     );
   };
 
-  const startUpload = () => {
-    if (!chosen) {
-      setMessage({ title: DOCUMENT_MESSAGES.selectFile, detail: null });
-      return;
-    }
-    uploadFile(chosen);
-  };
-
-  /** Resubmit: the file chosen replaces the stored one straight away. */
-  const chooseReplacement = (event: ChangeEvent<HTMLInputElement>) => {
-    const replacement = event.target.files?.[0];
+  /** A file chosen (from the files, the camera, or Resubmit) goes up straight away. */
+  const onChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    // Emptied, so choosing the same file again (after a failure) is a change too.
     event.target.value = '';
-    if (replacement) uploadFile(replacement);
+    if (chosen) send(chosen);
   };
 
   const startRemove = () => {
     setConfirmRemove(false);
     if (!file) return;
     setMessage(null);
+    setFailed(null);
     remove.mutate(file, { onError: () => setMessage({ title: DOCUMENT_MESSAGES.deleteFailed, detail: null }) });
   };
 
   const done = file !== undefined && !returned;
-  const isImage = file !== undefined && file.mime.startsWith('image/');
+  const percent = sending?.phase === 'sending' ? Math.round(sending.fraction * 100) : 0;
 
   return (
     <Card variant="outlined" component="section" aria-labelledby={headingId} data-testid={`slot-${slot.type}`} sx={{ display: 'flex', flexDirection: 'column' }}>
@@ -146,10 +174,20 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
               aria-label={`View ${slot.label}: ${file.name}`}
               sx={{ borderRadius: 1, border: 1, borderColor: 'divider', width: 72, height: 88, flexShrink: 0, overflow: 'hidden', bgcolor: 'grey.50' }}
             >
-              {isImage ? (
-                <Box component="img" src={file.url} alt="" sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
-              ) : (
+              {file.thumbnail_url && !thumbnailBroken ? (
+                // The small picture made on the server, never the photo itself (D74).
+                <Box
+                  component="img"
+                  src={file.thumbnail_url}
+                  alt=""
+                  onError={() => setThumbnailBroken(true)}
+                  sx={{ width: '100%', height: '100%', objectFit: 'cover' }}
+                  data-testid="thumbnail"
+                />
+              ) : file.mime === 'application/pdf' ? (
                 <PictureAsPdfIcon color="error" sx={{ fontSize: 40 }} aria-hidden />
+              ) : (
+                <ImageIcon color="action" sx={{ fontSize: 40 }} aria-hidden />
               )}
             </ButtonBase>
             <Box sx={{ minWidth: 0 }}>
@@ -176,74 +214,91 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
         {showChooser && (
           <Box sx={{ mt: 2 }}>
             <input
-              ref={inputRef}
+              ref={fileRef}
               type="file"
               name={`file-${slot.type}`}
               accept={acceptAttribute(slot)}
-              onChange={choose}
+              onChange={onChosen}
               aria-label={`Choose a file for ${slot.label}`}
               tabIndex={-1}
-              style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' }}
+              style={HIDDEN_INPUT}
             />
+            {offerCamera && (
+              <input
+                ref={cameraRef}
+                type="file"
+                name={`camera-${slot.type}`}
+                accept="image/*"
+                capture="environment"
+                onChange={onChosen}
+                aria-label={`Take a photo of the ${slot.label}`}
+                tabIndex={-1}
+                style={HIDDEN_INPUT}
+              />
+            )}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
-              <Button variant="outlined" startIcon={<FolderOpenIcon />} onClick={() => inputRef.current?.click()} disabled={uploading}>
-                Choose file
+              {offerCamera && (
+                <Button variant="contained" startIcon={<PhotoCameraIcon />} onClick={() => cameraRef.current?.click()} disabled={uploading}>
+                  Take a photo
+                </Button>
+              )}
+              <Button variant={offerCamera ? 'outlined' : 'contained'} startIcon={<FolderOpenIcon />} onClick={() => fileRef.current?.click()} disabled={uploading}>
+                Choose a file
               </Button>
-              <Typography variant="body2" sx={{ overflowWrap: 'anywhere', flexGrow: 1 }} data-testid="chosen-file">
-                {chosen ? `${chosen.name} (${formatBytes(chosen.size)})` : 'No file chosen'}
-              </Typography>
             </Stack>
           </Box>
         )}
 
-        {uploading && (
-          <Box sx={{ mt: 2 }}>
-            <LinearProgress
-              variant="determinate"
-              value={Math.round(progress * 100)}
-              aria-label={`Uploading ${slot.label}`}
-            />
-            <Typography variant="caption" color="text.secondary">
-              Uploading… {Math.round(progress * 100)}%
+        {sending && (
+          <Box sx={{ mt: 2 }} data-testid="upload-progress">
+            {sending.phase === 'preparing' ? (
+              <LinearProgress aria-label={`Uploading ${slot.label}`} />
+            ) : (
+              <LinearProgress variant="determinate" value={percent} aria-label={`Uploading ${slot.label}`} />
+            )}
+            <Typography variant="caption" color="text.secondary" role="status">
+              {sending.phase === 'preparing' ? 'Preparing the file…' : `Uploading… ${percent}%`}
             </Typography>
           </Box>
         )}
 
         {message && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          <Alert
+            severity="error"
+            role="alert"
+            sx={{ mt: 2 }}
+            action={
+              failed && editable ? (
+                <Button color="inherit" size="small" startIcon={<ReplayIcon />} onClick={() => send(failed)} disabled={uploading} sx={{ whiteSpace: 'nowrap' }}>
+                  Try again
+                </Button>
+              ) : undefined
+            }
+          >
             {message.detail ? <AlertTitle>{message.title}</AlertTitle> : message.title}
             {message.detail}
           </Alert>
         )}
       </CardContent>
 
-      {editable && (
+      {editable && file && (
         <CardActions sx={{ flexWrap: 'wrap', gap: 1, px: 2, pb: 2 }}>
-          {showChooser && (
-            <Button variant="contained" startIcon={<CloudUploadIcon />} onClick={startUpload} disabled={uploading}>
-              Upload
-            </Button>
-          )}
-          {file && (
-            <>
-              <input
-                ref={replaceRef}
-                type="file"
-                name={`replace-${slot.type}`}
-                accept={acceptAttribute(slot)}
-                onChange={chooseReplacement}
-                aria-label={`Choose a new file for ${slot.label}`}
-                tabIndex={-1}
-                style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' }}
-              />
-              <Button startIcon={<ReplayIcon />} onClick={() => replaceRef.current?.click()} disabled={remove.isPending || uploading}>
-                Resubmit
-              </Button>
-              <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirmRemove(true)} disabled={remove.isPending || uploading}>
-                Remove
-              </Button>
-            </>
-          )}
+          <input
+            ref={replaceRef}
+            type="file"
+            name={`replace-${slot.type}`}
+            accept={acceptAttribute(slot)}
+            onChange={onChosen}
+            aria-label={`Choose a new file for ${slot.label}`}
+            tabIndex={-1}
+            style={HIDDEN_INPUT}
+          />
+          <Button startIcon={<ReplayIcon />} onClick={() => replaceRef.current?.click()} disabled={remove.isPending || uploading}>
+            Resubmit
+          </Button>
+          <Button color="error" startIcon={<DeleteIcon />} onClick={() => setConfirmRemove(true)} disabled={remove.isPending || uploading}>
+            Remove
+          </Button>
         </CardActions>
       )}
 

@@ -8,16 +8,18 @@ import { errorMessage } from '../lib/api-client.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { DocumentSlotCard } from './document-slot-card.js';
-import { useFiles } from './documents.api.js';
+import { useDocumentUploadsInProgress, useFiles } from './documents.api.js';
 
 /**
  * The Documents step (SPEC §2): one slot per document type. Passport and student permit are
  * required for non-nationals (docs/decisions.md); the Documents flag follows the server's answer.
+ * `data-uploading` says whether a file is on its way (D74), for a warning before leaving the page.
  */
 export function DocumentsStepPage() {
   usePageTitle('Documents');
   const { studentId, record, editable, refreshRecord } = useRegistration();
   const files = useFiles(studentId);
+  const uploading = useDocumentUploadsInProgress();
   const values = recordValues(record);
   // A document the office returned is needed again, as the server's Documents flag counts it.
   const missing = DOCUMENT_SLOTS.filter(
@@ -25,7 +27,7 @@ export function DocumentsStepPage() {
   );
 
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="documents-title">
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="documents-title" aria-busy={uploading} data-uploading={uploading}>
       <Typography variant="h1" id="documents-title">
         Documents
       </Typography>
@@ -35,8 +37,8 @@ export function DocumentsStepPage() {
           : missing.length === 0
             ? 'Every required document is uploaded.'
             : `Still needed: ${missing.map((slot) => slot.label).join(', ')}.`}{' '}
-        Scans and certificates as PDF; the picture, passport and permit as a photo (JPEG or PNG). On a phone, the
-        camera can take the photo.
+        Each document can be a photo (JPEG or PNG) or a scan (PDF); the picture is a photo. On a phone, take the
+        photo with the camera: it is made smaller before it is sent, and goes up as soon as it is chosen.
       </Typography>
       {files.isError && (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>

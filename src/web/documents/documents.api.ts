@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useIsMutating, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   DeleteFileAnswerSchema,
   StoreFileAnswerSchema,
@@ -10,6 +10,7 @@ import {
 import { ApiError, apiRequest, errorFromBody, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
+import { preparePhoto } from './prepare-photo.js';
 
 /** The file calls of SPEC §7: one fetcher and one hook per call. */
 
@@ -104,11 +105,41 @@ export async function uploadDocument(request: UploadRequest): Promise<StoreFileA
   return parsed.data;
 }
 
-/** Uploads into a slot; the list follows, and `onStored` (the record's progress flags). */
+/** Every upload of the Documents step, whichever slot or child: what a leave warning asks about. */
+const UPLOAD_KEY = ['documents', 'upload'] as const;
+
+/**
+ * Whether a document is being prepared or sent right now, on any slot (D74): the Documents
+ * screen's `uploading` state. A warning before leaving the page reads it; the upload would be lost.
+ */
+export function useDocumentUploadsInProgress(): boolean {
+  return useIsMutating({ mutationKey: UPLOAD_KEY }) > 0;
+}
+
+/** What a slot asks to upload: the file chosen, and where to report each phase. */
+export interface SlotUpload {
+  fileType: DocumentType;
+  file: File;
+  /** The photo is being made smaller in the browser (before any byte is sent). */
+  onPreparing?: () => void;
+  /** 0..1 as the bytes leave the browser (0 as soon as sending starts). */
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * Uploads into a slot: a photo is made smaller first (prepare-photo.ts), then sent; the list
+ * follows, and `onStored` (the record's progress flags).
+ */
 export function useUploadDocument(studentId: string, onStored: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Omit<UploadRequest, 'studentId'>) => uploadDocument({ ...input, studentId }),
+    mutationKey: [...UPLOAD_KEY, studentId],
+    mutationFn: async ({ fileType, file, onPreparing, onProgress }: SlotUpload) => {
+      onPreparing?.();
+      const prepared = await preparePhoto(file);
+      onProgress?.(0);
+      return uploadDocument({ studentId, fileType, file: prepared, ...(onProgress ? { onProgress } : {}) });
+    },
     // The slot shows its own progress bar; the page overlay stays down.
     meta: BACKGROUND_QUERY,
     onSuccess: (answer) => {

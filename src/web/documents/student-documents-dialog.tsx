@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import ImageIcon from '@mui/icons-material/Image';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -80,6 +81,7 @@ function DocumentList({ studentId }: { studentId: string }) {
 }
 
 function DocumentRow({ slot, file, divider, onPreview }: { slot: DocumentSlot; file: UploadedFile | undefined; divider: boolean; onPreview: (file: UploadedFile) => void }) {
+  const [thumbnailBroken, setThumbnailBroken] = useState(false);
   return (
     <ListItem divider={divider} sx={{ gap: 2, py: 1.5, alignItems: 'center' }} data-testid={`document-${slot.type}`}>
       {file ? (
@@ -88,10 +90,13 @@ function DocumentRow({ slot, file, divider, onPreview }: { slot: DocumentSlot; f
           aria-label={`View ${slot.label}: ${file.name}`}
           sx={{ borderRadius: 1, border: 1, borderColor: 'divider', width: 56, height: 68, flexShrink: 0, overflow: 'hidden', bgcolor: 'grey.50' }}
         >
-          {file.mime.startsWith('image/') ? (
-            <Box component="img" src={file.url} alt="" sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
-          ) : (
+          {file.thumbnail_url && !thumbnailBroken ? (
+            // The small picture made on the server, never the photo itself (D74).
+            <Box component="img" src={file.thumbnail_url} alt="" onError={() => setThumbnailBroken(true)} sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+          ) : file.mime === 'application/pdf' ? (
             <PictureAsPdfIcon color="error" sx={{ fontSize: 32 }} aria-hidden />
+          ) : (
+            <ImageIcon color="action" sx={{ fontSize: 32 }} aria-hidden />
           )}
         </ButtonBase>
       ) : (

@@ -329,6 +329,10 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: async ({ db, student }) => ({ url: `/api/documents/${await ensurePicture(db, student)}` }),
     ok: 200,
   },
+  'GET /api/documents/:publicId/thumbnail': {
+    request: async ({ db, student }) => ({ url: `/api/documents/${await ensurePicture(db, student)}/thumbnail` }),
+    ok: 200,
+  },
 
   // ---- registration form and term reports ----
   'GET /api/registration-form/:studentId': { costly: true, request: ({ student }) => ({ url: `/api/registration-form/${student}` }), ok: 200 },
