@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DOCUMENT_MESSAGES, findSlot, type StoreFileAnswer, type UploadedFile } from '../../shared/documents.schemas.js';
 import { UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { hasUnsentWork } from '../lib/unsent-work.js';
 import { createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
 import { DocumentSlotCard } from './document-slot-card.js';
 import { filesQuery, useDocumentUploadsInProgress } from './documents.api.js';
@@ -166,6 +167,7 @@ describe('uploading as soon as a file is chosen', () => {
     expect(sent[0]!.file.name).toBe('IMG_2041.jpg');
     expect(sent[0]!.body!.get('file_type')).toBe('birth_certificate');
     expect(uploadingState()).toBe('true');
+    expect(hasUnsentWork()).toBe(true);
     expect(screen.getByRole('button', { name: 'Choose a file' })).toHaveProperty('disabled', true);
 
     sent[0]!.progress(0.4);
@@ -177,6 +179,7 @@ describe('uploading as soon as a file is chosen', () => {
     expect(screen.getByTestId('file-name').textContent).toBe('IMG_2041.jpg');
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(uploadingState()).toBe('false');
+    expect(hasUnsentWork()).toBe(false);
     // The thumbnail is the server's small picture, not the photo.
     expect(container.querySelector('img')!.getAttribute('src')).toBe('/api/documents/AAAAAAAAAAAAAAAAAAAAAA/thumbnail');
     expect(sent).toHaveLength(1);

@@ -35,6 +35,7 @@ import {
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
 import { ApiError } from '../lib/api-client.js';
+import { useUnsentWork } from '../lib/unsent-work.js';
 import { DocumentPreviewDialog } from './document-preview-dialog.js';
 import { useDeleteDocument, useUploadDocument } from './documents.api.js';
 
@@ -98,6 +99,8 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
   const remove = useDeleteDocument(studentId, onStored);
 
   const uploading = sending !== null;
+  // Leaving the page while a file is on its way asks first (D73's leave warning).
+  useUnsentWork(uploading);
   // A document the office returned keeps its file until replaced, and its slot is ready for a new one.
   const returned = file?.review_state === 'returned';
   const showChooser = editable && (file === undefined || returned);
