@@ -1,7 +1,7 @@
 import { SESSIONS_PER_SCHOOL_DAY } from './school-days.js';
 
 /**
- * The attendance figures of SPEC §5 and their words, one definition for the server (API, report
+ * The attendance figures and their words, one definition for the server (API, report
  * PDF, the family's home cards, the daily digest's words) and the screen (doughnuts and totals).
  * Attendance counts sessions: a school day has a morning and an afternoon session
  * (school-days.ts). Punctuality counts days at school: a late arrival happens once a day, so it
@@ -130,7 +130,7 @@ export interface AttendanceFigures {
   daysOnTime: number;
   /** sessionsPresent / possibleSessions, whole percent. */
   attendancePercent: number;
-  /** daysOnTime / daysAtSchool, whole percent (SPEC §5's formula, counted in days). */
+  /** daysOnTime / daysAtSchool, whole percent (counted in days). */
   punctualityPercent: number;
 }
 

@@ -58,7 +58,7 @@ export const DAY_FIRST_FORMAT = 'dd/MM/yyyy';
  * A date of birth as people type it (the first sign-in, the family's "Add a child", the Student ID
  * finder and the student's password reset) → 'yyyy-MM-dd', or null. The one reading of a typed
  * date (D77): dd/MM/yyyy as the forms' placeholder says, yyyy-MM-dd as every screen shows a date
- * (SPEC §9), and the digits alone ('20140309', the reset password of DESIGN §6).
+ * and the digits alone ('20140309', the password an office reset gives).
  */
 export function parseBirthDate(text: string): string | null {
   const trimmed = text.trim();

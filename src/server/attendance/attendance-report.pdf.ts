@@ -11,7 +11,7 @@ import { listName } from '../../shared/admin.schemas.js';
  * The attendance report (SPEC §7 `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
  * the student, class and range; one row per school day of the range (absent days too, so the
  * page reads as a register) plus any day scanned while the school was closed; the totals and
- * both percentages of SPEC §5 in the attendance screen's words, sessions and days said as such
+ * both percentages in the attendance screen's words, sessions and days said as such
  * (src/shared/attendance.stats.ts, D76).
  */
 

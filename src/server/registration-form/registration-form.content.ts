@@ -15,7 +15,7 @@ import { agreementLine, type Agreement } from '../../shared/registration.schemas
 import { TERMS_DECLARATION, TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
 
 /**
- * What the registration form says (SPEC §1, §7 `/api/registration-form/{studentId}`), built once
+ * What the registration form says (`/api/registration-form/{studentId}`), built once
  * from the record (D75): the printed PDF (`registration-form.pdf.ts`) lays these sections out on
  * Legal paper and the phone's view shows the same JSON. Pure: the service reads the data.
  */
@@ -94,7 +94,7 @@ function studentSection(data: RegistrationFormData): FormSection {
 
 const PARENT_TITLES = { mother: 'Mother', father: 'Father', guardian: 'Guardian' } as const;
 
-/** Living status heads the section (it decides what follows, SPEC §2), then the parents and the rest. */
+/** Living status heads the section (it decides what follows), then the parents and the rest. */
 function familySection(data: RegistrationFormData): FormSection {
   const sections = visibleSections(data.record.living_status as string | null | undefined);
   const status = shown('family', data, [undefined]).map((field) => `${field.label}: ${printable(field, data) ?? '—'}`);

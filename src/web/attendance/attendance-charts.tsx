@@ -102,7 +102,7 @@ const days = (n: number) => (n === 1 ? 'day' : 'days');
 
 /**
  * The attendance (sessions present vs absent) and punctuality (days on time vs late) doughnuts of
- * SPEC §2, each in its own unit and saying which (D76; the words are src/shared/attendance.stats.ts).
+ * each in its own unit and saying which (D76; the words are src/shared/attendance.stats.ts).
  */
 export function AttendanceCharts({ figures }: { figures: AttendanceFigures }) {
   const theme = useTheme();

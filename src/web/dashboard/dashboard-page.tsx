@@ -20,7 +20,7 @@ interface DashboardCardProps {
 }
 
 /**
- * The dashboard (/dashboard). A student sees the three cards of SPEC §2. A family account is
+ * The dashboard (/dashboard). A student sees their three cards. A family account is
  * greeted by its own name and sees a card per linked child (D76: registration and its deadline,
  * documents, today's attendance, the newest report card), or, with no child linked yet, the way to
  * add one. `actions` holds what app/ adds for the person (a student's "Invite a parent").

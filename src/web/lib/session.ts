@@ -102,7 +102,7 @@ export function refreshSession(queryClient: QueryClient): Promise<SessionAnswer>
 }
 
 /**
- * Forgets everything about the signed-in user on this device (SPEC §4: even if sign-out fails),
+ * Forgets everything about the signed-in user on this device (even if sign-out fails),
  * their drafts not yet sent included (D73: a shared computer keeps nothing of theirs).
  */
 export function forgetSession(queryClient: QueryClient): void {

@@ -18,7 +18,7 @@ import { RegistrationFormView } from './registration-form-view.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
 
 /**
- * The Complete step (SPEC §2, §4): the school's terms, the parent's declaration (a family account
+ * The Complete step: the school's terms, the parent's declaration (a family account
  * agrees; the server records who and when, D75), and the registration form: on Legal paper in a
  * frame with Print and Download PDF, and on a phone as a page of the same content (D75).
  */

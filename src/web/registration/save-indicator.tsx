@@ -5,7 +5,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 
 /**
- * Where one field's save is (SPEC §4 "Field save indicator: saving, then success or error"), and
+ * Where one field's save is (saving, then saved or a problem), and
  * 'waiting': kept on the device and sent when it can be (D73), which is not an error in the answer.
  */
 export type SaveState = 'idle' | 'saving' | 'saved' | 'error' | 'waiting';
