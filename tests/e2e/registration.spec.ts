@@ -81,13 +81,15 @@ function valueFor(field: RegistrationField, choice: number): string {
     case 'email':
       return `e2e.${choice}@example.tt`;
     case 'number':
-      return field.format === 'year' ? '1999' : String(2 + choice);
+      // The place in family is at most the number in family (D77): first of them.
+      return field.format === 'year' ? '1999' : field.name === 'place_in_family' ? '1' : String(2 + choice);
     case 'date':
       return field.allowFuture ? '2028-06-30' : '2012-03-04';
     case 'textarea':
       return choice === 0 ? 'None' : `Noted ${choice}`;
     default:
-      return `${field.label.replace(/[^A-Za-z ]/g, '')} ${choice}`.slice(0, field.maxLength ?? 20).trim();
+      // Letters only: a student's own name takes no digits (D77).
+      return `${field.label.replace(/[^A-Za-z ]/g, '')} ${String.fromCharCode(65 + (choice % 26))}`.slice(0, field.maxLength ?? 20).trim();
   }
 }
 

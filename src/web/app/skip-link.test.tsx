@@ -5,11 +5,13 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient, Providers } from './providers.js';
 import { RootLayout } from './root-layout.js';
+import { MAIN_CONTENT_ID } from '../components/main-content.js';
 
 /**
  * "Skip to main content" (docs/decisions.md D77): the root of every route puts it first, so it is
  * the first thing Tab reaches on every screen, hidden until focused, and it moves the focus to
- * the screen's main content, past the app bar.
+ * the screen's main content, past the app bar. Every screen's `<main>` carries MAIN_CONTENT_ID,
+ * the link's target (an accessibility checker refuses a skip link whose target is missing).
  */
 
 function renderScreenWithBar() {
@@ -26,7 +28,7 @@ function renderScreenWithBar() {
                   <button type="button">Open menu</button>
                   <a href="/notices">Notices</a>
                 </header>
-                <main>
+                <main id={MAIN_CONTENT_ID}>
                   <h1>Dashboard</h1>
                   <button type="button">First action</button>
                 </main>

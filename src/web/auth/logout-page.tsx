@@ -8,6 +8,7 @@ import { LOGOUT_DELAY_MS } from '../../shared/school.constants.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { forgetSession } from '../lib/session.js';
 import { useLogout } from './auth.api.js';
+import { MAIN_CONTENT_ID } from '../components/main-content.js';
 
 /**
  * /logout: a spinner, about a second's pause, the sign-out call, then /. The device forgets the
@@ -36,7 +37,7 @@ export function LogoutPage() {
 
   return (
     <Box
-      component="main"
+      component="main" id={MAIN_CONTENT_ID}
       sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2 }}
     >
       <CircularProgress aria-label="Signing out" />

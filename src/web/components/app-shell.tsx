@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { SCHOOL_NAME } from '../lib/school-name.js';
 import { homePathFor, useSession } from '../lib/session.js';
+import { MAIN_CONTENT_ID } from './main-content.js';
 
 /**
  * The frame of every signed-in screen: top bar with the school, the signed-in name and Sign out;
@@ -71,7 +72,7 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
         </Toolbar>
         {subheader}
       </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, sm: 4 }, flexGrow: 1 }}>
+      <Container component="main" id={MAIN_CONTENT_ID} maxWidth="lg" sx={{ py: { xs: 2, sm: 4 }, flexGrow: 1 }}>
         <Outlet />
       </Container>
     </Box>

@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { homePathFor, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
+import { MAIN_CONTENT_ID } from './main-content.js';
 
 /**
  * An address the portal has no screen for: says so, instead of sending the
@@ -18,7 +19,7 @@ export function NotFoundPage() {
   const home = user ? homePathFor(user) : '/';
   const homeLabel = user ? (user.role === 'admin' ? 'Go to the admin dashboard' : 'Go to your dashboard') : 'Go to sign in';
   return (
-    <Container component="main" maxWidth="sm" sx={{ py: { xs: 3, sm: 6 } }}>
+    <Container component="main" id={MAIN_CONTENT_ID} maxWidth="sm" sx={{ py: { xs: 3, sm: 6 } }}>
       <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>
         <Typography variant="h1">Page not found</Typography>
         <Typography color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>

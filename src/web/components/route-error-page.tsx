@@ -4,13 +4,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useRouteError } from 'react-router';
+import { MAIN_CONTENT_ID } from './main-content.js';
 
 /** Shown when a screen fails to load or render; a new release is the usual cause, so offer a reload. */
 export function RouteErrorPage() {
   const error = useRouteError();
   console.error(error);
   return (
-    <Container component="main" maxWidth="sm" sx={{ py: 6 }}>
+    <Container component="main" id={MAIN_CONTENT_ID} maxWidth="sm" sx={{ py: 6 }}>
       <Paper variant="outlined" sx={{ p: 4 }}>
         <Typography variant="h1">Something went wrong</Typography>
         <Typography color="text.secondary" sx={{ mt: 1 }}>

@@ -5,13 +5,14 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { SCHOOL_NAME } from '../lib/school-name.js';
 import { usePageTitle } from '../lib/use-page-title.js';
+import { MAIN_CONTENT_ID } from './main-content.js';
 
 /** The frame of the sign-in screens: school crest and name, the screen's heading, then the form. */
 export function SignInFrame({ title, children }: { title: string; children: ReactNode }) {
   usePageTitle(title);
   return (
     <Box
-      component="main"
+      component="main" id={MAIN_CONTENT_ID}
       sx={{
         minHeight: '100vh',
         display: 'flex',

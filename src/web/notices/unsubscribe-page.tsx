@@ -9,6 +9,7 @@ import { SCHOOL_NAME } from '../lib/school-name.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useUnsubscribe } from './notices.api.js';
+import { MAIN_CONTENT_ID } from '../components/main-content.js';
 
 /**
  * /notices/unsubscribe?token=… (D57): the link at the end of an optional message. It
@@ -21,7 +22,7 @@ export function UnsubscribePage() {
   const token = params.get('token') ?? '';
   const unsubscribe = useUnsubscribe();
   return (
-    <Box component="main" sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2 }}>
+    <Box component="main" id={MAIN_CONTENT_ID} sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2 }}>
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, maxWidth: 520, width: '100%', display: 'grid', gap: 2 }}>
         <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
           Stop these e-mails
