@@ -59,6 +59,9 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/support/fail-on-console-error.ts', 'tests/support/web-setup.ts'],
+          // A hang guard, not a speed bound: typing into a form with user-event took more than
+          // Vitest's default 5 s while the browser suite and the server suites ran beside it.
+          testTimeout: 30_000,
         },
       },
       {

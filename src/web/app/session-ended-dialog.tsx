@@ -1,6 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { useEffect, useState } from 'react';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -9,16 +7,9 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { SessionUser } from '../../shared/auth.schemas.js';
-import { FamilyLoginSchema } from '../../shared/family.schemas.js';
 import { StudentIdLoginForm } from '../auth/student-id-login-form.js';
-import { ErrorAlert } from '../components/error-alert.js';
-import { OutlinedField } from '../components/outlined-field.js';
-import { PasswordField } from '../components/password-field.js';
-import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
-import { useFamilyLogin } from '../family/family.api.js';
-import { errorMessage } from '../lib/api-client.js';
+import { FamilySignInForm } from '../family/family-sign-in-page.js';
 import { accountKeyOf } from '../lib/drafts.js';
-import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { homePathFor, sessionQueryKey, useEndedSession, useSession } from '../lib/session.js';
 
 /**
@@ -79,47 +70,7 @@ function StudentAgain({ user }: { user: SessionUser }) {
   return <StudentIdLoginForm studentId={studentId} onStudentIdChange={setStudentId} onSignedIn={() => undefined} />;
 }
 
-/** The family sign-in page's form (e-mail, password, keep me signed in), in the dialog. */
+/** The family sign-in page's form, in the dialog, the account's e-mail filled in. */
 function FamilyAgain({ user }: { user: SessionUser }) {
-  const [email, setEmail] = useState(user.email ?? '');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const login = useFamilyLogin();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = FamilyLoginSchema.safeParse({ email, password, remember });
-    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
-    if (parsed.success) login.mutate(parsed.data);
-  };
-  return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Parent or guardian sign in">
-      <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
-      <OutlinedField
-        label="E-mail"
-        name="email"
-        type="email"
-        autoComplete="username"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={Boolean(fieldErrors['email'])}
-        helperText={fieldErrors['email']}
-        required
-      />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={Boolean(fieldErrors['password'])}
-        helperText={fieldErrors['password']}
-        required
-      />
-      <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
-      <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 1 }}>
-        Sign in
-      </Button>
-    </Box>
-  );
+  return <FamilySignInForm email={user.email ?? ''} />;
 }

@@ -8,11 +8,11 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { MailedTokenSchema, NEW_PASSWORD_HINT, StudentForgotPasswordSchema, StudentResetPasswordSchema } from '../../shared/auth.schemas.js';
 import { BirthDateField } from '../components/birth-date-field.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
+import { INCOMPLETE_LINK, NewPasswordFields, useNewPasswordForm } from '../components/new-password-fields.js';
 import { OutlinedField } from '../components/outlined-field.js';
 import { SignInFrame } from '../components/sign-in-frame.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
-import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useForgotStudentPassword, useResetStudentPassword } from './auth.api.js';
 
 /**
@@ -72,31 +72,19 @@ export function StudentForgotPasswordPage() {
   );
 }
 
-const INCOMPLETE_LINK = 'This link is incomplete. Open it again from the message, or copy the whole address into the browser.';
-
 /** /reset-password?token=…: the student's new password; every sign-in of the student ends, nobody is signed in. */
 export function StudentResetPasswordPage() {
   const [params] = useSearchParams();
   const parsedToken = MailedTokenSchema.safeParse(params.get('token') ?? '');
   const token = parsedToken.success ? parsedToken.data : null;
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useNewPasswordForm();
   const reset = useResetStudentPassword();
   const serverFieldErrors = isApiError(reset.error) && reset.error.errors !== undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = StudentResetPasswordSchema.safeParse({ token: token ?? '', password });
-    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
-    setFieldErrors(errors);
-    if (!parsed.success || Object.keys(errors).length > 0) return;
-    reset.mutate(parsed.data, {
-      onError: (cause) => {
-        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
-      },
-    });
+    const body = form.check(StudentResetPasswordSchema, (password) => ({ token: token ?? '', password }));
+    if (body) reset.mutate(body, { onError: form.showRefusal });
   };
 
   if (token === null || isApiError(reset.error, 'link_invalid')) {
@@ -130,7 +118,7 @@ export function StudentResetPasswordPage() {
       <Typography color="text.secondary">Choose the student's new password. Every device signed in as the student is signed out.</Typography>
       <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
         <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
-        <NewPasswordFields hint={NEW_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <NewPasswordFields hint={NEW_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>
           Save new password
         </Button>

@@ -6,6 +6,7 @@ import { createQueryClient, renderScreen } from '../../../tests/support/render-w
 import { sessionQueryKey } from '../lib/session.js';
 import { DashboardPage } from './dashboard-page.js';
 import { familyHomeQueryKey } from './family-home.api.js';
+import { familySession } from '../../../tests/support/family-session.js';
 
 /**
  * A family's dashboard (D76): greeted by the parent's own name, a card per linked child with its
@@ -14,20 +15,7 @@ import { familyHomeQueryKey } from './family-home.api.js';
  * session and the home answer are put in the query cache, so the screen makes no call.
  */
 
-const parent = (childIds: string[]): SessionUser => ({
-  role: 'guardian',
-  name: 'Sandra Mohammed',
-  initials: 'SM',
-  student_id: null,
-  username: null,
-  first_login: 0,
-  password_reset: 0,
-  staff_role: null,
-  class_ids: [],
-  permissions: [],
-  student_permissions: [],
-  child_ids: childIds,
-});
+const parent = (childIds: string[]): SessionUser => familySession('family@example.com', childIds);
 
 const child = (overrides: Partial<FamilyHomeChild> & Pick<FamilyHomeChild, 'student_id' | 'first_name'>): FamilyHomeChild => ({
   last_name: 'Mohammed',

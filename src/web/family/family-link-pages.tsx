@@ -12,8 +12,8 @@ import { OutlinedField } from '../components/outlined-field.js';
 import { SignInFrame } from '../components/sign-in-frame.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
-import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
-import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
+import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { INCOMPLETE_LINK, NewPasswordFields, useNewPasswordForm } from '../components/new-password-fields.js';
 import { FAMILY_PASSWORD_HINT } from './family-password-fields.js';
 import { FAMILY_REGISTER_PATH, FAMILY_SIGN_IN_PATH } from './family-paths.js';
 import { useFamilyForgotPassword, useFamilyResetPassword, useFamilyVerify } from './family.api.js';
@@ -31,8 +31,6 @@ function tokenOf(params: URLSearchParams): string | null {
   return parsed.success ? parsed.data.token : null;
 }
 
-const INCOMPLETE_LINK = 'This link is incomplete. Open it again from the message, or copy the whole address into the browser.';
-
 /**
  * /family/verify?token=…: the person who opened the mailed link chooses the account's password
  * (docs/decisions.md D66), which creates the account and signs in; then the family's home. The
@@ -43,27 +41,20 @@ export function FamilyVerifyPage() {
   const token = tokenOf(params);
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useNewPasswordForm();
   const verify = useFamilyVerify();
   const serverFieldErrors = isApiError(verify.error) && verify.error.errors !== undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = FamilyVerifySchema.safeParse({ token: token ?? '', password });
-    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
-    setFieldErrors(errors);
-    if (!parsed.success || Object.keys(errors).length > 0) return;
-    verify.mutate(parsed.data, {
+    const body = form.check(FamilyVerifySchema, (password) => ({ token: token ?? '', password }));
+    if (!body) return;
+    verify.mutate(body, {
       onSuccess: (answer) => {
         showSnackbar(`Welcome, ${answer.name}. Your family account is ready.`);
         void navigate('/dashboard', { replace: true });
       },
-      onError: (cause) => {
-        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
-      },
+      onError: form.showRefusal,
     });
   };
 
@@ -92,7 +83,7 @@ export function FamilyVerifyPage() {
       </Typography>
       <Box component="form" noValidate onSubmit={submit} aria-label="Choose your password">
         <ErrorAlert message={verify.isError && !serverFieldErrors ? errorMessage(verify.error) : null} />
-        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={verify.isPending} sx={{ mt: 2 }}>
           Create account
         </Button>
@@ -153,27 +144,20 @@ export function FamilyResetPasswordPage() {
   const token = tokenOf(params);
   const navigate = useNavigate();
   const showSnackbar = useSnackbar();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useNewPasswordForm();
   const reset = useFamilyResetPassword();
   const serverFieldErrors = isApiError(reset.error) && reset.error.errors !== undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = FamilyResetPasswordSchema.safeParse({ token: token ?? '', password });
-    const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    if (confirmation !== password) errors['confirmation'] = PASSWORDS_DO_NOT_MATCH;
-    setFieldErrors(errors);
-    if (!parsed.success || Object.keys(errors).length > 0) return;
-    reset.mutate(parsed.data, {
+    const body = form.check(FamilyResetPasswordSchema, (password) => ({ token: token ?? '', password }));
+    if (!body) return;
+    reset.mutate(body, {
       onSuccess: () => {
         showSnackbar('Your new password is saved.');
         void navigate('/dashboard', { replace: true });
       },
-      onError: (cause) => {
-        if (isApiError(cause) && cause.errors) setFieldErrors(firstFieldMessages(cause.errors));
-      },
+      onError: form.showRefusal,
     });
   };
 
@@ -194,7 +178,7 @@ export function FamilyResetPasswordPage() {
     <SignInFrame title="Choose a new password">
       <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
         <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
-        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation} errors={fieldErrors} />
+        <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>
           Save new password
         </Button>

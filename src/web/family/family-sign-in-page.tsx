@@ -26,21 +26,6 @@ import { useFamilyLogin } from './family.api.js';
 export function FamilySignInPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const login = useFamilyLogin();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = FamilyLoginSchema.safeParse({ email, password, remember });
-    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
-    if (!parsed.success) return;
-    // Signed in, the page's guard (RequireVisitor) goes on to `next` or the family's home.
-    login.mutate(parsed.data);
-  };
-
   return (
     <SignInFrame title="Parent or guardian sign in">
       {next?.startsWith('/family/accept') && (
@@ -48,34 +33,7 @@ export function FamilySignInPage() {
           Sign in to accept the invitation to your child's record.
         </Alert>
       )}
-      <Box component="form" noValidate onSubmit={submit} aria-label="Parent or guardian sign in">
-        <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
-        <OutlinedField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={Boolean(fieldErrors['email'])}
-          helperText={fieldErrors['email']}
-          required
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={Boolean(fieldErrors['password'])}
-          helperText={fieldErrors['password']}
-          required
-        />
-        <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
-        <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 1 }}>
-          Sign in
-        </Button>
-      </Box>
+      <FamilySignInForm />
       <Stack spacing={1.5} sx={{ mt: 3, alignItems: 'flex-start' }}>
         <Link component={RouterLink} to={withNext(FAMILY_REGISTER_PATH, next)}>
           Create a family account
@@ -88,5 +46,56 @@ export function FamilySignInPage() {
         </Link>
       </Stack>
     </SignInFrame>
+  );
+}
+
+/**
+ * The family sign-in form (e-mail, password, "Keep me signed in on this device"): on the sign-in
+ * page, and in the dialog that asks an ended session to sign in again (`email` filled in).
+ * Signed in, whoever shows it goes on (the page's guard, the dialog's session).
+ */
+export function FamilySignInForm({ email: knownEmail = '' }: { email?: string }) {
+  const [email, setEmail] = useState(knownEmail);
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const login = useFamilyLogin();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = FamilyLoginSchema.safeParse({ email, password, remember });
+    setFieldErrors(parsed.success ? {} : fieldErrorsOf(parsed.error));
+    if (parsed.success) login.mutate(parsed.data);
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label="Parent or guardian sign in">
+      <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
+      <OutlinedField
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={Boolean(fieldErrors['email'])}
+        helperText={fieldErrors['email']}
+        required
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        error={Boolean(fieldErrors['password'])}
+        helperText={fieldErrors['password']}
+        required
+      />
+      <RememberDeviceCheckbox checked={remember} onChange={setRemember} />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={login.isPending} sx={{ mt: 1 }}>
+        Sign in
+      </Button>
+    </Box>
   );
 }

@@ -2,24 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { childShownTo } from './family-child.js';
 import { homePathFor, safeNextPath, studentShownTo } from './session.js';
+import { familySession } from '../../../tests/support/family-session.js';
 
 /** A family account's session answer, as the server gives it. */
-const parent: SessionUser = {
-  role: 'guardian',
-  name: 'Sandra Mohammed',
-  initials: 'SM',
-  student_id: null,
-  username: null,
-  first_login: 0,
-  password_reset: 0,
-  staff_role: null,
-  class_ids: [],
-  child_ids: ['20220001', '20240001', '20260001'],
-  email: 'family@example.com',
-  permissions: [],
-  student_permissions: ['student.read', 'student.edit'],
-  second_factor_setup: false,
-};
+const parent: SessionUser = { ...familySession('family@example.com', ['20220001', '20240001', '20260001']), student_permissions: ['student.read', 'student.edit'], second_factor_setup: false };
 
 describe('childShownTo', () => {
   const children = ['20220001', '20240001', '20260001'];
