@@ -7,8 +7,8 @@ import { FORM_TITLE, registrationFormContent, type RegistrationFormData } from '
 export { FORM_TITLE, type RegistrationFormData };
 
 /**
- * The printable registration form (SPEC §1 "print the registration form (Legal paper, 8 1/2 x
- * 14)", §7 `/api/registration-form/{studentId}`): the content of `registration-form.content.ts`
+ * The printable registration form (Legal paper, 8 1/2 x 14; `/api/registration-form/{studentId}`):
+ * the content of `registration-form.content.ts`
  * (the phone's view shows the same, D75) laid out on one Legal page for a usual record: header,
  * the student beside the picture, every section in the catalogue's order, the documents received,
  * the terms with who agreed, and lines to sign. A record filled to every maximum length flows
