@@ -25,8 +25,7 @@ beforeEach(() => {
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
 async function openAdminScreen(view: string): Promise<void> {
-  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
-  await page.goto(spec.url(`/admin/dashboard?view=${view}`));
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username }, `/admin/dashboard?view=${view}`);
 }
 
 /**

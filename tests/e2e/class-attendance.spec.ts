@@ -103,8 +103,7 @@ describe('Class Attendance', () => {
   }
 
   it('says what is wrong with a range, and keeps the last good table', async () => {
-    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
-    await page.goto(spec.url('/admin/dashboard?view=classAttendance'));
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username }, '/admin/dashboard?view=classAttendance');
     await page.getByRole('combobox', { name: 'Class' }).click();
     await page.getByRole('option', { name: 'Form 5 5A' }).click();
     const term = await apiAnswer('class_id=5A');

@@ -200,8 +200,7 @@ describe('complete step', () => {
     await page.getByTestId('agreed-on').filter({ hasText: `Not agreed yet. ${DECLARATION_MESSAGES.studentWithFamily}` }).waitFor();
     expect(await page.getByLabel('I Agree to the Terms and Conditions').count()).toBe(0);
 
-    await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
-    await page.goto(url(`/registration/complete?student=${student.student_id}`));
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email }, `/registration/complete?student=${student.student_id}`);
     await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
     await page.getByTestId('agreed-on').filter({ hasText: /^Not agreed yet\.$/ }).waitFor();
 

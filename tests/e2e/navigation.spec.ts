@@ -129,8 +129,7 @@ describe("a class reads 'Form 5 5A', as the spec writes it", () => {
   for (const width of [1280, 390]) {
     it(`on the attendance page and the registration record (${width}px)`, async () => {
       page = await spec.open({ width, height: 844 });
-      await signIn(page, spec.portal, { studentId: student.student_id });
-      await page.goto(url('/attendance'));
+      await signIn(page, spec.portal, { studentId: student.student_id }, '/attendance');
       const classCell = page.locator('dt', { hasText: 'Class' }).locator('xpath=following-sibling::dd[1]');
       await classCell.waitFor();
       expect(await classCell.textContent()).toBe('Form 5 5A');

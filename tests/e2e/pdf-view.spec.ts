@@ -123,10 +123,8 @@ describe.each([
 
   it('a student opens a report card, the registration form and the attendance report', async () => {
     const { page, consoleErrors } = await openAt(size);
-    await signIn(page, spec.portal, { studentId: student.student_id });
-
     // A posted report card, full screen with Download PDF and Close.
-    await page.goto(spec.url('/term-reports'));
+    await signIn(page, spec.portal, { studentId: student.student_id }, '/term-reports');
     await page.getByRole('list', { name: 'Term reports' }).getByRole('button').filter({ hasText: 'Term 1 Michaelmas 2025-2026' }).click();
     const card = page.getByRole('dialog', { name: /Term 1 Michaelmas 2025-2026/ });
     await card.waitFor();
@@ -191,8 +189,7 @@ describe.each([
 describe('a PDF the server refuses', () => {
   it('says why in words on a phone', async () => {
     const { page } = await openAt(PHONE);
-    await signIn(page, spec.portal, { studentId: student.student_id });
-    await page.goto(spec.url('/term-reports'));
+    await signIn(page, spec.portal, { studentId: student.student_id }, '/term-reports');
     const item = page.getByRole('list', { name: 'Term reports' }).getByRole('button').filter({ hasText: 'Term 1 Michaelmas 2025-2026' });
     await item.waitFor();
     // The session ends (signed out elsewhere) before the card is opened.

@@ -14,12 +14,10 @@ import { browserSpec, signIn } from '../support/e2e.js';
 const spec = browserSpec(null);
 spec.usePortal();
 let page: Page;
-const url = spec.url;
 
 async function open(width: number): Promise<void> {
   page = await spec.open({ width });
-  await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
-  await page.goto(url('/admin/dashboard?view=privacy'));
+  await signIn(page, spec.portal, { username: DEMO_ADMIN.username }, '/admin/dashboard?view=privacy');
   await page.getByRole('heading', { name: 'Privacy' }).waitFor();
 }
 

@@ -39,8 +39,7 @@ describe('re-registration', () => {
 
     // The administrator opens the year's re-registration on the demo school, without a rollover.
     let page = await spec.open({ width: 1280, height: 900 });
-    await signIn(page, spec.portal, { username: DEMO_ADMIN.username });
-    await page.goto(url('/admin/dashboard?view=registrationSettings'));
+    await signIn(page, spec.portal, { username: DEMO_ADMIN.username }, '/admin/dashboard?view=registrationSettings');
     await page.getByRole('heading', { level: 2, name: 'Re-registration' }).waitFor();
     await expect.poll(() => page.getByLabel('Academic year starting').inputValue()).toBe('2026');
     await page.getByRole('button', { name: 'Open re-registration' }).click();

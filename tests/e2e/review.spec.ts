@@ -18,7 +18,6 @@ import { tinyPdf } from '../support/test-files.js';
 
 const spec = browserSpec(null);
 const inbox = useMailedPortal(spec);
-const url = spec.url;
 const child = DEMO_STUDENTS.registered;
 const db = () => spec.portal.database.db;
 const REASON = 'Unreadable / blurred: the seal cannot be read.';
@@ -54,8 +53,7 @@ function onPortal(link: string): string {
 
 async function signInParent(path: string): Promise<Page> {
   const page = await spec.open({ width: 390, height: 844 });
-  await signIn(page, spec.portal, { email: DEMO_FAMILY.email });
-  await page.goto(url(path.includes('?') ? path : `${path}?student=${child.student_id}`));
+  await signIn(page, spec.portal, { email: DEMO_FAMILY.email }, path.includes('?') ? path : `${path}?student=${child.student_id}`);
   return page;
 }
 

@@ -77,6 +77,10 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   fileChromium ??= launchChromium();
   const browser = own ?? (await fileChromium);
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, hasTouch: options.hasTouch ?? false });
+  // A hang guard, not a speed bound: Playwright's default 30 s wait for an element or a load was
+  // reached by a class's report PDF while the machine ran several builds beside the suite. The
+  // test's own timeout (vitest.config.ts) stays the outer bound.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   return {
     context,
