@@ -9,6 +9,26 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  */
 const MOCKING_FILES = ['src/server/family/family.routes.test.ts'];
 
+/**
+ * Server test files that prove nothing about the database engine, run on SQLite only: pure
+ * modules (no SQL at all), and the content of made documents (PDF text and layout), whose queries
+ * the route tests run on both engines. The PostgreSQL run would repeat them byte for byte.
+ */
+const ENGINE_FREE_FILES = [
+  'src/server/admin/class-reports-text.test.ts',
+  'src/server/admin/spreadsheet-cells.test.ts',
+  'src/server/admin/student-import.test.ts',
+  'src/server/attendance/daily-record.test.ts',
+  'src/server/auth/password.test.ts',
+  'src/server/config.test.ts',
+  'src/server/documents/file-sniffing.test.ts',
+  'src/server/documents/pdf-inspection.test.ts',
+  'src/server/http/policy.test.ts',
+  'src/server/mail/templates/layout.test.ts',
+  'src/server/pdf/renderer.test.ts',
+  'src/server/registration-form/registration-form.content.test.ts',
+];
+
 /** The server suite on one engine: the shared-module project, and the mocking files isolated. */
 function serverProjects(engine: 'sqlite' | 'postgres', files: { include: string[]; exclude: string[] }): TestProjectInlineConfiguration[] {
   const common = {
@@ -51,7 +71,7 @@ export default defineConfig({
       }),
       ...serverProjects('postgres', {
         include: ['src/server/**/*.test.ts', 'tests/security/**/*.test.ts'],
-        exclude: ['src/server/db/demo-data/**'],
+        exclude: ['src/server/db/demo-data/**', ...ENGINE_FREE_FILES],
       }),
       {
         test: {

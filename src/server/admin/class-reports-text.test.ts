@@ -9,7 +9,8 @@ import { makeParentsContact, makeRegistrationReport } from './admin.service.js';
  * registration report and Parents Contact of all classes. The snapshots were taken from the
  * documents as one pdfmake layout of the whole school; the documents are now made a class at a
  * time (D63) and must read exactly the same, page breaks and "Page x of n" included.
- * Only the time of printing, which changes with every download, is masked. Both engines.
+ * Only the time of printing, which changes with every download, is masked. SQLite only: the
+ * reports' queries run on both engines in the route tests (vitest.config.ts).
  */
 
 let t: TestApp;
