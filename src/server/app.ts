@@ -40,6 +40,7 @@ import { privacyRoutes } from './privacy/privacy.routes.js';
 import { registrationRoutes } from './registration/registration.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
 import { rolloverRoutes } from './rollover/rollover.routes.js';
+import { enrolmentRoutes } from './enrolment/enrolment.routes.js';
 import { reRegistrationRoutes } from './re-registration/re-registration.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { needsSecondFactorSetup } from './staff-2fa/staff-2fa.service.js';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(outboxRoutes, appDeps);
   await app.register(noticeRoutes, appDeps);
   await app.register(intakeRoutes, appDeps);
+  await app.register(enrolmentRoutes, appDeps);
   // Last of the features: the security sweeps call routes in this order, and the rollover's samples
   // roll the whole demo school over (route-samples.ts), so every other feature's samples run first.
   await app.register(rolloverRoutes, appDeps);

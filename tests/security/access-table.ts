@@ -300,6 +300,15 @@ const NOTICES: AccessSection = {
   'PUT /api/students/:student_id/parent-emails/:parent':                row('student.family',          '!  -  -  -  -  -  -  O  -  A'),
 };
 
+/** A student's enrolment history: staff read it (a form teacher their classes'); the office withdraws and readmits. */
+// prettier-ignore
+const ENROLMENT: AccessSection = {
+  //                                                                                                   V  S  s  P  p  T  t  O  Pr A
+  'GET /api/enrolment/:studentId':                                      row('student.enrolment-history', '!  -  -  -  -  T  -  O  Pr A'),
+  'POST /api/enrolment/:studentId/withdraw':                            row('student.enrolment',       '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/enrolment/:studentId/readmit':                             row('student.enrolment',       '!  -  -  -  -  -  -  O  -  A'),
+};
+
 /** The new school year moves every student: administrators only. */
 // prettier-ignore
 const ROLLOVER: AccessSection = {
@@ -332,6 +341,7 @@ export const ACCESS_SECTIONS = {
   LOOKUPS,
   STUDENTS,
   INTAKE,
+  ENROLMENT,
   STAFF,
   FAMILY,
   REVIEW,

@@ -1,6 +1,8 @@
 import { REGISTRATION_FIELDS, formatPhone, yesNoText, type FieldValue, type RegistrationField } from '../../shared/registration.fields.js';
 import { computeProgress, type ProgressFlags } from '../../shared/registration.progress.js';
+import { reasonText, type EnrolmentEvent } from '../../shared/enrolment.schemas.js';
 import type { Db } from '../db/database.js';
+import { latestEnrolmentEventsOf } from '../enrolment/enrolment.service.js';
 import * as repo from './admin.repository.js';
 import type { SheetColumn } from './xlsx-writer.js';
 
@@ -24,7 +26,12 @@ const PAGE_SIZE = 50;
 export interface ExportRow {
   record: repo.StudentRow;
   progress: ProgressFlags;
+  /** The newest entry of the enrolment history, and the newest exit (D80). */
+  enrolment: { entry?: EnrolmentEvent; exit?: EnrolmentEvent };
 }
+
+/** A former student's exit; a student on the roll has none, even one readmitted after an earlier exit. */
+const exitOf = (row: ExportRow) => (row.record.left_on ? row.enrolment.exit : undefined);
 
 const yesNo = (value: unknown) => (Number(value) === 1 ? 'Yes' : 'No');
 
@@ -75,22 +82,32 @@ export function registrationColumns(names: repo.LookupNames): SheetColumn<Export
     // Former students (D60) appear only when the export asks for them; these say who they are.
     { header: 'Left On', kind: 'date', width: 12, value: (row) => row.record.left_on },
     { header: 'Left From Class', kind: 'text', width: 10, value: (row) => row.record.left_class },
+    // The enrolment history's current entry, and a former student's exit (D80).
+    { header: 'Entry Date', kind: 'date', width: 12, value: (row) => row.enrolment.entry?.on ?? null },
+    { header: 'Entry Reason', kind: 'text', width: 24, value: (row) => (row.enrolment.entry ? reasonText(row.enrolment.entry) : null) },
+    { header: 'Exit Date', kind: 'date', width: 12, value: (row) => exitOf(row)?.on ?? null },
+    { header: 'Exit Reason', kind: 'text', width: 36, value: (row) => {
+      const exit = exitOf(row);
+      return exit ? [reasonText(exit), exit.note].filter(Boolean).join(' — ') : null;
+    } },
   ];
 }
 
 /**
- * The records page by page (keyset by id), each page with its progress: two queries a page,
- * one for the records and one for their documents, never the whole table at once.
+ * The records page by page (keyset by id), each page with its progress and enrolment: three
+ * queries a page (the records, their documents, their enrolment history), never the whole table at once.
  */
 export async function* registrationPages(db: Db, today: string, pageSize = PAGE_SIZE, includeFormer = false): AsyncGenerator<ExportRow[]> {
   let afterId: string | null = null;
   for (;;) {
     const records = await repo.pageStudentRecords(db, afterId, pageSize, null, includeFormer);
     if (records.length === 0) return;
-    const documents = await repo.listDocumentTypesOf(db, records.map((r) => r.id));
+    const ids = records.map((r) => r.id);
+    const [documents, enrolment] = await Promise.all([repo.listDocumentTypesOf(db, ids), latestEnrolmentEventsOf(db, ids)]);
     yield records.map((record) => ({
       record,
       progress: computeProgress(record as unknown as Record<string, FieldValue>, documents.get(record.id) ?? [], { today }),
+      enrolment: enrolment.get(record.id) ?? {},
     }));
     if (records.length < pageSize) return;
     afterId = records[records.length - 1]!.id;

@@ -28,6 +28,7 @@ import {
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError } from '../db/unique-violation.js';
+import { recordEntry } from '../enrolment/enrolment.service.js';
 import { AppError, badRequest, conflict } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { listLookup } from '../lookups/lookups.service.js';
@@ -405,6 +406,8 @@ export async function importStudents(db: Db, bytes: Buffer, options: ImportOptio
       const row = rows[index]!;
       if (row.action === 'create') {
         await writeNewStudent(trx, id, c.values, actor, at);
+        // How an imported student came is not said by the file (D80).
+        await recordEntry(trx, { studentId: id, on: options.today, reason: 'enrolled', classId: asText(c.values.class_id) || null }, actor);
       } else if (row.action === 'update') {
         const old = c.existing as unknown as Record<string, FieldValue>;
         const changes = Object.fromEntries(row.changes.map((name) => [name, c.values[name] ?? null]));
@@ -463,6 +466,8 @@ export async function addOneStudent(db: Db, input: AddStudentInput, actor: Actor
     const at = nowIso();
     await writeNewStudent(trx, input.id, checked.values, actor, at);
     const { values } = checked;
+    // One student added by the office comes from another school (D80).
+    await recordEntry(trx, { studentId: input.id, on: today, reason: 'transfer_in', classId: asText(values.class_id) || null }, actor);
     return {
       id: input.id,
       first_name: asText(values.first_name),

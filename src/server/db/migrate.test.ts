@@ -351,6 +351,57 @@ describe(`migrations on ${currentEngine()}`, () => {
     await migrateToLatest(db);
   });
 
+  it('0021 gives every student an entry and every former student an exit, and its down drops the history', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0021-enrolment-history');
+    // 18:00 on 1 September in Port of Spain is 22:00 UTC the same day; 02:00 UTC on 2 September is still 1 September there.
+    const students = [
+      { id: '20250001', class_id: '2A', left_on: null, left_class: null, created_at: '2025-09-02T02:00:00.000Z' },
+      { id: '20250002', class_id: '2B', left_on: null, left_class: null, created_at: '2025-09-02T02:00:00.000Z' },
+      { id: 'OLD1', class_id: '3C', left_on: null, left_class: null, created_at: '2024-01-10T15:00:00.000Z' },
+      { id: 'LEFT1', class_id: null, left_on: '2026-07-10', left_class: '5A', created_at: '2026-08-01T15:00:00.000Z' },
+    ];
+    const iso = new Date().toISOString();
+    await db.insertInto('form_classes').values(['2A', '2B', '3C'].map((id) => ({ id, form_level: Number(id[0]), created_at: iso, updated_at: iso }))).execute();
+    for (const s of students) await db.insertInto('students').values({ ...s, updated_at: s.created_at }).execute();
+    const audit = { actor_user_id: null, actor_label: 'admin:office', ip: null, request_id: null, created_at: '2025-09-02T02:00:00.000Z', updated_at: '2025-09-02T02:00:00.000Z' };
+    await db
+      .insertInto('audit_log')
+      .values([
+        // The intake numbered 20250001; 20250002 was added afterwards, in 1B as its create says.
+        { ...audit, action: 'finalise', entity: 'intake', entity_id: null, field: null, old_value: null, new_value: '1 students, 20250001 to 20250001' },
+        { ...audit, action: 'create', entity: 'student', entity_id: '20250001', field: null, old_value: null, new_value: JSON.stringify({ class_id: '1A' }) },
+        { ...audit, action: 'create', entity: 'student', entity_id: '20250002', field: null, old_value: null, new_value: JSON.stringify({ class_id: '1B' }) },
+      ])
+      .execute();
+    await migrateToLatest(db);
+    const events = await db
+      .selectFrom('enrolment_events')
+      .select(['student_id', 'kind', 'happened_on', 'reason', 'class_id', 'other_school', 'note'])
+      .orderBy('student_id')
+      .orderBy('happened_on')
+      .orderBy('id')
+      .execute();
+    const none = { other_school: null, note: null };
+    expect(events).toEqual([
+      { student_id: '20250001', kind: 'entry', happened_on: '2025-09-01', reason: 'form1_intake', class_id: '1A', ...none },
+      { student_id: '20250002', kind: 'entry', happened_on: '2025-09-01', reason: 'enrolled', class_id: '1B', ...none },
+      // The record was made after the student left (the rollover's leaver, recorded later): the entry is not after the exit.
+      { student_id: 'LEFT1', kind: 'entry', happened_on: '2026-07-10', reason: 'enrolled', class_id: '5A', ...none },
+      { student_id: 'LEFT1', kind: 'exit', happened_on: '2026-07-10', reason: 'graduated', class_id: '5A', ...none },
+      { student_id: 'OLD1', kind: 'entry', happened_on: '2024-01-10', reason: 'enrolled', class_id: '3C', ...none },
+    ]);
+    // A student's history goes with the student.
+    await db.deleteFrom('audit_log').execute();
+    await db.deleteFrom('students').where('id', '=', 'OLD1').execute();
+    expect(await db.selectFrom('enrolment_events').select('id').where('student_id', '=', 'OLD1').execute()).toEqual([]);
+    await migrateDownThrough(db, '0021-enrolment-history');
+    await expect(db.selectFrom('enrolment_events').select('id').execute()).rejects.toThrow(/enrolment_events/);
+    await migrateToLatest(db);
+    expect((await db.selectFrom('enrolment_events').select('student_id').execute()).length).toBe(4);
+  });
+
   it('stores and answers bytes, flags and dates the same way on both engines', async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);

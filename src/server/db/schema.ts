@@ -400,6 +400,23 @@ export interface YearRolloverTable extends Timestamps {
   undone_by_user_id: number | null;
 }
 
+/** One dated entry or exit of a student's enrolment history (migration 0021, D80). */
+export interface EnrolmentEventTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  kind: 'entry' | 'exit';
+  /** The school day (yyyy-MM-dd). */
+  happened_on: string;
+  /** An entry's reason (form1_intake, transfer_in, readmitted, enrolled) or an exit's (graduated, transferred, emigrated, withdrawn, other). */
+  reason: string;
+  /** The class joined or left; null when not recorded. */
+  class_id: string | null;
+  /** The school a transfer goes to. */
+  other_school: string | null;
+  note: string | null;
+  recorded_by_user_id: number | null;
+}
+
 /** A child of the imported SEA placement list, before finalising makes them a student (migration 0014, D61). */
 export interface IntakeStudentTable extends Timestamps {
   id: Generated<number>;
@@ -479,6 +496,7 @@ export interface Database {
   notice_preferences: NoticePreferenceTable;
   parent_email_verifications: ParentEmailVerificationTable;
   year_rollovers: YearRolloverTable;
+  enrolment_events: EnrolmentEventTable;
   re_registrations: ReRegistrationTable;
   re_registration_steps: ReRegistrationStepTable;
 }

@@ -71,6 +71,8 @@ const CAN: Record<Action, string> = {
   'student.reset-password': '-  -  -  -  -  -  O  -  A',
   'student.family':         '-  -  -  -  -  -  O  -  A',
   'student.invite-family':  'S  -  -  -  -  -  O  -  A',
+  'student.enrolment-history': '-  -  -  -  T  -  O  Pr A',
+  'student.enrolment':      '-  -  -  -  -  -  O  -  A',
 };
 
 /**
@@ -116,6 +118,8 @@ const MAY_EVER: Record<Action, string> = {
   'student.reset-password': '-  -  -  O  -  A',
   'student.family':         '-  -  -  O  -  A',
   'student.invite-family':  'S  -  -  O  -  A',
+  'student.enrolment-history': '-  -  T  O  Pr A',
+  'student.enrolment':      '-  -  -  O  -  A',
 };
 
 /** Reads a row's cells into allowed (true) / refused (false), checking each letter sits in its own column. */

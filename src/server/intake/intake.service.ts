@@ -4,6 +4,7 @@ import { FIELD_MESSAGES, findField, identityKey, IDENTITY_TAKEN_MESSAGES, type F
 import { createStudentNumberer } from '../../shared/student-numbering.js';
 import * as adminRepo from '../admin/admin.repository.js';
 import { checkRow, loadLookupResolver, normaliseHeader, problemsByRow, readHeadingRow, sheetRequestOf, writeNewStudent } from '../admin/student-import.js';
+import { recordEntry } from '../enrolment/enrolment.service.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError, violatedUniqueIndex } from '../db/unique-violation.js';
@@ -297,6 +298,7 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
         class_id: row.class_id,
       };
       await writeNewStudent(trx, id, values, actor, at);
+      await recordEntry(trx, { studentId: id, on: today, reason: 'form1_intake', classId: row.class_id }, actor); // enrolment history (D80)
       created.push({ id, sea_no: row.sea_no, name: listName(row), class_id: row.class_id! });
     }
     await writeAudit(trx, {

@@ -18,6 +18,7 @@ import { violatedUniqueIndex } from '../db/unique-violation.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { closeReRegistration, isReRegistrationOpen, openReRegistration } from '../re-registration/re-registration.service.js';
+import { recordGraduations, undoGraduations } from '../enrolment/enrolment.service.js';
 import * as repo from './rollover.repository.js';
 
 /**
@@ -77,6 +78,7 @@ const moveClasses: RolloverStep<ClassesBefore> = {
     for (const move of plan.moves) {
       if (move.studentIds.length === 0) continue;
       if (move.to === null) await repo.markLeft(trx, move.studentIds, today, move.from);
+      if (move.to === null) await recordGraduations(trx, move.studentIds, today, move.from, actor); // enrolment history (D80)
       else await repo.moveStudents(trx, move.studentIds, move.to);
       for (const id of move.studentIds) {
         before.students.push({ id, class_id: move.from, left: move.to === null });
@@ -90,6 +92,7 @@ const moveClasses: RolloverStep<ClassesBefore> = {
     const byClass = new Map<string, string[]>();
     for (const student of before.students) byClass.set(student.class_id, [...(byClass.get(student.class_id) ?? []), student.id]);
     for (const [classId, ids] of byClass) await repo.restoreClass(trx, ids, classId);
+    await undoGraduations(trx, before.students.filter((s) => s.left).map((s) => s.id)); // enrolment history (D80)
     const audit: AuditEntry[] = before.students.map((s) => ({
       ...actor,
       action: 'rollover-undo',

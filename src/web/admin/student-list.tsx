@@ -50,6 +50,7 @@ import { canTake, classChoicesFor, firstClassOf, reachesEveryClass } from '../li
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
 import { usePainted } from '../lib/use-painted.js';
 import { useDownloadFile, useStudentPage, useStudents } from './admin.api.js';
+import { useEnrolmentActions } from './enrolment-actions.js';
 import type { StudentRowAction } from './student-row-actions.js';
 
 // The grid and the dialogs are most of the list's code: the search, filters and total paint
@@ -156,6 +157,8 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const mayFamily = canTake(user, 'student.family') && FamilyDialog !== undefined;
   const mayReview = canTake(user, 'registrations.review') && ReviewDialog !== undefined;
   const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
+  // The history, Readmit; a former student's row has no Edit or Reset password (D80).
+  const { forRow: withEnrolmentActions, extraCount: enrolmentActionCount, dialog: enrolmentDialog } = useEnrolmentActions();
   // Former students (a year rollover's leavers, D60) are left out unless asked for.
   const [withFormer, setWithFormer] = useState(false);
   const navigate = useNavigate();
@@ -253,11 +256,11 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         mayFamily && { key: 'family', label: 'Family', name: `Family of ${name}`, icon: <FamilyRestroomIcon />, onClick: open('family') },
         mayReview && { key: 'review', label: 'Review registration', name: `Review registration of ${name}`, icon: <FactCheckIcon />, onClick: open('review') },
       ];
-      return all.filter((action) => action !== false);
+      return withEnrolmentActions(row, all.filter((action) => action !== false));
     },
-    [navigate, openDialog, mayEdit, mayReset, mayFamily, mayReview],
+    [navigate, openDialog, mayEdit, mayReset, mayFamily, mayReview, withEnrolmentActions],
   );
-  const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0);
+  const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
 
   const total = serverMode ? (studentPage.data?.totalStudents ?? 0) : (students.data?.length ?? 0);
   const close = () => setDialog(null);
@@ -365,6 +368,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         {mayReview && ReviewDialog && opened.has('review') && <ReviewDialog student={reviewStudent ? { id: reviewStudent.id, name: listName(reviewStudent) || reviewStudent.id } : null} onClose={close} />}
         {mayAdd && opened.has('add') && <AddStudentDialog open={dialog?.kind === 'add'} onClose={close} onAdded={(student) => setSearch(student.id)} />}
       </Suspense>
+      {enrolmentDialog}
     </Paper>
   );
 }

@@ -50,7 +50,7 @@ export function declaredAction(access: Access | undefined): string {
  */
 export const MATRIX_PARTS: Record<'records' | 'school' | 'accounts', readonly AccessSectionName[]> = {
   records: ['REGISTRATION', 'DOCUMENTS', 'REPORTS', 'ATTENDANCE'],
-  school: ['STUDENTS', 'INTAKE', 'STAFF', 'REVIEW', 'RE_REGISTRATION', 'OUTBOX', 'ROLLOVER', 'PRIVACY'],
+  school: ['STUDENTS', 'INTAKE', 'ENROLMENT', 'STAFF', 'REVIEW', 'RE_REGISTRATION', 'OUTBOX', 'ROLLOVER', 'PRIVACY'],
   accounts: ['PUBLIC', 'SIGN_IN', 'SECOND_FACTOR', 'LOOKUPS', 'FAMILY', 'NOTICES'],
 };
 export type MatrixPart = keyof typeof MATRIX_PARTS;

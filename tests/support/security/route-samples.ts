@@ -13,6 +13,7 @@ import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/a
 import { unsubscribeToken } from '../../../src/server/notices/notices.service.js';
 import { getRolloverState, runRollover, undoRollover } from '../../../src/server/rollover/rollover.service.js';
 import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
+import { schoolToday } from '../../../src/shared/dates.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route table and fails for any route
@@ -471,6 +472,21 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/intake/finalise': {
     // One child in a class: each allowed call makes one new Form 1 student.
     request: async ({ db }) => (await intakeChild(db), { url: '/api/intake/finalise' }),
+    ok: 200,
+  },
+
+  // ---- enrolment history, withdraw and readmit: each allowed change on a student made for the call ----
+  'GET /api/enrolment/:studentId': { request: ({ student }) => ({ url: `/api/enrolment/${student}` }), ok: 200 },
+  'POST /api/enrolment/:studentId/withdraw': {
+    request: async ({ db }) => ({ url: `/api/enrolment/${await throwawayStudent(db)}/withdraw`, body: { date: schoolToday(), reason: 'withdrawn' } }),
+    ok: 200,
+  },
+  'POST /api/enrolment/:studentId/readmit': {
+    request: async ({ db }) => {
+      const id = await throwawayStudent(db);
+      await db.updateTable('students').set({ class_id: null, left_on: schoolToday(), left_class: '1A' }).where('id', '=', id).execute();
+      return { url: `/api/enrolment/${id}/readmit`, body: { date: schoolToday(), class_id: '1B' } };
+    },
     ok: 200,
   },
 

@@ -265,6 +265,7 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
     );
 
     await seedUsers(trx, students, { demo: demoHash, admin: adminHash, reset: resetHash }, stamps);
+    await seedEnrolmentHistory(trx, students, stamps);
     await seedStaff(trx, staffHash, stamps);
     await seedFamily(trx, familyHash, stamps);
 
@@ -307,6 +308,28 @@ function generateStudents(ctx: StudentContext, perClass: number): GeneratedStude
     }
   }
   return students;
+}
+
+/**
+ * Each demo student came with their year's Form 1 intake, on 1 September of their entry year, into
+ * the Form 1 class of their class's letter (D80).
+ */
+async function seedEnrolmentHistory(trx: Kysely<Database>, students: readonly GeneratedStudent[], stamps: { created_at: string; updated_at: string }): Promise<void> {
+  await insertInChunks(
+    trx,
+    'enrolment_events',
+    students.map(({ row, formLevel }) => ({
+      student_id: row.id,
+      kind: 'entry' as const,
+      happened_on: `${entryYearOf(formLevel)}-09-01`,
+      reason: 'form1_intake',
+      class_id: row.class_id ? `1${row.class_id.slice(1)}` : null,
+      other_school: null,
+      note: null,
+      recorded_by_user_id: null,
+      ...stamps,
+    })),
+  );
 }
 
 /** One user per student (the demo accounts' flags as documented) and the administrator. */
