@@ -92,6 +92,11 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   };
 }
 
+/** A browser the test has not used yet: its page never left about:blank and its context holds no cookie. */
+async function unused(browser: Browser): Promise<boolean> {
+  return browser.page.url() === 'about:blank' && (await browser.context.cookies()).length === 0 && browser.context.pages().length === 1;
+}
+
 /** Where screenshots go (CI keeps test-results/ as an artefact if it wants). */
 export function screenshotPath(name: string): string {
   const dir = path.join(ROOT, 'test-results');
@@ -182,6 +187,12 @@ export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
     },
     url: (path) => new URL(path, spec.portal.baseUrl).toString(),
     async open(options) {
+      if (browser && (await unused(browser)) && !options?.args?.length && !options?.hasTouch) {
+        // The test's page has not been used yet: resizing it is the same as a new context of that
+        // size, without the new context's cost (0.2-0.9 s of Chromium here).
+        await browser.page.setViewportSize({ width: options?.width ?? 1280, height: options?.height ?? 800 });
+        return browser.page;
+      }
       await browser?.close();
       browser = await launchBrowser(options);
       browser.page.on('pageerror', (error) => pageErrors.push(error));
