@@ -143,11 +143,22 @@ export function signatureLines(captions: readonly string[]): Content {
 /** The foot of every page as data: a line of small print, then 'Page n of m' (footerContent). */
 export interface PageFooter {
   smallPrint: string;
+  /**
+   * A document of several handouts (a class's report cards, docs/decisions.md D84): entry i of the
+   * document's `content` is handout i, and its pages carry this small print and are numbered on
+   * their own ('Page 1 of 2' of that card), so each handout reads whole when the pile is split.
+   */
+  sections?: readonly { smallPrint: string }[];
 }
 
 /** 'Page n of m' and a line of small print at the foot of every page. */
 export function pageFooter(smallPrint: string): PageFooter {
   return { smallPrint };
+}
+
+/** A foot per handout: each top-level content entry numbered on its own, with its own small print. */
+export function sectionFooters(smallPrints: readonly string[]): PageFooter {
+  return { smallPrint: '', sections: smallPrints.map((smallPrint) => ({ smallPrint })) };
 }
 
 /**
