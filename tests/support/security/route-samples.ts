@@ -352,7 +352,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   'POST /api/post-term-reports': {
-    request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1, date_posted: '2025-12-19 14:05:00' } }),
+    request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1 } }),
     ok: 200,
   },
   'POST /api/term-reports/schedule': {
