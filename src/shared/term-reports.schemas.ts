@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
 import { StudentIdSchema } from './auth.schemas.js';
-import { isIsoDate } from './dates.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constants.js';
 
 /**
