@@ -225,6 +225,9 @@ describe('registration report', () => {
     expect(pdf.text).toContain(`Form ${stored.class_id![0]} ${stored.class_id}`);
     expect(pdf.compact).toContain(inProgress.student_id);
     expect(pdf.compact).not.toContain(registered.student_id);
+    // One class: its class total, and no school total repeating it (D84).
+    expect(pdf.text).toContain('Class total');
+    expect(pdf.text).not.toContain('School total');
     // A student half-way through: Family Data is not done and documents are missing.
     expect(pdf.text).toMatch(/Birth Certificate/);
     expectError(await admin.get('/api/registration-report/9Z'), 404, 'not_found');

@@ -87,7 +87,7 @@ export function dataTable(
   headers: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined | TableCell>>,
   widths?: ReadonlyArray<string | number>,
-  options: { caption?: string } = {},
+  options: { caption?: string; keepRowsWhole?: boolean } = {},
 ): ContentTable {
   const captionRows: TableCell[][] = options.caption
     ? [[{ text: options.caption, colSpan: headers.length, bold: true, fontSize: 10, color: COLORS.ink, fillColor: COLORS.band, margin: [2, 2, 2, 2] }, ...headers.slice(1).map(() => ({}))]]
@@ -97,6 +97,8 @@ export function dataTable(
       headerRows: captionRows.length + 1,
       // A caption keeps at least its column headings and a first row with it at the foot of a page.
       ...(options.caption ? { keepWithHeaderRows: 1 } : {}),
+      // A row that does not fit at the foot of a page moves whole to the next, never half a student.
+      ...(options.keepRowsWhole ? { dontBreakRows: true } : {}),
       widths: widths ? [...widths] : headers.map(() => '*'),
       body: [
         ...captionRows,
