@@ -292,6 +292,8 @@ const NOTICES: AccessSection = {
   'GET /api/notice-preferences':                                        row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'PUT /api/notice-preferences':                                        row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'POST /api/notices/unsubscribe':                                      row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
+  'GET /api/mail/unsubscribe':                                          row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
+  'POST /api/mail/unsubscribe':                                         row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
   'GET /api/notice-settings':                                           row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),
   'PUT /api/notice-settings':                                           row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),
   'GET /api/deadline-reminders/preview':                                row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),

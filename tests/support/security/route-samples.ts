@@ -663,6 +663,20 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: async ({ db }) => ({ url: '/api/notices/unsubscribe', body: { token: await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'attendance-digest') } }),
     ok: 200,
   },
+  'GET /api/mail/unsubscribe': {
+    // Only the way to the confirm page: nothing is turned off on a GET.
+    request: async ({ db }) => ({ url: `/api/mail/unsubscribe?token=${await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'deadline-reminder')}` }),
+    ok: 303,
+  },
+  'POST /api/mail/unsubscribe': {
+    // A mail program's one-click POST (RFC 8058): the form body, the token in the address.
+    request: async ({ db }) => ({
+      url: `/api/mail/unsubscribe?token=${await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'deadline-reminder')}`,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    ok: 200,
+  },
   'GET /api/notice-settings': { request: get('/api/notice-settings'), ok: 200 },
   'PUT /api/notice-settings': { request: () => ({ url: '/api/notice-settings', body: { digest_enabled: true, digest_time: '10:00', reminder_days: 7 } }), ok: 200 },
   'GET /api/deadline-reminders/preview': { request: get('/api/deadline-reminders/preview'), ok: 200 },
