@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'too_many_requests',
   'account_throttled',
   'invalid_credentials',
+  /** A disabled staff account: said only after its right password, or to its ended session (D84). */
+  'account_disabled',
   /** A mailed link (verify, reset, invitation) that expired, was used or never existed. */
   'link_invalid',
   'service_unavailable',

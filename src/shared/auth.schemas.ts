@@ -179,7 +179,14 @@ export const SessionUserSchema = z.object({
   student_permissions: z.array(z.enum(STUDENT_ACTIONS)),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
-export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema) });
+/**
+ * What a disabled staff account reads, after its right password or at the next request of a
+ * session it had (D84): that it is disabled, and whom to ask.
+ */
+export const STAFF_ACCOUNT_DISABLED_MESSAGE = 'Your staff account is disabled. Ask the school’s administrator to turn it on again.';
+
+/** Who is signed in; `ended` says why a session just ended when the person should be told (a disabled account, D84). */
+export const SessionAnswerSchema = z.object({ user: z.nullable(SessionUserSchema), ended: z.optional(z.literal('account_disabled')) });
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 
 export const ChangePasswordAnswerSchema = z.object({ name: z.string() });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCompactDate, fromDayFirstDate, isIsoDate, parseBirthDate, toDayFirstDate } from './dates.js';
+import { fromCompactDate, fromDayFirstDate, instantOfSchoolTime, isIsoDate, parseBirthDate, schoolDayOf, schoolTimeOf, toDayFirstDate } from './dates.js';
 
 /** What isIsoDate answered when it read the date through Date.UTC: the reference it is held to. */
 function throughDate(value: string): boolean {
@@ -65,5 +65,16 @@ describe('isIsoDate', () => {
     expect(fromDayFirstDate('2014-03-09')).toBeNull();
     expect(toDayFirstDate('2014-03-09')).toBe('09/03/2014');
     expect(parseBirthDate(toDayFirstDate('2024-02-29'))).toBe('2024-02-29');
+  });
+
+  it('shows a stored instant in the school’s time and day, and reads a typed school time back to the instant (D84)', () => {
+    expect(schoolTimeOf('2026-11-28T01:30:00.000Z')).toBe('2026-11-27 21:30');
+    expect(schoolDayOf('2026-11-28T01:30:00.000Z')).toBe('2026-11-27');
+    expect(schoolDayOf('2026-11-28T04:00:00.000Z')).toBe('2026-11-28');
+    expect(instantOfSchoolTime('2026-12-18T08:00')?.toISOString()).toBe('2026-12-18T12:00:00.000Z');
+    expect(instantOfSchoolTime('2026-12-31T21:15')?.toISOString()).toBe('2027-01-01T01:15:00.000Z');
+    for (const value of ['', '2026-12-18', '2026-12-18 08:00', '2026-02-30T08:00', '2026-12-18T24:00', '2026-12-18T08:00Z']) {
+      expect(instantOfSchoolTime(value), value).toBeNull();
+    }
   });
 });

@@ -114,3 +114,31 @@ export function schoolDateTime(instant: Date, options: { seconds?: boolean } = {
   const c = schoolClock(instant);
   return `${c.year}-${c.month}-${c.day} ${c.hour}:${c.minute}${options.seconds ? `:${c.second}` : ''}`;
 }
+
+/**
+ * A stored instant (ISO text, as the API answers timestamps) as 'yyyy-MM-dd HH:mm' in the school's
+ * time zone: every time a screen shows a person, whatever the browser's own zone (D84).
+ */
+export function schoolTimeOf(iso: string): string {
+  return schoolDateTime(new Date(iso));
+}
+
+/** A stored instant's day (yyyy-MM-dd) in the school's time zone: 'uploaded 2026-11-27' after 8 pm is still the 27th. */
+export function schoolDayOf(iso: string): string {
+  return schoolToday(new Date(iso));
+}
+
+/**
+ * 'yyyy-MM-ddTHH:mm' (what a datetime-local field gives) read as the school's wall-clock time →
+ * the instant, or null for text that is not such a time. The school's offset at that moment is
+ * taken from the time zone, not assumed.
+ */
+export function instantOfSchoolTime(local: string): Date | null {
+  const parts = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)$/.exec(local);
+  if (!parts || !isIsoDate(parts[1]!)) return null;
+  const [year, month, day] = parts[1]!.split('-').map(Number) as [number, number, number];
+  const asIfUtc = Date.UTC(year, month - 1, day, Number(parts[2]), Number(parts[3]));
+  const c = schoolClock(new Date(asIfUtc));
+  const shown = Date.UTC(Number(c.year), Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute));
+  return new Date(asIfUtc + (asIfUtc - shown));
+}

@@ -66,6 +66,9 @@ export const UnsubscribeSchema = z.object({
 });
 export type UnsubscribeInput = z.infer<typeof UnsubscribeSchema>;
 
+/** `/api/mail/unsubscribe?token=…`: the List-Unsubscribe link of a message (RFC 8058, D84), the same token. */
+export const MailUnsubscribeQuerySchema = UnsubscribeSchema;
+
 export const UnsubscribeAnswerSchema = z.object({ kind: OptionalNoticeKindSchema, label: z.string(), email: z.string() });
 export type UnsubscribeAnswer = z.infer<typeof UnsubscribeAnswerSchema>;
 

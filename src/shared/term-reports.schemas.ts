@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
 import { StudentIdSchema } from './auth.schemas.js';
-import { isIsoDate } from './dates.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constants.js';
 
 /**
@@ -46,7 +45,7 @@ export const ReportCardTermSchema = z.object({
   year: z.number().int(),
   term: TermTextSchema,
   posted: z.number().int(),
-  /** 'yyyy-MM-dd HH:mm:ss' (the client's local time when posted, SPEC §4), or null. */
+  /** 'yyyy-MM-dd HH:mm:ss' in the school's time zone, when the server posted the term (D84), or null. */
   date_posted: z.string().nullable(),
   form_level: z.number().int().nullable(),
   class_id: z.string().nullable(),
@@ -133,17 +132,6 @@ export type ReportCardBuildEvent = z.infer<typeof ReportCardBuildEventSchema>;
 
 // ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------
 
-/** 'yyyy-MM-dd HH:mm:ss', what `new Date().toLocaleString('sv-SE')` gives (SPEC §4). */
-const DATE_POSTED_PATTERN = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
-
-const DatePostedSchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    const match = DATE_POSTED_PATTERN.exec(value);
-    return match !== null && isIsoDate(match[1]!);
-  }, 'Date posted must be a date and time written yyyy-MM-dd HH:mm:ss.');
-
 /** A row of the admin's Post Term Reports table (SPEC §2), with the scheduling addition. */
 export const PostedTermReportSchema = z.object({
   year: z.number().int(),
@@ -158,32 +146,24 @@ export const PostedTermReportSchema = z.object({
 export type PostedTermReport = z.infer<typeof PostedTermReportSchema>;
 export const PostedTermReportListSchema = z.array(PostedTermReportSchema);
 
-export const PostTermReportsSchema = z
-  .object({
-    year: AcademicYearSchema,
-    term: TermSchema,
-    posted: z.coerce
-      .number({ message: 'Posted must be 0 or 1.' })
-      .int('Posted must be 0 or 1.')
-      .refine((value) => value === 0 || value === 1, 'Posted must be 0 or 1.'),
-    date_posted: DatePostedSchema.nullable().optional(),
-  })
-  .superRefine((input, ctx) => {
-    if (input.posted === 1 && !input.date_posted) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['date_posted'],
-        message: 'Date posted is required when posting reports.',
-      });
-    }
-    if (input.posted === 0 && input.date_posted) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['date_posted'],
-        message: 'Date posted must be empty when removing reports.',
-      });
-    }
-  });
+/**
+ * Posting or removing a term's reports. The server records when reports are posted (its own clock,
+ * in the school's time zone; docs/decisions.md D84): a `date_posted` sent with the call is refused
+ * rather than silently replaced, so a client that believes its date is kept learns otherwise.
+ * Null or absent is accepted, as the removal call has always sent it.
+ */
+export const PostTermReportsSchema = z.object({
+  year: AcademicYearSchema,
+  term: TermSchema,
+  posted: z.coerce
+    .number({ message: 'Posted must be 0 or 1.' })
+    .int('Posted must be 0 or 1.')
+    .refine((value) => value === 0 || value === 1, 'Posted must be 0 or 1.'),
+  date_posted: z
+    .unknown()
+    .refine((value) => value === null || value === undefined, 'The portal records when reports are posted: leave Date posted out.')
+    .optional(),
+});
 export type PostTermReportsInput = z.input<typeof PostTermReportsSchema>;
 export type PostTermReportsData = z.output<typeof PostTermReportsSchema>;
 
@@ -199,11 +179,6 @@ export const ScheduleTermReportsSchema = z.object({
     .nullable(),
 });
 export type ScheduleTermReportsInput = z.input<typeof ScheduleTermReportsSchema>;
-
-/** The local time now as 'yyyy-MM-dd HH:mm:ss' (SPEC §4: the Swedish locale format). */
-export function localDateTimeNow(now: Date = new Date()): string {
-  return now.toLocaleString('sv-SE');
-}
 
 /** 'Report posted 2025-12-19' or 'Report not posted' (SPEC §2; dates shown yyyy-MM-dd, §9). */
 export function postedText(record: { posted: number; date_posted: string | null }): string {

@@ -47,7 +47,7 @@ const REFUSAL = 'You can only see the students you are responsible for.';
 
 const REPORTS = ['Registration Report', 'Parents Contact', 'Class Attendance'];
 const MENUS = {
-  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'New Form 1', 'Post Term Reports', 'Report Cards', 'Import Term Results', 'Import Attendance', 'Family Messages'],
+  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'New Form 1', 'Post Term Reports', 'Report Cards', 'Import Term Results', 'Import Attendance', 'Family Messages', 'Outbox'],
   principal: ['Dashboard', 'Export Data', ...REPORTS, 'Post Term Reports', 'Report Cards'],
   formTeacher: ['Dashboard', ...REPORTS, 'Report Cards'],
 };

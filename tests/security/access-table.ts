@@ -278,9 +278,9 @@ const RE_REGISTRATION: AccessSection = {
 // prettier-ignore
 const OUTBOX: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
-  'GET /api/outbox':                                                    row('outbox.manage',           '!  -  -  -  -  -  -  -  -  A'),
-  'POST /api/outbox/test':                                              row('outbox.manage',           '!  -  -  -  -  -  -  -  -  A'),
-  'POST /api/outbox/:id/resend':                                        row('outbox.manage',           '!  -  -  -  -  -  -  -  -  A'),
+  'GET /api/outbox':                                                    row('outbox.manage',           '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/outbox/test':                                              row('outbox.manage',           '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/outbox/:id/resend':                                        row('outbox.manage',           '!  -  -  -  -  -  -  O  -  A'),
 };
 
 /** Messages to families: each person's own notices; preferences are a family's; the school's settings and parents' addresses are the office's. */
@@ -292,6 +292,8 @@ const NOTICES: AccessSection = {
   'GET /api/notice-preferences':                                        row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'PUT /api/notice-preferences':                                        row('family',                  '!  -  -  P  p  -  -  -  -  -'),
   'POST /api/notices/unsubscribe':                                      row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
+  'GET /api/mail/unsubscribe':                                          row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
+  'POST /api/mail/unsubscribe':                                         row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
   'GET /api/notice-settings':                                           row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),
   'PUT /api/notice-settings':                                           row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),
   'GET /api/deadline-reminders/preview':                                row('notices.manage',          '!  -  -  -  -  -  -  O  -  A'),

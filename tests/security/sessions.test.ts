@@ -167,9 +167,13 @@ describe('CSRF on every state-changing route (from the route table)', () => {
     await db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null }).where('role', '=', 'admin').execute();
   });
 
-  it('finds the state-changing routes, and only gate scanners opt out', () => {
+  it('finds the state-changing routes, and only gate scanners and the mail program’s one-click unsubscribe opt out', () => {
     expect(stateChanging.length).toBeGreaterThan(20);
-    expect(stateChanging.filter((row) => !row.csrf).map((row) => `${row.key} ${accessLabel(row.access)}`)).toEqual(['POST /api/attendance/scans device']);
+    // Neither is authenticated by the session cookie: a scanner's key, a message's signed token (D84).
+    expect(stateChanging.filter((row) => !row.csrf).map((row) => `${row.key} ${accessLabel(row.access)}`).sort()).toEqual([
+      'POST /api/attendance/scans device',
+      'POST /api/mail/unsubscribe public',
+    ]);
   });
 
   describe.each(stateChanging.filter((row) => row.csrf).map((row) => [row.key, row] as const))('%s', (_key, row) => {

@@ -25,6 +25,8 @@ export interface DeliveredMail {
   html: string;
   /** Every href of the HTML part, entities decoded. */
   links: string[];
+  /** Every header as sent, by lower-case name, folded lines joined (the last of a repeated one). */
+  headers: Record<string, string>;
 }
 
 export interface SmtpInbox {
@@ -100,6 +102,7 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
           text: parsed.text ?? '',
           html,
           links: [...html.matchAll(/href="([^"]*)"/g)].map((match) => decodeEntities(match[1] ?? '')),
+          headers: Object.fromEntries(parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
         });
         callback();
         events.emit('message');

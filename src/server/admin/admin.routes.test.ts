@@ -148,6 +148,13 @@ describe('Registration Data.xlsx', () => {
   it('streams every student with readable headers, names for codes, dates as dates, a frozen filtered header, inert formulas', async () => {
     const db = t.database.db;
     const victim = await db.selectFrom('students').select(['id']).where('class_id', '=', '2B').orderBy('id').executeTakeFirstOrThrow();
+    // Unanswered health questions and permit (D75): exported as Not answered, never as No (D84).
+    const unanswered = await db.selectFrom('students').select(['id']).where('class_id', '=', '2C').orderBy('id').executeTakeFirstOrThrow();
+    await db
+      .updateTable('students')
+      .set({ immigration_permit: null, hepatitis: null, asthma: null, diabetes: 0, polio: 1, updated_at: nowIso() })
+      .where('id', '=', unanswered.id)
+      .execute();
     await db.updateTable('students').set({ allergy: '=HYPERLINK("http://evil.example","click")', medical_history: '@SUM(1+1)', updated_at: nowIso() }).where('id', '=', victim.id).execute();
 
     const response = await admin.get('/api/registration-data-spreadsheet');
@@ -190,6 +197,10 @@ describe('Registration Data.xlsx', () => {
     const phone = stored.mobile_phone_mother!;
     expect(cell("Mother's Mobile Phone")).toBe(`(868) ${phone.slice(0, 3)}-${phone.slice(3)}`);
 
+    const notAnswered = rowOf(unanswered.id);
+    expect([notAnswered('Immigration Permit'), notAnswered('Hepatitis'), notAnswered('Asthma')]).toEqual(['Not answered', 'Not answered', 'Not answered']);
+    expect([notAnswered('Diabetes'), notAnswered('Polio')]).toEqual(['No', 'Yes']);
+
     const evil = rowOf(victim.id);
     expect(evil('Allergies')).toBe(`'=HYPERLINK("http://evil.example","click")`);
     expect(evil('Medical History')).toBe(`'@SUM(1+1)`);
@@ -225,6 +236,9 @@ describe('registration report', () => {
     expect(pdf.text).toContain(`Form ${stored.class_id![0]} ${stored.class_id}`);
     expect(pdf.compact).toContain(inProgress.student_id);
     expect(pdf.compact).not.toContain(registered.student_id);
+    // One class: its class total, and no school total repeating it (D84).
+    expect(pdf.text).toContain('Class total');
+    expect(pdf.text).not.toContain('School total');
     // A student half-way through: Family Data is not done and documents are missing.
     expect(pdf.text).toMatch(/Birth Certificate/);
     expectError(await admin.get('/api/registration-report/9Z'), 404, 'not_found');

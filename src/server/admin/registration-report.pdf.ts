@@ -119,10 +119,13 @@ function summaryTable(classes: readonly ClassSummary[], school: Totals): Content
     [label, teacher ?? '', t.students, ...PROGRESS_STEPS.map(([key]) => t.steps[key]), t.termsAgreed, t.complete, t.submitted, t.returned, t.verified].map((cell) =>
       strong ? bold(cell) : { text: String(cell) },
     );
+  // A school total beside a single class repeats its line: printed only when there are several (D84).
+  const total = classes.length > 1 ? [row('School total', null, school, true)] : [];
   return dataTable(
     headers,
-    [...classes.map((group) => row(classTitle(group), group.formTeacher, group.totals)), row('School total', null, school, true)],
+    [...classes.map((group) => row(classTitle(group), group.formTeacher, group.totals)), ...total],
     ['auto', '*', 'auto', ...PROGRESS_STEPS.map(() => 'auto'), 'auto', 'auto', 'auto', 'auto', 'auto'],
+    { keepRowsWhole: true },
   );
 }
 
@@ -138,7 +141,7 @@ function classTable(group: ReportClass, caption: string): Content {
     student.termsAgreed ? { text: student.termsAgreedOn ? `Yes ${student.termsAgreedOn}` : 'Yes' } : { text: 'No', color: '#b3261e' },
   ]);
   rows.push([bold('Class total'), bold(`${t.students} students`), ...PROGRESS_STEPS.map(([key]) => bold(of(t.steps[key]))), bold(`${t.complete} complete`), bold(of(t.termsAgreed))]);
-  return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58], { caption });
+  return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58], { caption, keepRowsWhole: true });
 }
 
 /** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */

@@ -181,6 +181,8 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
       .set({ password_hash: passwordHash, staff_role: 'administrator', disabled: 0, updated_at: iso })
       .where('id', '=', existing.id)
       .execute();
+    // Enabled again: no session it had while disabled comes back (D84).
+    if (existing.disabled) await db.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
     return;
   }
   await db

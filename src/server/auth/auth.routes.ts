@@ -43,7 +43,7 @@ function initialsOf(name: string): string {
 
 function sessionAnswer(request: FastifyRequest): SessionAnswer {
   const user = request.user;
-  if (!user) return { user: null };
+  if (!user) return request.sessionEnded ? { user: null, ended: request.sessionEnded } : { user: null };
   const who = requesterOf(user);
   return {
     user: {

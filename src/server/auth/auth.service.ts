@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { AppError, conflict, fieldError, forbidden, notFound, tooManyRequests, unauthenticated } from '../http/errors.js';
+import { accountDisabled, AppError, conflict, fieldError, forbidden, notFound, tooManyRequests, unauthenticated } from '../http/errors.js';
 import type { Config } from '../config.js';
 import * as staff2fa from '../staff-2fa/staff-2fa.service.js';
 import type { SecondFactorLoginInput } from '../../shared/staff-2fa.schemas.js';
@@ -280,10 +280,15 @@ export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput
   const user = await repo.findAdminUser(db, input.username);
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
-  // A disabled account fails as a wrong password does: the answer tells nobody it exists.
-  if (!user || !user.passwordHash || !valid || user.disabled || (await isRefusedDemoSignIn(db, user, input.password))) {
+  if (!user || !user.passwordHash || !valid || (await isRefusedDemoSignIn(db, user, input.password))) {
     await recordFailure(db, user, actor);
     throw invalidCredentials(INVALID_ADMIN);
+  }
+  // Only someone who knows the password learns that the account exists and is disabled, and whom
+  // to ask (D84); to anyone else it fails as a wrong password does. The attempt stays counted.
+  if (user.disabled) {
+    await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-disabled', entity: 'user', entity_id: String(user.id) });
+    throw accountDisabled(403);
   }
   const rule = await staff2fa.secondFactorRule(db, config, user.staffRole ?? 'administrator');
   if (rule !== 'off' && (await staff2fa.hasSecondFactor(db, user.id))) {

@@ -2,6 +2,7 @@ import type { Content } from 'pdfmake/interfaces.js';
 import { COLORS, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
 import type { FamilyLetter } from './family.service.js';
+import { schoolDayOf } from '../../shared/dates.js';
 
 /**
  * The family code letters: one page per student, a class's letters as one PDF, for
@@ -21,7 +22,8 @@ export interface FamilyLettersInput {
 }
 
 function letterPage(input: FamilyLettersInput, letter: FamilyLetter, index: number): Content[] {
-  const until = letter.expiresAt.slice(0, 10);
+  // The school's day the code ends on, not UTC's (D84).
+  const until = schoolDayOf(letter.expiresAt);
   return [
     { stack: [schoolHeader(input.schoolName, FAMILY_LETTER_TITLE, 'For the parent or guardian of')], ...(index > 0 ? { pageBreak: 'before' as const } : {}) },
     keyValueGrid(

@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerA
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.js';
 import type { SchoolAction, StudentAction } from '../../shared/staff.js';
-import { AppError, forbidden, unauthenticated } from './errors.js';
+import { accountDisabled, AppError, forbidden, unauthenticated } from './errors.js';
 import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js';
 
 /**
@@ -57,9 +57,14 @@ export function studentParamOf(access: Access | undefined): string | null {
   return typeof ref === 'object' && 'param' in ref ? ref.param : null;
 }
 
+/** The refusal of a call without a session: says why when the session just ended because its staff account was disabled (D84). */
+function signedOut(request: FastifyRequest) {
+  return request.sessionEnded === 'account_disabled' ? accountDisabled() : unauthenticated();
+}
+
 /** Throws unless someone is signed in; answers the user. */
 export function requireUser(request: FastifyRequest) {
-  if (!request.user) throw unauthenticated();
+  if (!request.user) throw signedOut(request);
   return request.user;
 }
 
@@ -74,7 +79,7 @@ function read(request: FastifyRequest, ref: { param: string } | { query: string 
 async function enforce(db: Db, request: FastifyRequest, access: Access, config: FastifyContextConfig): Promise<void> {
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
-  if (!user) throw unauthenticated();
+  if (!user) throw signedOut(request);
   // A student after a first login or a reset, a staff member with a new or reset account: the
   // password comes first (SPEC §4; staff D50). Sign-out and the password change let them through.
   const mustChangePassword = user.role === 'student' ? user.passwordReset || user.firstLogin : user.passwordReset;

@@ -41,6 +41,9 @@ const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
     'attendance.import',
     'families.manage',
     'notices.manage',
+    // Whether mail to families went out, and sending it again (D84): the office sees these
+    // families' addresses anyway.
+    'outbox.manage',
     'documents.review',
     'registrations.review',
     'intake.manage',
@@ -164,7 +167,7 @@ const REFUSALS: Record<Action, string> = {
   'scanners.manage': 'Only administrators may manage scanner devices.',
   'privacy.manage': 'Only administrators may use the privacy tools.',
   'staff.manage': 'Only administrators may manage staff accounts.',
-  'outbox.manage': "Only administrators may see and resend the portal's e-mail.",
+  'outbox.manage': "Only the office and administrators may see and resend the portal's e-mail.",
   'families.manage': 'Only the office and administrators may print family codes.',
   'notices.manage': 'Only the office and administrators may manage messages to families.',
   'documents.review': 'Only the office and administrators may review documents.',

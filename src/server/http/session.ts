@@ -52,6 +52,8 @@ declare module 'fastify' {
     sessionIdHash: string | null;
     /** Whether the current session's cookie outlives the browser ("Keep me signed in"). */
     sessionRemember: boolean;
+    /** The request's session ended on it because its staff account is disabled (D84): refusals say so. */
+    sessionEnded: 'account_disabled' | null;
   }
   interface FastifyInstance {
     sessions: SessionManager;
@@ -91,15 +93,17 @@ const lifetimeMs = (config: Config, role: UserRole, remember: boolean) => (slide
 
 async function loadSessionUser(db: Db, idHash: string, config: Config, now: number) {
   const row = await repo.findSessionUser(db, idHash);
-  if (!row) return { user: null, remember: false, touch: false, sliding: false };
+  if (!row) return { user: null, remember: false, touch: false, sliding: false, ended: null };
   const lastSeen = Date.parse(row.last_seen_at);
   const sliding = slides(row.role, row.remember === 1);
   // A sliding session's idle limit is its whole lifetime: its end moves with each use.
   const idleMs = sliding ? config.rememberedSessionMs : config.sessionIdleMs;
-  // A disabled account's sessions were deleted when it was disabled; one racing that ends here.
   if (Date.parse(row.expires_at) <= now || lastSeen + idleMs <= now || row.disabled === 1) {
     await repo.deleteSession(db, idHash);
-    return { user: null, remember: false, touch: false, sliding: false };
+    // A disabled account's sessions are refused from the moment it is disabled; each ends at its
+    // next request, which is told why (D84). An expired one ends silently.
+    const ended = row.disabled === 1 && Date.parse(row.expires_at) > now ? ('account_disabled' as const) : null;
+    return { user: null, remember: false, touch: false, sliding: false, ended };
   }
   const name =
     row.role === 'admin'
@@ -121,7 +125,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
     passwordReset: row.password_reset === 1,
     secondFactorSetup: row.second_factor_setup === 1,
   };
-  return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS, sliding };
+  return { user, remember: row.remember === 1, touch: now - lastSeen >= TOUCH_INTERVAL_MS, sliding, ended: null };
 }
 
 /**
@@ -137,6 +141,7 @@ export const sessionPlugin = fp(
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
     app.decorateRequest('sessionRemember', false);
+    app.decorateRequest('sessionEnded', null);
 
     /**
      * No Max-Age and no Expires make a browser-session cookie; remembered, the cookie lasts the
@@ -194,8 +199,11 @@ export const sessionPlugin = fp(
       if (!token || token.length > 100) return;
       const idHash = hashToken(token);
       const now = Date.now();
-      const { user, remember, touch, sliding } = await loadSessionUser(db, idHash, config, now);
-      if (!user) return;
+      const { user, remember, touch, sliding, ended } = await loadSessionUser(db, idHash, config, now);
+      if (!user) {
+        request.sessionEnded = ended ?? null;
+        return;
+      }
       request.user = user;
       request.sessionIdHash = idHash;
       request.sessionRemember = remember;

@@ -212,6 +212,7 @@ export class MailSender {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.headers ? { headers: mail.headers } : {}),
         messageId: messageIdOf(row.message_key, this.config.mailFrom.address),
       });
     } catch (error) {

@@ -271,14 +271,13 @@ describe(`the outbox on ${currentEngine()}`, () => {
     await t.app.mailSender.drain();
   });
 
-  it('only administrators reach the Outbox: other staff and students 403, anonymous 401', async () => {
+  it('the office and administrators reach the Outbox (D84): other staff and students 403, anonymous 401', async () => {
     const anonymous = new TestClient(t.app, '10.1.0.9');
     for (const [method, url] of [['GET', '/api/outbox'], ['POST', '/api/outbox/test'], ['POST', '/api/outbox/1/resend']] as const) {
       const response = await anonymous.request(method, url, { body: method === 'POST' ? { to: 'x@example.com' } : undefined });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
     }
     const others = [
-      await new TestClient(t.app, '10.1.0.10').signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password),
       await new TestClient(t.app, '10.1.0.11').signInAdmin(DEMO_STAFF.principal.username, DEMO_STAFF.principal.password),
       await new TestClient(t.app, '10.1.0.12').signInAdmin(demoTeacherUsername('5A'), DEMO_STAFF.formTeacher.password),
       await new TestClient(t.app, '10.1.0.13').signInStudent(DEMO_STUDENTS.registered.student_id, DEMO_STUDENTS.registered.password),
@@ -294,6 +293,16 @@ describe(`the outbox on ${currentEngine()}`, () => {
     expect(await outboxCount()).toBe(before);
     const session = SessionAnswerSchema.parse((await admin.get('/api/session')).json());
     expect(session.user!.permissions).toContain('outbox.manage');
+
+    // The office sees whether mail to families went out, and its menu offers the Outbox.
+    const office = await new TestClient(t.app, '10.1.0.10').signInAdmin(DEMO_STAFF.office.username, DEMO_STAFF.office.password);
+    const seen = OutboxPageSchema.parse((await office.get('/api/outbox')).json());
+    expect(seen.messages.length).toBeGreaterThan(0);
+    expect(SessionAnswerSchema.parse((await office.get('/api/session')).json()).user!.permissions).toContain('outbox.manage');
+    // …and may send one again: a sent message is refused as such (409), not as forbidden.
+    const sent = OutboxPageSchema.parse((await office.get('/api/outbox?state=sent')).json()).messages[0]!;
+    expect((await office.post(`/api/outbox/${sent.id}/resend`)).statusCode).toBe(409);
+    expect((await office.post('/api/outbox/999999/resend')).statusCode).toBe(404);
   });
 });
 

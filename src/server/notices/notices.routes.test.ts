@@ -182,6 +182,56 @@ describe('the attendance digest', () => {
   });
 });
 
+describe('one-click unsubscribe from the mail program (RFC 8058, D84)', () => {
+  it('the digest carries List-Unsubscribe; a GET only leads to the confirm page, a wrong token is refused, the POST turns the digest off without a sign-in, and the next digest is not sent', async () => {
+    const date = testDay();
+    await db.deleteFrom('school_holidays').where('date', '=', date).execute();
+    await db.deleteFrom('attendance_records').where('date_scanned', '=', date).execute();
+    await db.deleteFrom('attendance_scans').where('scanned_date', '=', date).execute();
+    const [child, other] = await pickStudents(2);
+    await addFamily('oneclick@example.com', [child!.id]);
+    // The school recorded the day (another child at the gate); the family's child never came.
+    expect((await ingestScans(db, [{ studentId: other!.id, date, time: '07:05', index: 0 }], 'gate test')).rejected).toEqual([]);
+    await runAttendanceDigest(db, { date });
+    const mail = (await delivered()).find((m) => m.recipients[0] === 'oneclick@example.com')!;
+    expect(mail.text).toContain(`${child!.name}: absent`);
+    const header = mail.headers['list-unsubscribe']!;
+    expect(header).toMatch(new RegExp(`^<${TEST_PUBLIC_URL}/api/mail/unsubscribe\\?token=[A-Za-z0-9_.-]+>$`));
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const link = new URL(header.slice(1, -1));
+    const token = link.searchParams.get('token')!;
+    const digestOn = async () => NoticePreferencesSchema.parse((await (await signInFamily('oneclick@example.com')).get('/api/notice-preferences')).json())['attendance-digest'];
+
+    // A mail scanner following the link turns nothing off: the GET leads to the page that asks.
+    const opened = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`/notices/unsubscribe?token=${encodeURIComponent(token)}`);
+    expect(await digestOn()).toBe(true);
+
+    // The mail program's POST: no cookie, no CSRF header, the form body RFC 8058 names.
+    const oneClick = (query: string) =>
+      t.app.inject({ method: 'POST', url: `/api/mail/unsubscribe?${query}`, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const forged = await oneClick(`token=${encodeURIComponent(`${token.slice(0, -2)}${token.endsWith('xx') ? 'yy' : 'xx'}`)}`);
+    expect(forged.statusCode).toBe(400);
+    expect((await oneClick('')).statusCode).toBe(400);
+    expect(await digestOn()).toBe(true);
+    const done = await oneClick(`token=${encodeURIComponent(token)}`);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ kind: 'attendance-digest', email: 'oneclick@example.com' });
+    expect(await digestOn()).toBe(false);
+
+    // The next school day the child is absent again: no digest for this family.
+    const before = (await delivered()).length;
+    const next = addDays(date, -7);
+    await db.deleteFrom('school_holidays').where('date', '=', next).execute();
+    await db.deleteFrom('attendance_records').where('date_scanned', '=', next).execute();
+    await db.deleteFrom('attendance_scans').where('scanned_date', '=', next).execute();
+    expect((await ingestScans(db, [{ studentId: other!.id, date: next, time: '07:05', index: 0 }], 'gate test')).rejected).toEqual([]);
+    await runAttendanceDigest(db, { date: next });
+    expect((await delivered()).slice(before).map((m) => m.recipients[0])).not.toContain('oneclick@example.com');
+  });
+});
+
 describe("the digest's timer", () => {
   it("runs once the school's time has come, once a day, and not while the school has it off", async () => {
     const today = schoolToday();
@@ -213,7 +263,7 @@ describe('term reports posted', () => {
     // A second account of the same family, and another family with a child of that term.
     await addFamily('second.parent@example.com', [withReports[0]!.student_id]);
     expect((await clerk.post('/api/post-term-reports', { year: term.year, term: term.term, posted: 0 })).statusCode).toBe(200);
-    const posted = await clerk.post('/api/post-term-reports', { year: term.year, term: term.term, posted: 1, date_posted: `${schoolToday()} 09:00:00` });
+    const posted = await clerk.post('/api/post-term-reports', { year: term.year, term: term.term, posted: 1 });
     expect(posted.statusCode, posted.body).toBe(200);
     const messages = await delivered();
     expect(messages.map((m) => m.recipients[0]).sort()).toEqual([DEMO_FAMILY.email, 'second.parent@example.com']);
@@ -225,7 +275,7 @@ describe('term reports posted', () => {
       expect(new URL(link).search).toBe('');
     }
     // Posting again (idempotent) tells no one twice.
-    await clerk.post('/api/post-term-reports', { year: term.year, term: term.term, posted: 1, date_posted: `${schoolToday()} 09:00:00` });
+    await clerk.post('/api/post-term-reports', { year: term.year, term: term.term, posted: 1 });
     expect(await delivered()).toHaveLength(2);
     // What the link leads to needs a sign-in.
     expect((await client().get(`/api/report-card/${withReports[0]!.student_id}/${term.year}/${term.term}`)).statusCode).toBe(401);
@@ -268,6 +318,11 @@ describe('deadline reminders', () => {
     expect(messages.map((m) => m.recipients[0]).sort()).toEqual([DEMO_FAMILY.email, 'stranger.mother@example.com']);
     expect(messages[0]!.subject).toContain(`Registration closes on ${deadline}`);
     expect(messages.every((m) => m.links.some((href) => href.includes('/notices/unsubscribe?token=')))).toBe(true);
+    // …and the one-click headers a mail program offers as "Unsubscribe" (RFC 8058, D84).
+    for (const m of messages) {
+      expect(m.headers['list-unsubscribe']).toMatch(new RegExp(`^<${TEST_PUBLIC_URL}/api/mail/unsubscribe\\?token=[A-Za-z0-9_.-]+>$`));
+      expect(m.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    }
 
     const again = ReminderPreviewSchema.parse((await clerk.get('/api/deadline-reminders/preview')).json());
     expect(again.recipients).toEqual([]);

@@ -12,6 +12,7 @@ import {
   ReminderSendAnswerSchema,
   UnsubscribeAnswerSchema,
   UnsubscribeSchema,
+  MailUnsubscribeQuerySchema,
   VerifyParentEmailSchema,
 } from '../../shared/notices.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
@@ -82,6 +83,43 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: "An unsubscribe link's token: turns that kind off for that recipient", body: UnsubscribeSchema, response: { 200: UnsubscribeAnswerSchema, ...errorResponses } },
     },
     async (request) => service.unsubscribe(db, request.body.token, actorOf(request)),
+  );
+
+  // ---- one-click unsubscribe from the mail program (RFC 8058, D84) ----
+
+  // The mail program POSTs `List-Unsubscribe=One-Click` as a form; the token in the address is
+  // what decides, so the body is read as text and not needed further. Only this plugin's routes
+  // take a form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+
+  app.get(
+    '/api/mail/unsubscribe',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: "A message's List-Unsubscribe link opened in a browser: goes to the page that asks before turning anything off (a GET never unsubscribes: mail scanners follow links)",
+        querystring: MailUnsubscribeQuerySchema,
+        response: { 303: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.redirect(`/notices/unsubscribe?token=${encodeURIComponent(request.query.token)}`, 303),
+  );
+
+  app.post(
+    '/api/mail/unsubscribe',
+    {
+      // Sent by the mail program, with no cookie and no CSRF header: the signed token is the
+      // authority, and it turns off only the one kind for the one recipient it names.
+      config: { access: 'public', csrf: false },
+      schema: {
+        tags,
+        summary: 'RFC 8058 one-click unsubscribe: turns the kind the token names off for its recipient, without a sign-in',
+        querystring: MailUnsubscribeQuerySchema,
+        response: { 200: UnsubscribeAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.unsubscribe(db, request.query.token, actorOf(request)),
   );
 
   // ---- the office ----

@@ -13,8 +13,8 @@ import { printPdf } from './pdf-printer.js';
  * document's own font, at the very place the whole foot puts them; pdf-lib copies the parts'
  * pages into one document and draws each number page over its page.
  *
- * Without a frame (a class's report cards, D59: each card is complete and unnumbered) the pages
- * are only joined, and the first part's title and author are kept. pdf-lib copies each part's
+ * Without a frame (a class's report cards, D59: each card is complete and numbered on its own,
+ * D84) the pages are only joined, and the first part's title and author are kept. pdf-lib copies each part's
  * fonts with its pages, which is why a part holds several cards.
  */
 export async function joinPdfParts(frame: PdfFrame | null, parts: readonly Uint8Array[]): Promise<Uint8Array> {

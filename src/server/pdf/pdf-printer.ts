@@ -49,7 +49,16 @@ function newPrinter(): Printer {
 function toPdfmake(doc: PdfDocument, footerPart: FooterPart): TDocumentDefinitions {
   const { footer, images, ...rest } = doc;
   const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } };
-  if (footer) definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount, footerPart);
+  if (footer?.sections) {
+    const sections = footer.sections;
+    const pageOf = sectionPaging(definition.content);
+    definition.footer = (currentPage, pageCount) => {
+      const at = pageOf(currentPage, pageCount);
+      return footerContent({ smallPrint: sections[at.section]?.smallPrint ?? '' }, at.page, at.pages, footerPart);
+    };
+  } else if (footer) {
+    definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount, footerPart);
+  }
   if (images) {
     // pdfmake's image dictionary takes data URLs (or file paths, which a document never names).
     definition.images = Object.fromEntries(
@@ -57,6 +66,38 @@ function toPdfmake(doc: PdfDocument, footerPart: FooterPart): TDocumentDefinitio
     );
   }
   return definition;
+}
+
+/** What pdfmake leaves on a content node once it is laid out: where each of its lines went. */
+interface LaidOutNode {
+  positions?: readonly { pageNumber: number }[];
+}
+
+/**
+ * For a document whose top-level content entries are sections (footer `sections`): which section a
+ * page belongs to and its number within that section. pdfmake lays the footers out after the
+ * content, by which time every node carries the pages its lines went to (`positions`), so each
+ * section's first page is known however many pages a section takes.
+ */
+function sectionPaging(content: TDocumentDefinitions['content']): (currentPage: number, pageCount: number) => { section: number; page: number; pages: number } {
+  let starts: number[] | undefined;
+  const firstPages = () => {
+    const entries = (Array.isArray(content) ? content : [content]) as LaidOutNode[];
+    let previous = 1;
+    return entries.map((entry) => {
+      const pages = (entry.positions ?? []).map((position) => position.pageNumber);
+      previous = pages.length > 0 ? Math.min(...pages) : previous;
+      return previous;
+    });
+  };
+  return (currentPage, pageCount) => {
+    starts ??= firstPages();
+    let section = 0;
+    while (section + 1 < starts.length && starts[section + 1]! <= currentPage) section++;
+    const first = starts[section] ?? 1;
+    const next = starts.slice(section + 1).find((start) => start > first) ?? pageCount + 1;
+    return { section, page: currentPage - first + 1, pages: next - first };
+  };
 }
 
 /**

@@ -87,7 +87,7 @@ export function dataTable(
   headers: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined | TableCell>>,
   widths?: ReadonlyArray<string | number>,
-  options: { caption?: string } = {},
+  options: { caption?: string; keepRowsWhole?: boolean } = {},
 ): ContentTable {
   const captionRows: TableCell[][] = options.caption
     ? [[{ text: options.caption, colSpan: headers.length, bold: true, fontSize: 10, color: COLORS.ink, fillColor: COLORS.band, margin: [2, 2, 2, 2] }, ...headers.slice(1).map(() => ({}))]]
@@ -97,6 +97,8 @@ export function dataTable(
       headerRows: captionRows.length + 1,
       // A caption keeps at least its column headings and a first row with it at the foot of a page.
       ...(options.caption ? { keepWithHeaderRows: 1 } : {}),
+      // A row that does not fit at the foot of a page moves whole to the next, never half a student.
+      ...(options.keepRowsWhole ? { dontBreakRows: true } : {}),
       widths: widths ? [...widths] : headers.map(() => '*'),
       body: [
         ...captionRows,
@@ -143,11 +145,22 @@ export function signatureLines(captions: readonly string[]): Content {
 /** The foot of every page as data: a line of small print, then 'Page n of m' (footerContent). */
 export interface PageFooter {
   smallPrint: string;
+  /**
+   * A document of several handouts (a class's report cards, docs/decisions.md D84): entry i of the
+   * document's `content` is handout i, and its pages carry this small print and are numbered on
+   * their own ('Page 1 of 2' of that card), so each handout reads whole when the pile is split.
+   */
+  sections?: readonly { smallPrint: string }[];
 }
 
 /** 'Page n of m' and a line of small print at the foot of every page. */
 export function pageFooter(smallPrint: string): PageFooter {
   return { smallPrint };
+}
+
+/** A foot per handout: each top-level content entry numbered on its own, with its own small print. */
+export function sectionFooters(smallPrints: readonly string[]): PageFooter {
+  return { smallPrint: '', sections: smallPrints.map((smallPrint) => ({ smallPrint })) };
 }
 
 /**

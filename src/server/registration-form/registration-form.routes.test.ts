@@ -115,8 +115,16 @@ describe('the student in progress', () => {
     if (religion) expect(pdf.compact).toContain(squash(religion.religion));
 
     // Questions nobody answered print as Not answered, never as No (D75).
-    await t.database.db.updateTable('students').set({ hepatitis: 1, polio: 0, measles: null, internet_access: null }).where('id', '=', id).execute();
+    await t.database.db
+      .updateTable('students')
+      .set({ hepatitis: 1, polio: 0, measles: null, internet_access: null, immigration_permit: null, asthma: null, diabetes: 0 })
+      .where('id', '=', id)
+      .execute();
     ({ pdf } = await fetchForm(c, id));
+    // The conditions and the immigration permit too (D84).
+    expect(pdf.compact).toContain(squash('Immigration Permit Not answered'));
+    expect(pdf.compact).toMatch(new RegExp(`${squash('Has not had:')}[^·]*Diabetes`));
+    expect(pdf.compact).toMatch(new RegExp(`${squash('Not answered:')}[^·]*Asthma`));
     expect(pdf.compact).toContain(squash('Immunised against: Hepatitis'));
     expect(pdf.compact).toContain(squash('Not immunised: Polio'));
     expect(pdf.compact).toMatch(new RegExp(`${squash('Not answered:')}[^·]*Measles`));

@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import { SessionAnswerSchema } from '../../shared/auth.schemas.js';
+import { SessionAnswerSchema, STAFF_ACCOUNT_DISABLED_MESSAGE } from '../../shared/auth.schemas.js';
 import { EnrolmentAnswerSchema } from '../../shared/staff-2fa.schemas.js';
 import {
   ResetSecondFactorAnswerSchema,
@@ -336,18 +336,24 @@ describe('POST /api/staff/{id}/reset-second-factor', () => {
 });
 
 describe('a disabled account', () => {
-  it('is signed out at once, and its sign-in fails like a wrong password; enabled again, it signs in', async () => {
+  it('is signed out at once and told why; its sign-in says it is disabled only after the right password; enabled again, it signs in', async () => {
     const { account, client: signedIn, password } = await readyAccount('office');
     expect((await signedIn.get('/api/students?limit=1')).statusCode).toBe(200);
     const disabled = await admin.patch(`/api/staff/${account.id}`, { disabled: true });
     expect(disabled.statusCode, disabled.body).toBe(200);
     expect(disabled.json()).toMatchObject({ disabled: true });
-    expectError(await signedIn.get('/api/students?limit=1'), 401, 'unauthenticated');
+    // The next request ends the session and says why (D84); the one after is an ordinary visitor's.
+    const ended = expectError(await signedIn.get('/api/students?limit=1'), 401, 'account_disabled');
+    expect(ended.message).toBe(STAFF_ACCOUNT_DISABLED_MESSAGE);
     expect(await t.database.db.selectFrom('sessions').select('id_hash').where('user_id', '=', account.id).execute()).toEqual([]);
+    expectError(await signedIn.get('/api/students?limit=1'), 401, 'unauthenticated');
 
+    // A wrong password reveals nothing; the right one is told the account is disabled and whom to ask.
     const wrong = expectError(await client().post('/api/admin-login', { username: account.username, password: 'not-the-password' }), 401, 'invalid_credentials');
-    const refused = expectError(await client().post('/api/admin-login', { username: account.username, password }), 401, 'invalid_credentials');
-    expect(refused.message).toBe(wrong.message);
+    const unknown = expectError(await client().post('/api/admin-login', { username: uniqueName('nobody'), password: 'not-the-password' }), 401, 'invalid_credentials');
+    expect(wrong.message).toBe(unknown.message);
+    const refused = expectError(await client().post('/api/admin-login', { username: account.username, password }), 403, 'account_disabled');
+    expect(refused.message).toBe(STAFF_ACCOUNT_DISABLED_MESSAGE);
 
     expect((await admin.patch(`/api/staff/${account.id}`, { disabled: false })).statusCode).toBe(200);
     await client().signInAdmin(account.username, password);
@@ -355,6 +361,18 @@ describe('a disabled account', () => {
       ['false', 'true'],
       ['true', 'false'],
     ]);
+  });
+
+  it('a page reload after it was disabled: the session answer says the sign-in ended because the account is disabled', async () => {
+    const { account, client: signedIn } = await readyAccount('office');
+    expect((await admin.patch(`/api/staff/${account.id}`, { disabled: true })).statusCode).toBe(200);
+    expect(SessionAnswerSchema.parse((await signedIn.get('/api/session')).json())).toEqual({ user: null, ended: 'account_disabled' });
+    expect(SessionAnswerSchema.parse((await signedIn.get('/api/session')).json())).toEqual({ user: null });
+    // Enabled again, no session it had comes back.
+    const other = await readyAccount('office');
+    expect((await admin.patch(`/api/staff/${other.account.id}`, { disabled: true })).statusCode).toBe(200);
+    expect((await admin.patch(`/api/staff/${other.account.id}`, { disabled: false })).statusCode).toBe(200);
+    expectError(await other.client.get('/api/students?limit=1'), 401, 'unauthenticated');
   });
 });
 

@@ -64,7 +64,7 @@ export const staffRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, confi
     },
     async (request, reply) => {
       const { account, endSessions } = await staff.updateStaff(db, request.params.id, request.body, actorOf(request));
-      // A disabled account or a replaced password is signed out everywhere at once.
+      // A replaced password or an account enabled again: no earlier session of it goes on (D84).
       if (endSessions) await app.sessions.endAllForUser(account.id);
       return reply.header('cache-control', 'no-store').send(account);
     },

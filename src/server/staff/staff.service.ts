@@ -88,7 +88,11 @@ export async function createStaff(db: Db, input: CreateStaffInput, actor: Actor)
 
 export interface StaffUpdate {
   account: StaffAccountWithPassword;
-  /** The account was disabled or its password reset: every session of it must end now. */
+  /**
+   * The account's password was reset, or it was enabled again: every session of it ends now. A
+   * disabled account's sessions are refused from that moment (http/session.ts) and each is told
+   * why at its next request (D84); enabling it removes any left, so none comes back.
+   */
   endSessions: boolean;
 }
 
@@ -153,7 +157,7 @@ export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, a
       ...(passwordHash ? auditRows(actor, 'password-reset', account, [['password', null, null]]) : []),
     ]);
     const updated = (await repo.findStaff(trx, id))!;
-    return { account: { ...updated, ...(oneTimePassword ? { one_time_password: oneTimePassword } : {}) }, endSessions: disabling || Boolean(passwordHash) };
+    return { account: { ...updated, ...(oneTimePassword ? { one_time_password: oneTimePassword } : {}) }, endSessions: (input.disabled === false && account.disabled) || Boolean(passwordHash) };
   });
 }
 

@@ -88,8 +88,11 @@ describe('GET /api/report-cards/class/{classId}/{year}/{term}', () => {
       expect(text).toContain('Term 1 Michaelmas');
       for (const other of expected) if (other.id !== who.id) expect(text).not.toContain(`Student ID ${other.id}`);
     });
-    // The class's footer and the single card's content.
-    expect(pdf.pageTexts[0]).toContain('Form 5 5A · Term 1 Michaelmas 2025-2026');
+    // Each card's own foot: its student, the class of that term (last year's Form 4, not today's
+    // 5A) and its own page numbers (D84); and the single card's content.
+    expect(pdf.pageTexts[0]).toMatch(new RegExp(`\\(${expected[0]!.id}\\) · Form 4 4[A-D] · Term 1 Michaelmas 2025-2026`));
+    expect(pdf.text).not.toContain('Form 5 5A');
+    for (const text of pdf.pageTexts) expect(text).toContain('Page 1 of 1');
     expect(pdf.pageTexts[0]).toContain('Form Teacher’s Remarks');
     // The first build starts the worker pool's thread: more time on a busy machine.
   }, 120_000);

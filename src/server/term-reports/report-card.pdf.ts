@@ -2,7 +2,7 @@ import type { Content } from 'pdfmake/interfaces.js';
 import { formClassName } from '../../shared/form-class.js';
 import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
-import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from '../pdf/pieces.js';
+import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionFooters, sectionTitle, signatureLines } from '../pdf/pieces.js';
 import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 
 /**
@@ -87,15 +87,27 @@ export function buildReportCard(data: ReportCardData): PdfDocument {
       author: data.schoolName,
       subject: 'End of Term Report',
     },
-    footer: pageFooter(`${name} (${data.student.id}) · ${termName} ${yearLabel} · printed ${data.printedAt}`),
+    footer: pageFooter(cardSmallPrint(data)),
     content: reportCardContent(data),
   };
 }
 
 /**
+ * The foot of a card's pages: whose card, of which class and term. The class is the one the
+ * student was in that term (the card's own), never today's: a past term's card reads the same
+ * wherever it is printed (docs/decisions.md D84).
+ */
+function cardSmallPrint(data: ReportCardData): string {
+  const formClass = data.classId ? formClassName(data.classId, data.formLevel) : null;
+  const who = `${studentName(data)} (${data.student.id})`;
+  return [who, formClass, `${termNameOf(data.term)} ${academicYearLabel(data.year)}`, `printed ${data.printedAt}`].filter(Boolean).join(' · ');
+}
+
+/**
  * Several students' cards as one document, each starting on a new page (a class's report day,
- * D59): the same card as `buildReportCard`, under one footer that names the class and term, since
- * a document has one footer.
+ * D59): the same card and foot as `buildReportCard`, each card's pages numbered on their own
+ * ('Page 1 of 2' of that card, D84), so each card can be handed out and the numbering does not
+ * depend on how the class is split into parts for the worker pool.
  */
 export function buildReportCardSet(cards: readonly ReportCardData[], set: { classId: string; formLevel: number | null }): PdfDocument {
   const first = cards[0];
@@ -110,7 +122,7 @@ export function buildReportCardSet(cards: readonly ReportCardData[], set: { clas
       author: first.schoolName,
       subject: 'End of Term Report',
     },
-    footer: pageFooter(`${formClass} · ${termName} ${yearLabel} · printed ${first.printedAt}`),
+    footer: sectionFooters(cards.map(cardSmallPrint)),
     content: cards.map((card, index) => ({ stack: reportCardContent(card), ...(index > 0 ? { pageBreak: 'before' as const } : {}) })),
   };
 }

@@ -232,23 +232,23 @@ describe('posting and removing (SPEC §2 Post Term Reports, §4)', () => {
 
   it('validates the call and changes nothing when it is wrong', async () => {
     const cases: [unknown, string][] = [
-      [{ year: 1999, term: 3, posted: 1, date_posted: '2026-07-20 09:00:00' }, 'year'],
-      [{ year: 2025, term: 4, posted: 1, date_posted: '2026-07-20 09:00:00' }, 'term'],
-      [{ year: 2025, term: 3, posted: 2, date_posted: '2026-07-20 09:00:00' }, 'posted'],
-      [{ year: 2025, term: 3, posted: 1, date_posted: null }, 'date_posted'],
-      [{ year: 2025, term: 3, posted: 1 }, 'date_posted'],
+      [{ year: 1999, term: 3, posted: 1 }, 'year'],
+      [{ year: 2025, term: 4, posted: 1 }, 'term'],
+      [{ year: 2025, term: 3, posted: 2 }, 'posted'],
+      // The server records when reports are posted (D84): a date sent is refused, never kept.
+      [{ year: 2025, term: 3, posted: 1, date_posted: '2026-07-20 09:00:00' }, 'date_posted'],
+      [{ year: 2099, term: 3, posted: 1, date_posted: '2099-07-20 09:00:00' }, 'date_posted'],
       [{ year: 2025, term: 3, posted: 1, date_posted: '20/07/2026 09:00' }, 'date_posted'],
-      [{ year: 2025, term: 3, posted: 1, date_posted: '2026-02-30 09:00:00' }, 'date_posted'],
       [{ year: 2025, term: 3, posted: 0, date_posted: '2026-07-20 09:00:00' }, 'date_posted'],
     ];
     for (const [body, field] of cases) {
       const error = expectError(await post(body), 400, 'validation_failed');
       expect(Object.keys(error.errors ?? {}), JSON.stringify(body)).toContain(field);
     }
-    const noResults = expectError(await post({ year: 2026, term: 2, posted: 1, date_posted: '2027-03-30 09:00:00' }), 409, 'conflict');
+    const noResults = expectError(await post({ year: 2026, term: 2, posted: 1 }), 409, 'conflict');
     expect(noResults.message).toMatch(/no results/);
     expectError(await post({ year: 2027, term: 1, posted: 0, date_posted: null }), 404);
-    expectError(await student.post('/api/post-term-reports', { year: 2025, term: 3, posted: 1, date_posted: '2026-07-20 09:00:00' }), 403);
+    expectError(await student.post('/api/post-term-reports', { year: 2025, term: 3, posted: 1 }), 403);
     const row = await t.database.db
       .selectFrom('term_reports')
       .selectAll()
@@ -261,18 +261,20 @@ describe('posting and removing (SPEC §2 Post Term Reports, §4)', () => {
     ).toBeUndefined();
   });
 
-  it('post → the student sees and opens it; posting again changes nothing; remove → it is gone', async () => {
-    const posted = PostedTermReportSchema.parse(
-      (await post({ year: 2025, term: '3', posted: 1, date_posted: '2026-07-20 09:15:00' })).json(),
-    );
-    expect(posted).toMatchObject({ year: 2025, term: '3', posted: 1, date_posted: '2026-07-20 09:15:00' });
+  it('post → the student sees and opens it, dated by the server’s clock in the school’s time; posting again changes nothing; remove → it is gone', async () => {
+    const before = schoolDateTime(new Date(), { seconds: true });
+    const posted = PostedTermReportSchema.parse((await post({ year: 2025, term: '3', posted: 1 })).json());
+    const after = schoolDateTime(new Date(), { seconds: true });
+    expect(posted).toMatchObject({ year: 2025, term: '3', posted: 1 });
+    // 'yyyy-MM-dd HH:mm:ss' in America/Port_of_Spain, between the clock read before and after the call.
+    expect(posted.date_posted! >= before && posted.date_posted! <= after, `${before} ≤ ${posted.date_posted} ≤ ${after}`).toBe(true);
     let list = ReportCardTermListSchema.parse((await student.get(`/api/report-card-terms/${registered.student_id}`)).json());
-    expect(list[0]).toMatchObject({ year: 2025, term: '3', posted: 1, date_posted: '2026-07-20 09:15:00' });
+    expect(list[0]).toMatchObject({ year: 2025, term: '3', posted: 1, date_posted: posted.date_posted });
     expect((await card(student, registered.student_id, 2025, 3)).statusCode).toBe(200);
 
     // Idempotent: a retried (or repeated) post keeps the first date and writes no second audit row.
-    const again = PostedTermReportSchema.parse((await post({ year: 2025, term: 3, posted: 1, date_posted: '2026-07-21 10:00:00' })).json());
-    expect(again.date_posted).toBe('2026-07-20 09:15:00');
+    const again = PostedTermReportSchema.parse((await post({ year: 2025, term: 3, posted: 1 })).json());
+    expect(again.date_posted).toBe(posted.date_posted);
     expect(await auditCount('term-reports-posted', '2025-3')).toBe(1);
 
     const removed = PostedTermReportSchema.parse((await post({ year: 2025, term: 3, posted: 0, date_posted: null })).json());

@@ -161,7 +161,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       config: { access: { can: 'term-reports.post' } },
       schema: {
         tags,
-        summary: 'Post (posted 1 + date_posted) or remove (posted 0) a term’s reports; idempotent',
+        summary: 'Post (posted 1; the server records when) or remove (posted 0) a term’s reports; idempotent',
         body: PostTermReportsSchema,
         response: { 200: PostedTermReportSchema, ...errorResponses },
       },

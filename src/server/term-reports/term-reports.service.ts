@@ -212,7 +212,11 @@ export async function listPostedTerms(db: Db): Promise<PostedTermReport[]> {
  * first date (a retried call changes nothing), removing an unposted term changes nothing. A term
  * can be posted only when it has results.
  */
-export async function postTermReports(db: Db, input: PostTermReportsData, actor: Actor): Promise<PostedTermReport> {
+/**
+ * Posts or removes a term's reports. The posting time is the server's clock in the school's time
+ * zone (D84), never the caller's: a browser's clock may be wrong or in another zone.
+ */
+export async function postTermReports(db: Db, input: PostTermReportsData, actor: Actor, now: Date = new Date()): Promise<PostedTermReport> {
   const { year, term } = input;
   return db.transaction().execute(async (trx) => {
     const students = await repo.countStudentsWithResults(trx, year, term);
@@ -224,7 +228,7 @@ export async function postTermReports(db: Db, input: PostTermReportsData, actor:
       }
       row = await repo.findTermReport(trx, year, term);
       if (row && row.posted !== 1) {
-        await repo.setPosted(trx, year, term, 1, input.date_posted!);
+        await repo.setPosted(trx, year, term, 1, schoolDateTime(now, { seconds: true }));
         // Each family of a student with a report is told once, in the posting's transaction.
         await notifyTermReportsPosted(trx, year, term);
         await writeAudit(trx, {

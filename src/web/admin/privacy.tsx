@@ -24,6 +24,7 @@ import {
   StudentHistorySchema,
   type AuditEntry,
 } from '../../shared/privacy.schemas.js';
+import { schoolTimeOf } from '../../shared/dates.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { apiRequest, errorMessage } from '../lib/api-client.js';
@@ -68,12 +69,6 @@ function useDeleteStudent() {
   });
 }
 
-/** 'yyyy-MM-dd HH:mm' in the viewer's time. */
-function moment(iso: string): string {
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 function describeEntry(entry: AuditEntry): string {
   const what = [entry.entity, entry.entity_id].filter(Boolean).join(' ');
@@ -97,7 +92,7 @@ function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[]
         <TableBody>
           {entries.map((entry) => (
             <TableRow key={entry.id}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{moment(entry.at)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{schoolTimeOf(entry.at)}</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>{entry.actor}</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>{entry.action}</TableCell>
               <TableCell sx={{ wordBreak: 'break-word' }}>

@@ -4,7 +4,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
-import { sessionQueryKey } from '../lib/session.js';
+import { noteStaffSignInEnded, sessionQueryKey } from '../lib/session.js';
 import { theme } from './theme.js';
 
 /**
@@ -14,7 +14,9 @@ import { theme } from './theme.js';
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {
-    if (isApiError(error, 'unauthenticated', 'password_change_required')) {
+    // A staff account disabled while signed in: its sign-in page says so (D84).
+    if (isApiError(error, 'account_disabled') && error.status === 401) noteStaffSignInEnded(error.message);
+    if (isApiError(error, 'unauthenticated', 'password_change_required', 'account_disabled')) {
       void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     }
   };

@@ -20,18 +20,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CreateScannerDeviceSchema, type CreatedScannerDevice, type ScannerDevice } from '../../shared/attendance.schemas.js';
 import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from './attendance-admin.api.js';
+import { schoolTimeOf } from '../../shared/dates.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 
-/** 'yyyy-MM-dd HH:mm' in the viewer's time, or '—'. */
-function moment(iso: string | null): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+/** 'yyyy-MM-dd HH:mm' in the school's time zone, or '—'. */
+const moment = (iso: string | null): string => (iso ? schoolTimeOf(iso) : '—');
 
 /**
  * Scanner Devices: the gate scanners allowed to send scans. Each gets a key, shown

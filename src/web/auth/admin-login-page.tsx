@@ -9,7 +9,7 @@ import { AdminLoginSchema, type SessionAnswer, type SessionUser } from '../../sh
 import { PasswordField } from '../components/password-field.js';
 import { errorMessage } from '../lib/api-client.js';
 import { fieldErrorsOf, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
-import { needsPasswordChange, sessionQueryKey, useSession } from '../lib/session.js';
+import { needsPasswordChange, sessionQueryKey, takeStaffSignInNotice, useSession } from '../lib/session.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { useAdminLogin } from './auth.api.js';
 import { PASSWORD_CHANGED_MESSAGE } from './auth.messages.js';
@@ -60,6 +60,8 @@ function AdminSignIn() {
   const [remember, setRemember] = useState(false);
   const [invalid, setInvalid] = useState<{ message: string; fields: FieldErrors } | null>(null);
   const [codeStep, setCodeStep] = useState(false);
+  // Why the last sign-in ended, when the person must be told (their account was disabled, D84).
+  const [notice] = useState(takeStaffSignInNotice);
   const login = useAdminLogin();
   const toDashboard = () => void navigate('/admin/dashboard', { replace: true });
 
@@ -102,7 +104,7 @@ function AdminSignIn() {
   return (
     <SignInFrame title="Administrator sign in">
       <Box component="form" noValidate onSubmit={submit} aria-label="Administrator sign in">
-        <ErrorAlert message={invalid?.message ?? (login.isError ? errorMessage(login.error) : null)} />
+        <ErrorAlert message={invalid?.message ?? (login.isError ? errorMessage(login.error) : login.isIdle ? notice : null)} />
         <TextField
           label="Username"
           name="username"

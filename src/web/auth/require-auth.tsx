@@ -19,12 +19,12 @@ interface RequireAuthProps {
   allowSecondFactorSetup?: boolean;
 }
 
-/** Signed-in-only routes: visitors go to /; someone owing a new password goes to its form (/ or /admin); staff owing a second factor go to its set-up. */
+/** Signed-in-only routes: visitors go to / (the admin area's to the staff sign-in, /admin); someone owing a new password goes to its form (/ or /admin); staff owing a second factor go to its set-up. */
 export function RequireAuth({ role, allowPasswordChange = false, allowSecondFactorSetup = false }: RequireAuthProps) {
   const session = useSession();
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
-  if (user === null) return <Navigate to="/" replace />;
+  if (user === null) return <Navigate to={role === 'admin' ? '/admin' : '/'} replace />;
   if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to={passwordChangePathFor(user)} replace />;
   if (!allowSecondFactorSetup && user.second_factor_setup) return <Navigate to={TWO_FACTOR_PATH} replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;

@@ -2,10 +2,13 @@ import { useState } from 'react';
 import { screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NEW_PASSWORD_HINT, type SessionAnswer, type UserStatus } from '../../shared/auth.schemas.js';
+import { NEW_PASSWORD_HINT, STAFF_ACCOUNT_DISABLED_MESSAGE, type SessionAnswer, type UserStatus } from '../../shared/auth.schemas.js';
 import { STAFF_PASSWORD_TOO_SHORT } from '../../shared/staff.schemas.js';
 import { answerFetch, createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
-import { sessionQueryKey } from '../lib/session.js';
+import { Route, Routes } from 'react-router';
+import { ApiError } from '../lib/api-client.js';
+import { sessionQueryKey, takeStaffSignInNotice } from '../lib/session.js';
+import { RequireAuth } from './require-auth.js';
 import { AdminLoginPage } from './admin-login-page.js';
 import { BirthDateField } from '../components/birth-date-field.js';
 import { FirstLoginForm } from './first-login-form.js';
@@ -94,6 +97,45 @@ describe("the administrator's sign-in form", () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert').textContent).toContain('Username field empty');
     expect(calls).toEqual([]);
+  });
+
+  it('a disabled account’s right password: the alert says so and whom to ask, and the staff sign-in stays (D84)', async () => {
+    answerFetch({ '/api/admin-login': [403, { message: STAFF_ACCOUNT_DISABLED_MESSAGE, code: 'account_disabled' }] }, calls);
+    const queryClient = createQueryClient();
+    queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+    renderScreen(<AdminLoginPage />, { path: '/admin', queryClient });
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /Username/ }), 'office2');
+    await user.type(screen.getByLabelText(/Password/), 'the-right-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(STAFF_ACCOUNT_DISABLED_MESSAGE);
+    expect(screen.getByRole('form', { name: 'Administrator sign in' })).toBeTruthy();
+  });
+
+  it('a staff member whose account was disabled is sent to the staff sign-in, not the student’s, and told why (D84)', async () => {
+    answerFetch({ '/api/session': [200, { user: null, ended: 'account_disabled' }] }, calls);
+    renderScreen(
+      <Routes>
+        <Route element={<RequireAuth role="admin" />}>
+          <Route path="/admin/dashboard" element={<p>Dashboard</p>} />
+        </Route>
+        <Route path="/admin" element={<AdminLoginPage />} />
+        <Route path="/" element={<p>Student sign in</p>} />
+      </Routes>,
+      { path: '/admin/dashboard' },
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain(STAFF_ACCOUNT_DISABLED_MESSAGE);
+    expect(screen.getByRole('form', { name: 'Administrator sign in' })).toBeTruthy();
+    expect(screen.queryByText('Student sign in', { selector: 'p' })).toBeNull();
+  });
+
+  it('a call refused because the account was disabled leaves the note for the staff sign-in (D84)', async () => {
+    takeStaffSignInNotice(); // nothing left from another test
+    const queryClient = createQueryClient();
+    const refused = new ApiError(401, { message: STAFF_ACCOUNT_DISABLED_MESSAGE, code: 'account_disabled' });
+    await queryClient.fetchQuery({ queryKey: ['students'], queryFn: () => Promise.reject(refused), retry: false }).catch(() => undefined);
+    expect(takeStaffSignInNotice()).toBe(STAFF_ACCOUNT_DISABLED_MESSAGE);
+    expect(takeStaffSignInNotice()).toBeNull();
   });
 });
 

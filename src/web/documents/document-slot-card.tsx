@@ -34,6 +34,7 @@ import {
   type DocumentSlot,
   type UploadedFile,
 } from '../../shared/documents.schemas.js';
+import { schoolDayOf } from '../../shared/dates.js';
 import { ApiError } from '../lib/api-client.js';
 import { useUnsentWork } from '../lib/unsent-work.js';
 import { DocumentPreviewDialog } from './document-preview-dialog.js';
@@ -198,7 +199,7 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
                 {file.name}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                {formatBytes(file.size)} · uploaded {file.uploaded_at.slice(0, 10)}
+                {formatBytes(file.size)} · uploaded {schoolDayOf(file.uploaded_at)}
               </Typography>
             </Box>
           </Stack>

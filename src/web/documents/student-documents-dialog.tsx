@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { DOCUMENT_SLOTS, formatBytes, type DocumentSlot, type UploadedFile } from '../../shared/documents.schemas.js';
+import { schoolDayOf } from '../../shared/dates.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
 import { DocumentPreviewDialog } from './document-preview-dialog.js';
@@ -110,7 +111,7 @@ function DocumentRow({ slot, file, divider, onPreview }: { slot: DocumentSlot; f
           <>
             <Typography sx={{ overflowWrap: 'anywhere' }}>{file.name}</Typography>
             <Typography variant="body2" color="text.secondary">
-              {formatBytes(file.size)} · uploaded {file.uploaded_at.slice(0, 10)}
+              {formatBytes(file.size)} · uploaded {schoolDayOf(file.uploaded_at)}
             </Typography>
           </>
         ) : (

@@ -13,7 +13,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { schoolToday } from '../../shared/dates.js';
+import { schoolDayOf } from '../../shared/dates.js';
 import { LINKED_VIA_LABELS, OfficeLinkSchema, type FamilyCodeAnswer, type StudentFamily } from '../../shared/family.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -33,7 +33,7 @@ export interface FamilyOf {
 }
 
 /** An instant as the school's day, yyyy-MM-dd. */
-const dayOf = (iso: string) => schoolToday(new Date(iso));
+const dayOf = schoolDayOf;
 
 type Guardian = StudentFamily['guardians'][number];
 

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { SessionAnswerSchema, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
+import { SessionAnswerSchema, STAFF_ACCOUNT_DISABLED_MESSAGE, type SessionAnswer, type SessionUser } from '../../shared/auth.schemas.js';
 import { apiRequest } from './api-client.js';
 import { accountKeyOf, discardDrafts } from './drafts.js';
 import { childShownTo, readChosenChild } from './family-child.js';
@@ -81,10 +81,26 @@ export function sessionAfter(before: SessionUser | null, answer: SessionAnswer):
   return answer;
 }
 
+let staffSignInNotice: string | null = null;
+
+/** Why a staff member's sign-in just ended, for the staff sign-in page to say (a disabled account, D84). */
+export function noteStaffSignInEnded(message: string): void {
+  staffSignInNotice = message;
+}
+
+/** The note of `noteStaffSignInEnded`, once: the staff sign-in page shows it and it is gone. */
+export function takeStaffSignInNotice(): string | null {
+  const notice = staffSignInNotice;
+  staffSignInNotice = null;
+  return notice;
+}
+
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: async ({ signal, client }) => {
     const answer = await apiRequest('/api/session', { schema: SessionAnswerSchema, signal });
+    // A reload after the account was disabled: the server says so once (D84).
+    if (answer.ended === 'account_disabled') noteStaffSignInEnded(STAFF_ACCOUNT_DISABLED_MESSAGE);
     return sessionAfter(client.getQueryData<SessionAnswer>(sessionQueryKey)?.user ?? null, answer);
   },
   staleTime: 60_000,

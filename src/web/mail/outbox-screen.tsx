@@ -25,7 +25,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { schoolDateTime } from '../../shared/dates.js';
+import { schoolTimeOf } from '../../shared/dates.js';
 import { OUTBOX_STATE_LABELS, OUTBOX_STATES, SendTestMessageSchema, type OutboxMessage, type OutboxState } from '../../shared/outbox.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
@@ -36,7 +36,7 @@ import { useOutbox, useResendMessage, useSendTestMessage } from './outbox.api.js
 
 const PAGE_SIZE = 25;
 
-const when = (iso: string | null) => (iso ? schoolDateTime(new Date(iso)) : '—');
+const when = (iso: string | null) => (iso ? schoolTimeOf(iso) : '—');
 
 /** The status: waiting (or waiting to try again), being sent, sent, or given up. */
 function StatusChip({ message }: { message: OutboxMessage }) {

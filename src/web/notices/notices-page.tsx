@@ -9,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { OPTIONAL_NOTICE_KINDS, OPTIONAL_NOTICE_LABELS, type Notice, type OptionalNoticeKind } from '../../shared/notices.schemas.js';
+import { schoolTimeOf } from '../../shared/dates.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -18,7 +19,6 @@ import { useMarkNoticeRead, useNoticePreferences, useNotices, useUpdateNoticePre
 
 const TITLE = 'Notices';
 
-const sentAt = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A link in a notice: the portal's own addresses open here; the mail's words are kept. */
 function hrefOf(href: string): string {
@@ -74,7 +74,7 @@ function NoticeItem({ notice, canMarkRead }: { notice: Notice; canMarkRead: bool
         </Typography>
       </Box>
       <Typography color="text.secondary" variant="body2" sx={{ mb: 1 }}>
-        {sentAt(notice.created_at)}
+        {schoolTimeOf(notice.created_at)}
       </Typography>
       {notice.blocks.map((block, index) =>
         'text' in block ? (

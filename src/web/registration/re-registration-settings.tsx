@@ -12,6 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { academicYearLabel } from '../../shared/school.constants.js';
 import { OpenReRegistrationSchema } from '../../shared/re-registration.schemas.js';
+import { schoolDayOf } from '../../shared/dates.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
@@ -95,7 +96,7 @@ export function ReRegistrationSettings() {
               {list.data?.years.map((row) => (
                 <TableRow key={row.year} data-testid={`re-registration-year-${row.year}`}>
                   <TableCell>{academicYearLabel(row.year)}</TableCell>
-                  <TableCell sx={HIDE_ON_PHONE_SX}>{row.opened_at.slice(0, 10)}</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE_SX}>{schoolDayOf(row.opened_at)}</TableCell>
                   <TableCell>
                     {row.confirmed} of {row.students} students
                   </TableCell>

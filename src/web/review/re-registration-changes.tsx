@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { findField, yesNoText } from '../../shared/registration.fields.js';
 import { actorText, reRegistrationStepLabel, type FieldChange } from '../../shared/re-registration.schemas.js';
 import { academicYearLabel } from '../../shared/school.constants.js';
+import { schoolDayOf, schoolTimeOf } from '../../shared/dates.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useReRegistrationChanges } from './review.api.js';
 
@@ -17,7 +18,6 @@ function valueText(change: FieldChange, value: string | null): string {
   return value;
 }
 
-const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /**
  * What changed in the record since its re-registration opened (D62): each field with
@@ -50,13 +50,13 @@ export function ReRegistrationChanges({ studentId }: { studentId: string }) {
           <ListItem key={step.step} disableGutters data-testid={`re-registration-office-step-${step.step}`}>
             <ListItemText
               primary={`${step.label}: ${step.how === 'unchanged' ? 'confirmed, nothing changed' : step.how === 'changed' ? 'confirmed with changes' : 'to confirm'}`}
-              secondary={step.confirmed_at ? `${actorText(step.confirmed_by)}, ${when(step.confirmed_at)}` : undefined}
+              secondary={step.confirmed_at ? `${actorText(step.confirmed_by)}, ${schoolTimeOf(step.confirmed_at)}` : undefined}
             />
           </ListItem>
         ))}
       </List>
       <Typography variant="h3" sx={{ fontSize: '1rem', mt: 1 }}>
-        Changed since {data.opened_at ? data.opened_at.slice(0, 10) : 'opening'}
+        Changed since {data.opened_at ? schoolDayOf(data.opened_at) : 'opening'}
       </Typography>
       {data.changes.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
@@ -68,7 +68,7 @@ export function ReRegistrationChanges({ studentId }: { studentId: string }) {
             <ListItem key={`${change.step}:${change.field}`} disableGutters data-testid={`re-registration-change-${change.field}`}>
               <ListItemText
                 primary={`${change.label} (${reRegistrationStepLabel(change.step)}): ${valueText(change, change.old_value)} → ${valueText(change, change.new_value)}`}
-                secondary={`${actorText(change.by)}, ${when(change.at)}`}
+                secondary={`${actorText(change.by)}, ${schoolTimeOf(change.at)}`}
                 slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
               />
             </ListItem>

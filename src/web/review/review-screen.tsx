@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { listName } from '../../shared/admin.schemas.js';
 import { DOCUMENT_SLOTS, type DocumentType } from '../../shared/documents.slots.js';
 import { DOCUMENT_RETURN_REASONS, type DocumentReturnReason, type QueueItem } from '../../shared/review.schemas.js';
+import { schoolDayOf } from '../../shared/dates.js';
 import { PdfView } from '../components/pdf-view.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -133,7 +134,7 @@ export function ReviewScreen() {
                 ID {item.student.id} · Class {item.student.class_id ?? '—'} · Born {item.student.date_of_birth ?? '—'} · Sex {item.student.sex ?? '—'}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                Birth certificate pin {item.student.birth_certificate_no ?? '—'} · {item.file_name} · uploaded {item.uploaded_at.slice(0, 10)}
+                Birth certificate pin {item.student.birth_certificate_no ?? '—'} · {item.file_name} · uploaded {schoolDayOf(item.uploaded_at)}
               </Typography>
             </Paper>
             {returning ? (

@@ -20,17 +20,15 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { instantOfSchoolTime, schoolTimeOf } from '../../shared/dates.js';
 import { academicYearLabel } from '../../shared/school.constants.js';
-import { localDateTimeNow, termTitle, type PostedTermReport } from '../../shared/term-reports.schemas.js';
+import { termTitle, type PostedTermReport } from '../../shared/term-reports.schemas.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { usePostTermReports, usePostedTerms, useScheduleTermReports } from './term-reports.api.js';
-
-/** A stored UTC time as the browser's local 'yyyy-MM-dd HH:mm'. */
-const localTime = (iso: string) => new Date(iso).toLocaleString('sv-SE').slice(0, 16);
 
 /**
  * Post Term Reports (SPEC §2 admin dashboard): every term with its state, and per term a dialog
@@ -79,7 +77,7 @@ export function PostTermReports() {
                       <Box component="span" sx={{ display: { xs: 'block', sm: 'none' }, mb: 0.5 }}>
                         {postedChip}
                       </Box>
-                      {row.posted === 1 ? row.date_posted : row.scheduled_at ? `Scheduled for ${localTime(row.scheduled_at)}` : '—'}
+                      {row.posted === 1 ? row.date_posted : row.scheduled_at ? `Scheduled for ${schoolTimeOf(row.scheduled_at)}` : '—'}
                       {row.students === 0 && (
                         <Typography component="span" variant="body2" color="text.secondary" display="block">
                           No results yet
@@ -122,7 +120,7 @@ function PostDialog({ term, onClose }: { term: PostedTermReport; onClose: () => 
   const run = (posted: 0 | 1) => {
     setAction(posted ? 'post' : 'remove');
     post.mutate(
-      { year: term.year, term: term.term, posted, date_posted: posted ? localDateTimeNow() : null },
+      { year: term.year, term: term.term, posted },
       {
         onSuccess: () => {
           showSnackbar(`${label} reports ${posted ? 'posted' : 'removed'}`);
@@ -134,16 +132,17 @@ function PostDialog({ term, onClose }: { term: PostedTermReport; onClose: () => 
 
   const saveSchedule = (clear: boolean) => {
     if (!clear) {
-      const at = when ? new Date(when) : null;
-      if (!at || Number.isNaN(at.getTime())) return setWhenError('Choose a date and time.');
+      // The time typed is the school's, whatever the browser's own zone (D84).
+      const at = instantOfSchoolTime(when);
+      if (!at) return setWhenError('Choose a date and time.');
       if (at.getTime() <= Date.now()) return setWhenError('Choose a time in the future.');
     }
     setWhenError(null);
     schedule.mutate(
-      { year: term.year, term: term.term, scheduled_at: clear ? null : new Date(when).toISOString() },
+      { year: term.year, term: term.term, scheduled_at: clear ? null : instantOfSchoolTime(when)!.toISOString() },
       {
         onSuccess: (answer) => {
-          showSnackbar(answer.scheduled_at ? `${label} reports will be posted ${localTime(answer.scheduled_at)}` : `${label} schedule cancelled`);
+          showSnackbar(answer.scheduled_at ? `${label} reports will be posted ${schoolTimeOf(answer.scheduled_at)}` : `${label} schedule cancelled`);
           onClose();
         },
       },
@@ -180,7 +179,7 @@ function PostDialog({ term, onClose }: { term: PostedTermReport; onClose: () => 
                 <Divider sx={{ my: 2 }} />
                 {term.scheduled_at ? (
                   <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                    <Typography variant="body2">Scheduled for {localTime(term.scheduled_at)}</Typography>
+                    <Typography variant="body2">Scheduled for {schoolTimeOf(term.scheduled_at)}</Typography>
                     <Button size="small" onClick={() => saveSchedule(true)} disabled={schedule.isPending}>
                       Cancel schedule
                     </Button>
@@ -195,7 +194,7 @@ function PostDialog({ term, onClose }: { term: PostedTermReport; onClose: () => 
                       value={when}
                       onChange={(event) => setWhen(event.target.value)}
                       error={whenError !== null}
-                      helperText={whenError ?? 'Optional: the reports post themselves then'}
+                      helperText={whenError ?? 'Optional: the reports post themselves then (Trinidad time)'}
                       slotProps={{ inputLabel: { shrink: true }, formHelperText: whenError !== null ? { role: 'alert' } : {} }}
                     />
                     <Button startIcon={<ScheduleIcon aria-hidden />} onClick={() => saveSchedule(false)} disabled={schedule.isPending} sx={{ mt: 0.5 }}>

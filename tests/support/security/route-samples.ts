@@ -353,7 +353,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   'POST /api/post-term-reports': {
-    request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1, date_posted: '2025-12-19 14:05:00' } }),
+    request: () => ({ url: '/api/post-term-reports', body: { year: 2025, term: 1, posted: 1 } }),
     ok: 200,
   },
   'POST /api/term-reports/schedule': {
@@ -677,6 +677,20 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/notices/unsubscribe': {
     // The bystander family's digest: a signed link works for anyone who holds it, signed in or not.
     request: async ({ db }) => ({ url: '/api/notices/unsubscribe', body: { token: await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'attendance-digest') } }),
+    ok: 200,
+  },
+  'GET /api/mail/unsubscribe': {
+    // Only the way to the confirm page: nothing is turned off on a GET.
+    request: async ({ db }) => ({ url: `/api/mail/unsubscribe?token=${await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'deadline-reminder')}` }),
+    ok: 303,
+  },
+  'POST /api/mail/unsubscribe': {
+    // A mail program's one-click POST (RFC 8058): the form body, the token in the address.
+    request: async ({ db }) => ({
+      url: `/api/mail/unsubscribe?token=${await unsubscribeToken(db, `user:${await bystanderGuardian(db)}`, 'deadline-reminder')}`,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
     ok: 200,
   },
   'GET /api/notice-settings': { request: get('/api/notice-settings'), ok: 200 },

@@ -19,6 +19,8 @@ export interface RenderedMail {
   subject: string;
   html: string;
   text: string;
+  /** Headers beyond the ordinary ones (List-Unsubscribe of an optional notice, D84). */
+  headers?: Record<string, string>;
 }
 
 /** A template: its data and the context in, the message out. */

@@ -1,6 +1,6 @@
 import { DAY_ATTENDANCE_WORDS, type DayAttendance } from '../../../shared/attendance.stats.js';
 import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
-import { unsubscribeBlocks, type NoticeData } from './notice-parts.js';
+import { unsubscribeBlocks, unsubscribeHeaders, type NoticeData } from './notice-parts.js';
 
 /** One line of the day's digest: a child absent, or late with the time in. */
 export interface DigestLine {
@@ -49,5 +49,6 @@ export function attendanceDigestContent(data: AttendanceDigestData, context: Mai
 }
 
 export function attendanceDigest(data: AttendanceDigestData, context: MailContext): RenderedMail {
-  return composeMail(attendanceDigestContent(data, context), context);
+  const headers = unsubscribeHeaders(data, context);
+  return { ...composeMail(attendanceDigestContent(data, context), context), ...(headers ? { headers } : {}) };
 }

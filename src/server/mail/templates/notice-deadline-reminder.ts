@@ -1,5 +1,5 @@
 import { composeMail, portalLink, type MailContent, type MailContext, type RenderedMail } from './layout.js';
-import { namesList, unsubscribeBlocks, type NoticeData } from './notice-parts.js';
+import { namesList, unsubscribeBlocks, unsubscribeHeaders, type NoticeData } from './notice-parts.js';
 
 /** The registration deadline is near and a child's record is not finished. */
 export interface DeadlineReminderData extends NoticeData {
@@ -21,5 +21,6 @@ export function deadlineReminderContent(data: DeadlineReminderData, context: Mai
 }
 
 export function deadlineReminder(data: DeadlineReminderData, context: MailContext): RenderedMail {
-  return composeMail(deadlineReminderContent(data, context), context);
+  const headers = unsubscribeHeaders(data, context);
+  return { ...composeMail(deadlineReminderContent(data, context), context), ...(headers ? { headers } : {}) };
 }

@@ -30,6 +30,20 @@ export function childLink(data: NoticeData, context: MailContext, path: string):
   return portalLink(context, only ? `${path}?student=${encodeURIComponent(only)}` : path);
 }
 
+/**
+ * RFC 8058 one-click unsubscribe of an optional kind (D84): mail programs offer "Unsubscribe" and
+ * POST `List-Unsubscribe=One-Click` to the link, which turns that kind off for that recipient
+ * without a sign-in; the token is the same signed one the message's own link carries. Nothing for
+ * the other kinds.
+ */
+export function unsubscribeHeaders(data: NoticeData, context: MailContext): Record<string, string> | undefined {
+  if (!data.unsubscribeToken) return undefined;
+  return {
+    'List-Unsubscribe': `<${portalLink(context, `/api/mail/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`)}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
 /** The closing link of an optional kind; nothing for the others. */
 export function unsubscribeBlocks(data: NoticeData, context: MailContext, what: string): MailBlock[] {
   if (!data.unsubscribeToken) return [];
