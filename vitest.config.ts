@@ -16,6 +16,7 @@ const MOCKING_FILES = ['src/server/family/family.routes.test.ts'];
  */
 const ENGINE_FREE_FILES = [
   'src/server/admin/class-reports-text.test.ts',
+  'src/server/admin/registration-report.pdf.test.ts',
   'src/server/admin/spreadsheet-cells.test.ts',
   'src/server/admin/student-import.test.ts',
   'src/server/attendance/daily-record.test.ts',
@@ -27,6 +28,7 @@ const ENGINE_FREE_FILES = [
   'src/server/mail/templates/layout.test.ts',
   'src/server/pdf/renderer.test.ts',
   'src/server/registration-form/registration-form.content.test.ts',
+  'src/server/term-reports/report-card.pdf.test.ts',
 ];
 
 /** The server suite on one engine: the shared-module project, and the mocking files isolated. */

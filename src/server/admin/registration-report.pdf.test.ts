@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { currentEngine } from '../../../tests/support/test-database.js';
 import { renderPdf } from '../pdf/renderer.js';
 import { registrationClassSection, registrationReportFrame, registrationSummary, totalsOf, type ReportClass } from './registration-report.pdf.js';
 
 /**
  * The registration report's layout (D84): a student's row never splits across two pages, and the
- * summary prints a school total only beside several classes. PDF text only: one engine.
+ * summary prints a school total only beside several classes. PDF text only: SQLite only (vitest.config.ts).
  */
 
 const heading = { schoolName: 'Test School', scope: 'Form 3 3B', printedAt: '2026-11-27 21:40' };
@@ -32,7 +31,7 @@ function tallClass(students: number): ReportClass {
   };
 }
 
-describe.runIf(currentEngine() === 'sqlite')('the registration report’s layout', () => {
+describe('the registration report’s layout', () => {
   it('keeps each student’s row whole: all of a row’s text is on the page its student ID is on', async () => {
     const group = tallClass(40);
     const pdf = await readPdf(await renderPdf({ ...registrationReportFrame(heading), content: [registrationClassSection(group)] }));

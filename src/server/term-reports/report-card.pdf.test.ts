@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { currentEngine } from '../../../tests/support/test-database.js';
 import { joinRenderedPdfs, renderPdf } from '../pdf/renderer.js';
 import { buildReportCardSet, type ReportCardData } from './report-card.pdf.js';
 
 /**
  * A class's report cards as one document (D59, D84): every card's pages are numbered on their own,
  * whatever the cards around it and however the class is split into parts, and each card's foot
- * names that card's student and the class of that term. PDF text only: one engine is enough.
+ * names that card's student and the class of that term. PDF text only: SQLite only (vitest.config.ts).
  */
 
 function card(index: number, subjects = 8): ReportCardData {
@@ -47,7 +46,7 @@ function card(index: number, subjects = 8): ReportCardData {
 /** 'Page n of m' on each page, in page order. */
 const pageNumbers = (pageTexts: readonly string[]) => pageTexts.map((text) => /Page (\d+) of (\d+)/.exec(text)?.slice(1).join('/'));
 
-describe.runIf(currentEngine() === 'sqlite')('a class’s report cards as one PDF', () => {
+describe('a class’s report cards as one PDF', () => {
   it('numbers each card’s pages on their own, a long card 1 of 2 and 2 of 2, and its foot names the card’s student and class of that term', async () => {
     // Ten cards, the third long enough for two pages: more than a part (8 cards) holds.
     const cards = Array.from({ length: 10 }, (_, i) => card(i + 1, i === 2 ? 30 : 8));
