@@ -137,6 +137,7 @@ async function fillStep(
   filled: Filled,
 ): Promise<void> {
   const values: Record<string, string | number | null> = { ...(record as Record<string, string | number | null>) };
+  const answered: Locator[] = [];
   for (const field of fieldsOfStep(step)) {
     if (!isFieldVisible(field, values)) continue;
     const box = fieldBox(field.name);
@@ -166,8 +167,11 @@ async function fillStep(
       filled.typed.set(field.name, value);
       values[field.name] = value;
     }
-    await expect.poll(() => box.locator('[data-save-state]').getAttribute('data-save-state'), { timeout: 10_000 }).toBe('saved');
+    answered.push(box);
   }
+  // Every answer of the step is saved: the saves of one field and the typing of the next overlap,
+  // as they do for a person moving on while the last field saves.
+  for (const box of answered) await expect.poll(() => box.locator('[data-save-state]').getAttribute('data-save-state'), { timeout: 10_000 }).toBe('saved');
 }
 
 async function readBack(filled: Filled, step: (typeof STEPS)[number]['step']): Promise<void> {
