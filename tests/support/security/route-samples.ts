@@ -678,7 +678,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- the year rollover: administrators only. The run is undone by the next sample, and each sample starts from a known state ----
   'GET /api/year-rollover': { request: get('/api/year-rollover'), ok: 200 },
-  'POST /api/year-rollover/preview': { request: async ({ db }) => ({ url: '/api/year-rollover/preview', body: await rolloverPlan(db) }), ok: 200 },
+  'POST /api/year-rollover/preview': {
+    // After a run the next one waits for the new year (409, D79): the sample previews from the demo year.
+    request: async ({ db }) => {
+      await undoStandingRollover(db);
+      return { url: '/api/year-rollover/preview', body: await rolloverPlan(db) };
+    },
+    ok: 200,
+  },
   'POST /api/year-rollover': {
     request: async ({ db }) => {
       await undoStandingRollover(db);
