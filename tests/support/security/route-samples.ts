@@ -12,6 +12,8 @@ import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/to
 import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
 import { unsubscribeToken } from '../../../src/server/notices/notices.service.js';
 import { getRolloverState, runRollover, undoRollover } from '../../../src/server/rollover/rollover.service.js';
+import { finaliseIntake } from '../../../src/server/intake/intake.service.js';
+import { schoolToday } from '../../../src/shared/dates.js';
 import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
 
 /**
@@ -471,6 +473,17 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/intake/finalise': {
     // One child in a class: each allowed call makes one new Form 1 student.
     request: async ({ db }) => (await intakeChild(db), { url: '/api/intake/finalise' }),
+    ok: 200,
+  },
+  'POST /api/intake/finalises/:id/undo': {
+    // A fresh finalise of one child each call (the intake emptied first): the undo's target is today's newest, untouched.
+    request: async ({ db }) => {
+      await db.deleteFrom('intake_students').execute();
+      await intakeChild(db);
+      const { finalise_id } = await finaliseIntake(db, SAMPLE_ACTOR, schoolToday());
+      await db.deleteFrom('intake_students').execute();
+      return { url: `/api/intake/finalises/${finalise_id}/undo` };
+    },
     ok: 200,
   },
 
