@@ -331,7 +331,7 @@ function PreviewSummary({ preview, state, plan, onToggle }: PreviewSummaryProps)
                     <span>
                       {c.class_id}: {students(c.students)} → {c.to ?? 'leave'}
                     </span>
-                    {c.retained > 0 && <span>{` (${c.retained} ${retainedWords(c, leaves, state.classes)})`}</span>}
+                    {c.retained > 0 && <span>{` (${c.retained} retained)`}</span>}
                   </Typography>
                 </AccordionSummary>
                 <AccordionDetails sx={{ pt: 0 }}>
