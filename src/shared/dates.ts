@@ -55,15 +55,22 @@ export function toDayFirstDate(isoDate: string): string {
 export const DAY_FIRST_FORMAT = 'dd/MM/yyyy';
 
 /**
- * A date of birth as people type it (the first sign-in, the family's "Add a child", the Student ID
- * finder and the student's password reset) → 'yyyy-MM-dd', or null. The one reading of a typed
- * date (D77): dd/MM/yyyy as the forms' placeholder says, yyyy-MM-dd as every screen shows a date
- * and the digits alone ('20140309', the password an office reset gives).
+ * A date as people type it → 'yyyy-MM-dd', or null. The one reading of a typed date (D77):
+ * dd/MM/yyyy as the forms' placeholder says, yyyy-MM-dd and the digits alone ('20140309', the
+ * password an office reset gives). The New School Year's term dates read the same way (D79).
  */
-export function parseBirthDate(text: string): string | null {
+export function parseTypedDate(text: string): string | null {
   const trimmed = text.trim();
   if (isIsoDate(trimmed)) return trimmed;
   return fromDayFirstDate(trimmed) ?? fromCompactDate(trimmed);
+}
+
+/**
+ * A date of birth as people type it (the first sign-in, the family's "Add a child", the Student ID
+ * finder and the student's password reset): the one reading of a typed date, `parseTypedDate`.
+ */
+export function parseBirthDate(text: string): string | null {
+  return parseTypedDate(text);
 }
 
 /** The school's time zone: its day decides deadlines, "no future dates" and dates on paper. */

@@ -24,6 +24,8 @@ export const IntakeStudentSchema = z.object({
   primary_school: z.string(),
   /** The Form 1 class chosen; null until balanced or moved. */
   class_id: z.string().nullable(),
+  /** A warning that does not stop the import: a sex that does not match a girls' or boys' primary school (D79). */
+  warning: z.string().nullable(),
 });
 export type IntakeStudent = z.infer<typeof IntakeStudentSchema>;
 
@@ -41,6 +43,22 @@ export const IntakeClassSchema = z.object({
 });
 export type IntakeClass = z.infer<typeof IntakeClassSchema>;
 
+/** A finalise, for the screen's undo (D79). */
+export const IntakeFinaliseRunSchema = z.object({
+  id: z.number().int(),
+  /** The school day it ran (yyyy-MM-dd). */
+  finalised_on: z.string(),
+  finalised_at: z.string(),
+  file_name: z.string(),
+  count: z.number().int(),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  undone_at: z.string().nullable(),
+  /** The server's verdict: the finalise is today's, the newest standing one, and not undone. */
+  can_undo: z.boolean(),
+});
+export type IntakeFinaliseRun = z.infer<typeof IntakeFinaliseRunSchema>;
+
 /** GET /api/intake and every change's answer: the whole allocation as the screen shows it. */
 export const IntakeViewSchema = z.object({
   fileName: z.string().nullable(),
@@ -48,6 +66,8 @@ export const IntakeViewSchema = z.object({
   /** Ordered by class (unallocated last), then last name, first name, SEA number. */
   students: z.array(IntakeStudentSchema),
   unallocated: z.number().int(),
+  /** The finalises, newest first (the last 20). */
+  finalises: z.array(IntakeFinaliseRunSchema),
 });
 export type IntakeView = z.infer<typeof IntakeViewSchema>;
 
@@ -63,8 +83,38 @@ export const MoveIntakeStudentSchema = z.object({
 });
 export type MoveIntakeStudentInput = z.infer<typeof MoveIntakeStudentSchema>;
 
-/** POST /api/intake/finalise: the students it created, in the order their IDs were given. */
+/** POST /api/intake/finalise: the students it created, in the order their IDs were given, and the finalise (for its undo). */
 export const IntakeFinaliseResultSchema = z.object({
   created: z.array(z.object({ id: z.string(), sea_no: z.string(), name: z.string(), class_id: z.string() })),
+  finalise_id: z.number().int(),
 });
 export type IntakeFinaliseResult = z.infer<typeof IntakeFinaliseResultSchema>;
+
+export const IntakeFinaliseParamsSchema = z.object({
+  id: z.coerce.number({ message: 'Name a finalise by its number.' }).int('Name a finalise by its number.').positive('Name a finalise by its number.').max(2_147_483_647, 'Name a finalise by its number.'),
+});
+
+/** POST /api/intake/finalises/:id/undo: what was done, and the intake as it is again. */
+export const IntakeUndoAnswerSchema = z.object({ message: z.string(), view: IntakeViewSchema });
+export type IntakeUndoAnswer = z.infer<typeof IntakeUndoAnswerSchema>;
+
+/**
+ * The sex a primary school's name says it teaches (D79): a name with the word "Girls" (Girls',
+ * Girl's) and not "Boys" is a girls' school, and the reverse a boys' school; a name with both
+ * words or neither says nothing. The placement list's Primary School is a name of the primary
+ * schools list, whose single-sex schools are named so ("St Rose's Girls' RC Primary School").
+ */
+export function singleSexOfSchool(schoolName: string): 'Female' | 'Male' | null {
+  const girls = /\bgirls?\b/i.test(schoolName);
+  const boys = /\bboys?\b/i.test(schoolName);
+  if (girls === boys) return null;
+  return girls ? 'Female' : 'Male';
+}
+
+/** The intake's warning for a child whose sex does not match their single-sex primary school, or null. */
+export function sexSchoolWarning(child: { sex: string; primary_school: string }): string | null {
+  const schoolSex = singleSexOfSchool(child.primary_school);
+  if (schoolSex === null || schoolSex === child.sex) return null;
+  const kind = schoolSex === 'Female' ? "a girls' school" : "a boys' school";
+  return `Sex is ${child.sex}, but ${child.primary_school} is ${kind}: check the Sex and the Primary School.`;
+}

@@ -153,3 +153,20 @@ describe('place in family is at most the number in family (D77)', () => {
     expect(missingFields('family', { no_in_family: '5', no_at_home: '5', place_in_family: '5' })).not.toContain('place_in_family');
   });
 });
+
+describe('a select with its own values', () => {
+  const sex = findField('sex')!;
+
+  it('lists the values it takes when it refuses one (docs/decisions.md D79)', () => {
+    expect(checkFieldRules(sex, 'X')).toEqual({ ok: false, messages: ['Choose one of: Female, Male (or F, M).'] });
+    expect(checkFieldRules(findField('living_status')!, 'Nobody')).toEqual({ ok: false, messages: [FIELD_MESSAGES.optionOf(findField('living_status')!.options!)] });
+    expect(FIELD_MESSAGES.optionOf(findField('living_status')!.options!)).toBe('Choose one of: Both Parents, Father Only, Mother Only, Guardian, Other.');
+  });
+
+  it('reads F and M, in any case, as Female and Male, and stores them in full', () => {
+    expect(checkFieldRules(sex, 'F')).toEqual({ ok: true, value: 'Female' });
+    expect(checkFieldRules(sex, ' m ')).toEqual({ ok: true, value: 'Male' });
+    expect(checkFieldRules(sex, 'Male')).toEqual({ ok: true, value: 'Male' });
+    expect(checkFieldRules(sex, 'Fem')).toMatchObject({ ok: false });
+  });
+});

@@ -14,6 +14,7 @@ export type { LookupName };
 // Enumerations (SPEC §3)
 
 const SEXES = ['Female', 'Male'] as const;
+const SEX_ABBREVIATIONS: Readonly<Record<string, (typeof SEXES)[number]>> = { F: 'Female', M: 'Male' };
 /** O, A, B, AB, each positive or negative: 8 values. */
 export const BLOOD_TYPES = ['O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
 export const LIVING_STATUSES = ['Both Parents', 'Father Only', 'Mother Only', 'Guardian', 'Other'] as const;
@@ -64,6 +65,11 @@ export const FIELD_MESSAGES = {
   futureDate: 'The date cannot be in the future.',
   beforeMinDate: (min: string) => `The date cannot be before ${min}.`,
   option: 'Choose one of the listed values.',
+  /** A select with its own values lists them (and their short forms), so a file's author sees what to write (D79). */
+  optionOf: (options: readonly string[], abbreviations: Readonly<Record<string, string>> = {}) => {
+    const short = Object.keys(abbreviations);
+    return `Choose one of: ${options.join(', ')}${short.length > 0 ? ` (or ${short.join(', ')})` : ''}.`;
+  },
   flag: 'Must be 0 or 1.',
   yesNo: 'Answer Yes (1) or No (0), or null to clear the answer.',
   year: 'Enter a 4-digit year.',
@@ -119,6 +125,11 @@ export interface RegistrationField {
   readonly maxLength?: number;
   /** The literal values of a select. */
   readonly options?: readonly string[];
+  /**
+   * Short forms a select also takes, any case, stored as the option they name (Sex: F and M, as
+   * placement lists and spreadsheets write them; D79).
+   */
+  readonly abbreviations?: Readonly<Record<string, string>>;
   /**
    * The lookup a select's values come from (the server checks the value exists). On a `text`
    * control the lookup only suggests values (free text allowed, e.g. a school not in the list).
@@ -203,7 +214,7 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: 'own' },
   { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX, personName: 'own' },
   { name: 'last_name', label: 'Last Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: 'own' },
-  { name: 'sex', label: 'Sex', step: 'student', section: 'identity', control: 'select', required: true, options: SEXES },
+  { name: 'sex', label: 'Sex', step: 'student', section: 'identity', control: 'select', required: true, options: SEXES, abbreviations: SEX_ABBREVIATIONS },
   { name: 'date_of_birth', label: 'Date of Birth', step: 'student', section: 'identity', control: 'date', required: true, minDate: EARLIEST_DATE },
   { name: 'birth_certificate_no', label: 'Birth Certificate Pin', step: 'student', section: 'identity', control: 'text', required: true, maxLength: 15 },
   { name: 'blood_type', label: 'Blood Type', step: 'student', section: 'identity', control: 'select', required: false, options: BLOOD_TYPES },
@@ -480,7 +491,11 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
       else if (field.minDate && text < field.minDate) messages.push(FIELD_MESSAGES.beforeMinDate(field.minDate));
       break;
     case 'select':
-      if (field.options && !field.options.includes(text)) messages.push(FIELD_MESSAGES.option);
+      if (field.options && !field.options.includes(text)) {
+        const long = optionOfAbbreviation(field, text);
+        if (long === null) messages.push(FIELD_MESSAGES.optionOf(field.options, field.abbreviations));
+        else text = long;
+      }
       break;
     default:
       break;
@@ -490,6 +505,14 @@ export function checkFieldRules(field: RegistrationField, raw: unknown): FieldCh
     messages.push(FIELD_MESSAGES.maxLength(field.maxLength));
   }
   return messages.length > 0 ? { ok: false, messages } : { ok: true, value: text };
+}
+
+/** The option a short form names (any case: 'f' → 'Female'), or null. */
+export function optionOfAbbreviation(field: RegistrationField, text: string): string | null {
+  if (!field.abbreviations) return null;
+  const upper = text.toUpperCase();
+  const match = Object.entries(field.abbreviations).find(([short]) => short.toUpperCase() === upper);
+  return match?.[1] ?? null;
 }
 
 /** The three answers of a yes/no field (D75): 1 Yes, 0 No, null not answered. */

@@ -142,7 +142,11 @@ function documentedRules(field: RegistrationField): { text: Record<string, unkno
       rules.push(field.format === 'year' ? 'a 4-digit year, not in the future' : `a whole number of at most ${field.maxLength ?? 15} digits, as text or a JSON number`);
       break;
     case 'select':
-      if (field.options) text.enum = field.required ? [...field.options] : [...field.options, ''];
+      if (field.options) {
+        const values = [...field.options, ...Object.keys(field.abbreviations ?? {})];
+        text.enum = field.required ? values : [...values, ''];
+      }
+      if (field.abbreviations) rules.push(`${Object.entries(field.abbreviations).map(([short, long]) => `${short} for ${long}`).join(', ')} also read, stored in full`);
       if (field.lookup) rules.push(`a value of the ${field.lookup} lookup`);
       break;
     case 'switch':

@@ -215,6 +215,7 @@ const INTAKE: AccessSection = {
   'PATCH /api/intake/students/:id':                                     row('intake.manage',           '!  -  -  -  -  -  -  O  -  A'),
   'DELETE /api/intake':                                                 row('intake.manage',           '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/intake/finalise':                                          row('intake.manage',           '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/intake/finalises/:id/undo':                                row('intake.manage',           '!  -  -  -  -  -  -  O  -  A'),
 };
 
 /** Staff accounts: administrators only; each staff member changes their own password. */

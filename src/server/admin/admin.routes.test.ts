@@ -359,7 +359,7 @@ describe('Import Students', () => {
     expect(preview.summary).toEqual({ created: 0, updated: 0, unchanged: 0, errors: 5 });
     const errorsOf = (row: number) => preview.rows.find((r) => r.row === row)!.errors;
     expect(errorsOf(2).last_name).toEqual(['Required for a new student.']);
-    expect(errorsOf(3)).toMatchObject({ date_of_birth: ['The date cannot be in the future.'], class_id: ["'9Z' is not one of the listed values."], sex: ['Choose one of the listed values.'] });
+    expect(errorsOf(3)).toMatchObject({ date_of_birth: ['The date cannot be in the future.'], class_id: ["'9Z' is not one of the listed values."], sex: ['Choose one of: Female, Male (or F, M).'] });
     expect(errorsOf(4).birth_certificate_no).toEqual([`Student ${other.id} already has this Birth Certificate Pin.`]);
     expect(errorsOf(5).id).toBeDefined();
     expect(errorsOf(6).birth_certificate_no?.[0]).toContain('Birth Certificate Pin or an SEA Number');

@@ -55,7 +55,7 @@ describe('one row', () => {
 
   it('reports each bad value with the catalogue’s message and refuses formulas', () => {
     const row = checkRow(
-      sheetRow(2, ['20269001', 'x'.repeat(21), { kind: 'formula', text: '=A1' }, '2030-01-01', 'B1', '9Z', 'Hindu', 'red', '12345', 'maybe', 'F']),
+      sheetRow(2, ['20269001', 'x'.repeat(21), { kind: 'formula', text: '=A1' }, '2030-01-01', 'B1', '9Z', 'Hindu', 'red', '12345', 'maybe', 'Girl']),
       columns,
       ctx({ '20269001': {} }),
     );
@@ -66,7 +66,7 @@ describe('one row', () => {
       class_id: ["'9Z' is not one of the listed values."],
       phone_home: [FIELD_MESSAGES.phoneLength],
       school_feeding: ['Write Yes or No.'],
-      sex: ['Choose one of the listed values.'],
+      sex: ['Choose one of: Female, Male (or F, M).'],
     });
   });
 });

@@ -20,6 +20,7 @@ import * as familyVerifyPassword from './migrations/0016-family-verify-password.
 import * as outboxSentSecrets from './migrations/0017-outbox-sent-secrets.js';
 import * as documentThumbnails from './migrations/0018-document-thumbnails.js';
 import * as yesNoAnswers from './migrations/0019-yes-no-answers.js';
+import * as intakeFinalises from './migrations/0020-intake-finalises.js';
 import * as enrolmentHistory from './migrations/0021-enrolment-history.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-outbox-sent-secrets': outboxSentSecrets,
   '0018-document-thumbnails': documentThumbnails,
   '0019-yes-no-answers': yesNoAnswers,
+  '0020-intake-finalises': intakeFinalises,
   '0021-enrolment-history': enrolmentHistory,
 };
 

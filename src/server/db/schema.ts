@@ -417,6 +417,19 @@ export interface EnrolmentEventTable extends Timestamps {
   recorded_by_user_id: number | null;
 }
 
+/** A finalise of the new Form 1 (migration 0020, D79): undone the same school day only. */
+export interface IntakeFinaliseTable extends Timestamps {
+  id: Generated<number>;
+  /** The school's day of the finalise (yyyy-MM-dd). */
+  finalised_on: string;
+  file_name: string;
+  /** JSON: the students created, `[{ id, row }]`, in the order their IDs were given. */
+  students: string;
+  finalised_by_user_id: number | null;
+  undone_at: string | null;
+  undone_by_user_id: number | null;
+}
+
 /** A child of the imported SEA placement list, before finalising makes them a student (migration 0014, D61). */
 export interface IntakeStudentTable extends Timestamps {
   id: Generated<number>;
@@ -465,6 +478,7 @@ export interface Database {
   primary_schools: PrimarySchoolTable;
   students: StudentTable;
   intake_students: IntakeStudentTable;
+  intake_finalises: IntakeFinaliseTable;
   users: UserTable;
   staff_classes: StaffClassTable;
   staff_recovery_codes: StaffRecoveryCodeTable;

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { multipartBody } from '../../../tests/support/test-files.js';
 import { schoolToday } from '../../shared/dates.js';
-import { IntakeFinaliseResultSchema, IntakeViewSchema, type IntakeView } from '../../shared/intake.schemas.js';
+import { IntakeFinaliseResultSchema, IntakeUndoAnswerSchema, IntakeViewSchema, type IntakeView } from '../../shared/intake.schemas.js';
 import { studentIdOf, sequenceOf } from '../../shared/student-numbering.js';
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
+import { undoFinalise } from './intake.service.js';
 
 /**
  * The new Form 1 from the SEA placement list (D61) against the seeded demo school, on
@@ -147,7 +148,31 @@ describe('POST /api/intake/import', () => {
     expect(body.errors!['row 6: SEA Number']).toEqual([`Student ${DEMO_STUDENTS.firstLogin.student_id} already has this SEA Number.`]);
     expect(body.errors!['row 7: Primary School']![0]).toMatch(/not in the list of primary schools/);
     expect(body.errors!['row 8: First Name']).toEqual(['This field is required.']);
+    // A sex it cannot read is answered with the values it takes (D79).
+    expect(body.errors!['row 3: Sex']).toEqual(['Choose one of: Female, Male (or F, M).']);
     expect((await view()).students).toEqual([]);
+  });
+
+  it('reads F and M as Female and Male, and warns (without refusing) of a sex that does not match a girls’ or boys’ school', async () => {
+    const girls = (await t.database.db.selectFrom('primary_schools').select('name').where('name', 'like', "%Girls'%").orderBy('name').executeTakeFirstOrThrow()).name;
+    const boys = (await t.database.db.selectFrom('primary_schools').select('name').where('name', 'like', "%Boys'%").orderBy('name').executeTakeFirstOrThrow()).name;
+    const mixed = (await t.database.db.selectFrom('primary_schools').select('name').where('name', 'not like', '%Boys%').where('name', 'not like', '%Girls%').orderBy('name').executeTakeFirstOrThrow()).name;
+    const file = [
+      HEADER,
+      `SEAW-1,Ann,,Ali,2014-01-01,F,"${girls}"`,
+      `SEAW-2,Bob,,Baptiste,2014-01-02,M,"${girls}"`,
+      `SEAW-3,Cat,,Charles,2014-01-03,f,"${boys}"`,
+      `SEAW-4,Dan,,Dass,2014-01-04,m,"${boys}"`,
+      `SEAW-5,Eve,,Edwards,2014-01-05,Female,"${mixed}"`,
+    ].join('\n');
+    const response = await upload(office, 'sea.csv', file);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = IntakeViewSchema.parse(response.json());
+    const child = (sea: string) => answer.students.find((s) => s.sea_no === sea)!;
+    expect(['SEAW-1', 'SEAW-2', 'SEAW-3', 'SEAW-4', 'SEAW-5'].map((sea) => child(sea).sex)).toEqual(['Female', 'Male', 'Female', 'Male', 'Female']);
+    expect(child('SEAW-2').warning).toBe(`Sex is Male, but ${girls} is a girls' school: check the Sex and the Primary School.`);
+    expect(child('SEAW-3').warning).toBe(`Sex is Female, but ${boys} is a boys' school: check the Sex and the Primary School.`);
+    for (const sea of ['SEAW-1', 'SEAW-4', 'SEAW-5']) expect(child(sea).warning, sea).toBeNull();
   });
 
   it('refuses a file without a column it needs, an empty file and a file of another kind (400, 415)', async () => {
@@ -293,5 +318,80 @@ describe('POST /api/intake/finalise', () => {
     // Their SEA numbers are now students': the same list is refused row by row.
     const again = expectError(await upload(office, 'sea.csv', goodList('SEAF')), 400, 'validation_failed');
     expect(again.errors!['row 2: SEA Number']).toEqual([`Student ${created.find((c) => c.sea_no === 'SEAF-000')!.id} already has this SEA Number.`]);
+  });
+});
+
+describe('POST /api/intake/finalises/:id/undo', () => {
+  const ACTOR = { actor_user_id: null, actor_label: 'test', ip: null, request_id: null };
+
+  async function finalised(prefix: string): Promise<{ id: number; balanced: IntakeView; created: string[] }> {
+    await upload(office, 'sea-undo.csv', goodList(prefix));
+    const balanced = IntakeViewSchema.parse((await office.post('/api/intake/balance')).json());
+    const response = await office.post('/api/intake/finalise');
+    expect(response.statusCode, response.body).toBe(200);
+    const result = IntakeFinaliseResultSchema.parse(response.json());
+    return { id: result.finalise_id, balanced, created: result.created.map((c) => c.id) };
+  }
+  const accountsOf = (ids: string[]) => t.database.db.selectFrom('users').select('student_id').where('student_id', 'in', ids).execute();
+
+  it('refuses a bad or unknown finalise, another day, an intake waiting, a used student and a finalise under a later one; nothing changes', async () => {
+    const first = await finalised('SEAU');
+    expect((await view()).finalises[0]).toMatchObject({ id: first.id, count: 14, first_id: first.created[0], last_id: first.created.at(-1), can_undo: true, undone_at: null });
+    expectError(await office.post('/api/intake/finalises/abc/undo'), 400);
+    expectError(await office.post('/api/intake/finalises/999999/undo'), 404, 'not_found');
+    const tomorrow = new Date(Date.now() + 36 * 3600_000);
+    const late = await undoFinalise(t.database.db, ACTOR, first.id, tomorrow).then(
+      () => null,
+      (error: unknown) => error as { statusCode: number; message: string },
+    );
+    expect(late?.statusCode).toBe(409);
+    expect(late?.message).toMatch(/only on the day it ran \(\d{2}\/\d{2}\/\d{4}\)/);
+
+    await upload(office, 'sea.csv', goodList('SEAV'));
+    expect(expectError(await office.post(`/api/intake/finalises/${first.id}/undo`), 409, 'conflict').message).toMatch(/SEA list is imported and waiting/);
+    await office.delete('/api/intake');
+
+    // One new student signs in the first time: the finalise is no longer undone whole.
+    const child = first.balanced.students.find((s) => s.sea_no === 'SEAU-003')!;
+    const newcomer = (await studentsWithSea('SEAU')).find((s) => s.sea_no === child.sea_no)!.id;
+    expect((await client().post('/api/first-login', { identifier: child.sea_no, date_of_birth: child.date_of_birth })).statusCode).toBe(200);
+    const used = expectError(await office.post(`/api/intake/finalises/${first.id}/undo`), 409, 'conflict');
+    expect(used.message).toMatch(new RegExp(`^1 new student was used or changed since the finalise \\(${newcomer}\\)`));
+    expect(await studentsWithSea('SEAU')).toHaveLength(14);
+    expect((await view()).students).toEqual([]);
+
+    // Another finalise after it: only the newest can be undone.
+    const second = await finalised('SEAT');
+    expect(expectError(await office.post(`/api/intake/finalises/${first.id}/undo`), 409, 'conflict').message).toMatch(/later finalise stands/);
+    expect((await view()).finalises.map((f) => [f.id, f.can_undo])).toEqual(expect.arrayContaining([[second.id, true], [first.id, false]]));
+    expect((await office.post(`/api/intake/finalises/${second.id}/undo`)).statusCode).toBe(200);
+    await office.delete('/api/intake');
+  });
+
+  it('the same day: the students go (accounts too), the children are back in the intake in their classes; audited; once only', async () => {
+    const { id, balanced, created } = await finalised('SEAZ');
+    const undoAudit = () => t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'finalise-undo').where('entity_id', 'in', [...created, String(id)]).execute();
+    const auditBefore = (await undoAudit()).length;
+    const response = await office.post(`/api/intake/finalises/${id}/undo`);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = IntakeUndoAnswerSchema.parse(response.json());
+    expect(answer.message).toBe('The finalise is undone: 14 children are back in the intake, in the same classes.');
+    const strip = (v: IntakeView) => v.students.map(({ id: _id, ...child }) => child);
+    expect(strip(answer.view)).toEqual(strip(balanced));
+    expect(answer.view.finalises.find((f) => f.id === id)).toMatchObject({ can_undo: false });
+    expect(answer.view.finalises.find((f) => f.id === id)!.undone_at).not.toBeNull();
+    expect(await studentsWithSea('SEAZ')).toEqual([]);
+    expect(await accountsOf(created)).toEqual([]);
+    // One row per student and one for the whole (the IDs may have been given and taken back before).
+    expect((await undoAudit()).length - auditBefore).toBe(15);
+    expectError(await office.post(`/api/intake/finalises/${id}/undo`), 409, 'conflict');
+
+    // Finalised again, then two undos at once: one undoes, the other is told.
+    const again = IntakeFinaliseResultSchema.parse((await office.post('/api/intake/finalise')).json());
+    expect(again.created).toHaveLength(14);
+    const answers = await Promise.all([office.post(`/api/intake/finalises/${again.finalise_id}/undo`), admin.post(`/api/intake/finalises/${again.finalise_id}/undo`)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect((await view()).students).toHaveLength(14);
+    expect(await studentsWithSea('SEAZ')).toEqual([]);
   });
 });

@@ -3,7 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { schoolToday } from '../../shared/dates.js';
-import { IntakeFinaliseResultSchema, IntakeStudentParamsSchema, IntakeViewSchema, MoveIntakeStudentSchema } from '../../shared/intake.schemas.js';
+import {
+  IntakeFinaliseParamsSchema,
+  IntakeFinaliseResultSchema,
+  IntakeStudentParamsSchema,
+  IntakeUndoAnswerSchema,
+  IntakeViewSchema,
+  MoveIntakeStudentSchema,
+} from '../../shared/intake.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
@@ -13,7 +20,7 @@ import * as service from './intake.service.js';
 /**
  * The new Form 1 (docs/decisions.md D61), for the office and administrators
  * (`intake.manage`): import the SEA placement list, see and change the class allocation, clear it,
- * finalise it into students.
+ * finalise it into students, and undo a finalise the same day (D79).
  */
 export const intakeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
   // Multipart only in this plugin (the placement list), as the other imports do.
@@ -75,5 +82,19 @@ export const intakeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: 'Makes every child of the intake a student in their class, with the next IDs of the entry year; all or none', response: { 200: IntakeFinaliseResultSchema, ...errorResponses } },
     },
     async (request) => service.finaliseIntake(db, actorOf(request), schoolToday()),
+  );
+
+  app.post(
+    '/api/intake/finalises/:id/undo',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Undoes a finalise the day it ran, while no later one stands and none of its students was used: the children are back in the intake',
+        params: IntakeFinaliseParamsSchema,
+        response: { 200: IntakeUndoAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.undoFinalise(db, actorOf(request), request.params.id),
   );
 };

@@ -1,11 +1,12 @@
 import { IMPORT_MAX_ROWS, listName } from '../../shared/admin.schemas.js';
-import type { IntakeClass, IntakeCounts, IntakeFinaliseResult, IntakeView } from '../../shared/intake.schemas.js';
+import { schoolToday, toDayFirstDate } from '../../shared/dates.js';
+import { sexSchoolWarning, type IntakeClass, type IntakeCounts, type IntakeFinaliseResult, type IntakeFinaliseRun, type IntakeUndoAnswer, type IntakeView } from '../../shared/intake.schemas.js';
 import { FIELD_MESSAGES, findField, identityKey, IDENTITY_TAKEN_MESSAGES, type FieldValue } from '../../shared/registration.fields.js';
 import { createStudentNumberer } from '../../shared/student-numbering.js';
 import * as adminRepo from '../admin/admin.repository.js';
 import { checkRow, loadLookupResolver, normaliseHeader, problemsByRow, readHeadingRow, sheetRequestOf, writeNewStudent } from '../admin/student-import.js';
 import { recordEntry } from '../enrolment/enrolment.service.js';
-import { writeAudit } from '../audit/audit.repository.js';
+import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError, violatedUniqueIndex } from '../db/unique-violation.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
@@ -143,9 +144,13 @@ const countIn = (counts: IntakeCounts, sex: string | null, n = 1): IntakeCounts 
   male: counts.male + (sex === 'Male' ? n : 0),
 });
 
-/** The intake and the Form 1 classes side by side: counts by sex and by primary school, and who is already in each. */
-export async function intakeView(db: Db): Promise<IntakeView> {
-  const [rows, classIds] = await Promise.all([repo.listIntake(db), repo.listFormOneClassIds(db)]);
+/**
+ * The intake and the Form 1 classes side by side: counts by sex and by primary school, who is
+ * already in each, each child's warning (a sex that does not match a girls' or boys' school,
+ * D79) and the finalises with the server's verdict on their undo on the school day `today`.
+ */
+export async function intakeView(db: Db, today: string = schoolToday()): Promise<IntakeView> {
+  const [rows, classIds, finalises] = await Promise.all([repo.listIntake(db), repo.listFormOneClassIds(db), repo.listFinalises(db)]);
   const existing = await repo.countStudentsByClassAndSex(db, classIds);
   const classes: IntakeClass[] = classIds.map((id) => {
     const mine = rows.filter((row) => row.class_id === id);
@@ -172,9 +177,39 @@ export async function intakeView(db: Db): Promise<IntakeView> {
       sex: row.sex,
       primary_school: row.primary_school,
       class_id: row.class_id,
+      warning: sexSchoolWarning(row),
     })),
     unallocated: rows.filter((row) => row.class_id === null).length,
+    finalises: finaliseRunsOf(finalises, today),
   };
+}
+
+/** What a finalise stored of the students it created: each one's ID, list row and class. */
+interface FinalisedStudent {
+  id: string;
+  row: number;
+  class_id: string;
+}
+
+const finalisedStudentsOf = (row: repo.FinaliseRow): FinalisedStudent[] => JSON.parse(row.students) as FinalisedStudent[];
+
+/** The finalises as the screen lists them: the undo is offered for today's newest standing one only (as the rollover's, D60). */
+function finaliseRunsOf(rows: readonly repo.FinaliseRow[], today: string): IntakeFinaliseRun[] {
+  const newestStanding = rows.find((row) => row.undone_at === null)?.id ?? null;
+  return rows.map((row) => {
+    const students = finalisedStudentsOf(row);
+    return {
+      id: row.id,
+      finalised_on: row.finalised_on,
+      finalised_at: row.created_at,
+      file_name: row.file_name,
+      count: students.length,
+      first_id: students[0]?.id ?? null,
+      last_id: students.at(-1)?.id ?? null,
+      undone_at: row.undone_at,
+      can_undo: row.undone_at === null && row.id === newestStanding && row.finalised_on === today,
+    };
+  });
 }
 
 /**
@@ -301,6 +336,14 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
       await recordEntry(trx, { studentId: id, on: today, reason: 'form1_intake', classId: row.class_id }, actor); // enrolment history (D80)
       created.push({ id, sea_no: row.sea_no, name: listName(row), class_id: row.class_id! });
     }
+    const finaliseId = await repo.insertFinalise(trx, {
+      finalised_on: today,
+      file_name: rows[0]!.file_name,
+      students: JSON.stringify(created.map((child, index): FinalisedStudent => ({ id: child.id, row: rows[index]!.row_number, class_id: child.class_id }))),
+      finalised_by_user_id: actor.actor_user_id,
+      created_at: at,
+      updated_at: at,
+    });
     await writeAudit(trx, {
       ...actor,
       action: 'finalise',
@@ -310,7 +353,7 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
       old_value: null,
       new_value: `${created.length} students, ${created[0]!.id} to ${created.at(-1)!.id}`,
     });
-    return { created };
+    return { created, finalise_id: finaliseId };
   });
   // A save made meanwhile can take an SEA number first: its unique index refuses, nothing is kept.
   return finalised.catch((error: unknown) => {
@@ -318,4 +361,73 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
     if (!field) throw error;
     throw conflict(`${IDENTITY_TAKEN_MESSAGES[field]} It was saved while the intake was finalised; nothing was finalised.`);
   });
+}
+
+// ---- the undo of a finalise (D79) -----------------------------------------------------------------
+
+/**
+ * Undoes a finalise on the school day it ran, as the rollover's undo (D60): only today's newest
+ * standing finalise, once, and only while the intake is empty (a new list waits to be finalised or
+ * cleared). Every student it created must be as it left them: the record unchanged, still in its
+ * class, the account never signed in, no document, family link, attendance, result or office
+ * decision; otherwise 409 naming them, and nothing changes. Then the children are back in the
+ * intake with their class and list row, read from their records, and the students are deleted
+ * (their accounts with them); audited per student and for the whole.
+ */
+export async function undoFinalise(db: Db, actor: Actor, id: number, now = new Date()): Promise<IntakeUndoAnswer> {
+  const today = schoolToday(now);
+  const count = await db.transaction().execute(async (trx) => {
+    const row = await repo.findFinalise(trx, id);
+    if (!row) throw notFound('There is no such finalise.');
+    if (row.undone_at !== null) throw conflict('This finalise has already been undone.');
+    if (row.finalised_on !== today) {
+      throw conflict(`A finalise can be undone only on the day it ran (${toDayFirstDate(row.finalised_on)}); correct or delete the students one by one instead.`);
+    }
+    if (await repo.hasLaterFinalise(trx, id)) throw conflict('A later finalise stands: undo that one first.');
+    if ((await repo.countIntake(trx)) > 0) throw conflict('An SEA list is imported and waiting: finalise or clear it first, then undo.');
+    const finalised = finalisedStudentsOf(row);
+    const ids = finalised.map((s) => s.id);
+    const [records, used] = await Promise.all([repo.findStudentRecords(trx, ids), repo.findUsedStudents(trx, ids)]);
+    const recordOf = new Map(records.map((r) => [r.id, r]));
+    const changed = finalised.filter((s) => {
+      const record = recordOf.get(s.id);
+      return !record || used.has(s.id) || record.updated_at !== row.created_at || record.class_id !== s.class_id || record.left_on !== null || (record.sex !== 'Female' && record.sex !== 'Male');
+    });
+    if (changed.length > 0) {
+      throw conflict(
+        `${changed.length === 1 ? '1 new student was' : `${changed.length} new students were`} used or changed since the finalise (${changed.map((s) => s.id).join(', ')}): signed in, linked to a family, given a document, moved or edited. Nothing was undone; correct the students one by one instead.`,
+      );
+    }
+    const at = nowIso();
+    // The conditional update first: a second undo at the same time waits here and then finds it done.
+    if (!(await repo.markFinaliseUndone(trx, id, actor.actor_user_id, at))) throw conflict('This finalise has already been undone.');
+    await repo.insertIntake(
+      trx,
+      finalised.map((s) => {
+        const record = recordOf.get(s.id)!;
+        return {
+          row_number: s.row,
+          file_name: row.file_name,
+          sea_no: record.sea_no ?? '',
+          first_name: record.first_name ?? '',
+          middle_name: record.middle_name,
+          last_name: record.last_name ?? '',
+          date_of_birth: record.date_of_birth ?? '',
+          sex: record.sex as 'Female' | 'Male',
+          primary_school: record.previous_school ?? '',
+          class_id: s.class_id,
+          created_at: at,
+          updated_at: at,
+        };
+      }),
+    );
+    await repo.deleteStudents(trx, ids);
+    const audit: AuditEntry[] = [
+      ...ids.map((studentId) => ({ ...actor, action: 'finalise-undo', entity: 'student', entity_id: studentId, field: null, old_value: null, new_value: 'deleted: back in the new Form 1 intake' })),
+      { ...actor, action: 'finalise-undo', entity: 'intake', entity_id: String(id), field: null, old_value: null, new_value: `${ids.length} students back in the intake` },
+    ];
+    for (let i = 0; i < audit.length; i += 200) await writeAudit(trx, audit.slice(i, i + 200));
+    return ids.length;
+  });
+  return { message: `The finalise is undone: ${count === 1 ? '1 child is' : `${count} children are`} back in the intake, in the same classes.`, view: await intakeView(db, today) };
 }

@@ -50,7 +50,11 @@ function casesFor(field: RegistrationField): Case[] {
     case 'select':
       if (field.options) {
         for (const option of field.options) accept(`option ${option}`, option);
-        refuse('not an option', 'Not a value', FIELD_MESSAGES.option);
+        for (const [short, long] of Object.entries(field.abbreviations ?? {})) {
+          accept(`short form ${short}`, short, long);
+          accept(`short form ${short.toLowerCase()}`, short.toLowerCase(), long);
+        }
+        refuse('not an option', 'Not a value', FIELD_MESSAGES.optionOf(field.options, field.abbreviations));
       } else if (field.lookup) {
         accept(`a ${field.lookup} value`, `lookup:${field.lookup}`);
         refuse(`not a ${field.lookup} value`, 'Nowhere In Particular', FIELD_MESSAGES.option);

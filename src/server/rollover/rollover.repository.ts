@@ -40,6 +40,24 @@ export function listRollStudents(db: Db): Promise<{ id: string; class_id: string
     .execute() as Promise<{ id: string; class_id: string }[]>;
 }
 
+/** The students on the roll in a class with their names: the preview's per-student ticks (D79). */
+export function listRollStudentNames(db: Db): Promise<{ id: string; class_id: string; first_name: string | null; last_name: string | null }[]> {
+  return db
+    .selectFrom('students')
+    .select(['id', 'class_id', 'first_name', 'last_name'])
+    .where('class_id', 'is not', null)
+    .where(onRoll)
+    .orderBy('id')
+    .execute() as Promise<{ id: string; class_id: string; first_name: string | null; last_name: string | null }[]>;
+}
+
+/** Students by ID, on the roll or not: what a retained ID that is not on the roll names (D79). */
+export async function findStudentsByIds(db: Db, ids: readonly string[]): Promise<{ id: string; class_id: string | null; left_on: string | null }[]> {
+  const found: { id: string; class_id: string | null; left_on: string | null }[] = [];
+  for (const part of chunks(ids)) found.push(...(await db.selectFrom('students').select(['id', 'class_id', 'left_on']).where('id', 'in', part).execute()));
+  return found;
+}
+
 /** Puts the students into a class (a class moving up). `updated_at` is left alone: the change is the rollover's, audited with it. */
 export async function moveStudents(db: Db, ids: readonly string[], classId: string): Promise<void> {
   for (const part of chunks(ids)) await db.updateTable('students').set({ class_id: classId }).where('id', 'in', part).execute();

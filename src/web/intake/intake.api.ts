@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { IntakeFinaliseResultSchema, IntakeViewSchema, type IntakeView } from '../../shared/intake.schemas.js';
+import { IntakeFinaliseResultSchema, IntakeUndoAnswerSchema, IntakeViewSchema, type IntakeView } from '../../shared/intake.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 
 /** The new Form 1 (D61): one fetcher and one hook per call; every change answers the whole allocation. */
@@ -34,5 +34,18 @@ export function useFinaliseIntake() {
     mutationFn: () => apiRequest('/api/intake/finalise', { method: 'POST', schema: IntakeFinaliseResultSchema }),
     // New students: every list the admin area holds (the student list, class counts) is out of date.
     onSuccess: () => queryClient.invalidateQueries(),
+  });
+}
+
+/** Undoes a finalise the day it ran (D79): the students go, the children are back in the intake. */
+export function useUndoFinalise() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest(`/api/intake/finalises/${id}/undo`, { method: 'POST', schema: IntakeUndoAnswerSchema }),
+    // Students removed: every list the admin area holds is out of date; the intake is the answer's.
+    onSuccess: async (answer) => {
+      queryClient.setQueryData(intakeKey, answer.view);
+      await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== intakeKey[0] });
+    },
   });
 }

@@ -9,11 +9,13 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { INTAKE_COLUMNS, type IntakeClass, type IntakeStudent, type IntakeView } from '../../shared/intake.schemas.js';
+import { toDayFirstDate } from '../../shared/dates.js';
+import { INTAKE_COLUMNS, type IntakeClass, type IntakeFinaliseRun, type IntakeStudent, type IntakeView } from '../../shared/intake.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
 import { ApiError, errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useBalanceIntake, useClearIntake, useFinaliseIntake, useImportIntake, useIntake, useMoveIntakeStudent } from './intake.api.js';
+import { useBalanceIntake, useClearIntake, useFinaliseIntake, useImportIntake, useIntake, useMoveIntakeStudent, useUndoFinalise } from './intake.api.js';
 
 /** The droppable id of the column of children without a class yet. */
 const NOT_ALLOCATED = 'not-allocated';
@@ -26,7 +28,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * New Form 1 (D61), for the office and administrators: import the SEA placement list,
  * allocate the children to the Form 1 classes (Balance, a drag between classes, or each child's
  * Class select, which works with a keyboard and on a phone), then Finalise, which makes them
- * students with their IDs. Before that the intake can be cleared and imported again.
+ * students with their IDs. Before that the intake can be cleared and imported again; a finalise
+ * can be undone the day it ran while none of its students was used (D79). A child whose sex does
+ * not match a girls' or boys' primary school is flagged, not refused.
  */
 export function NewFormOneScreen() {
   usePageTitle('New Form 1');
@@ -37,25 +41,78 @@ export function NewFormOneScreen() {
   const created = finalise.data;
 
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-      <Typography variant="h1">New Form 1</Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '75ch' }}>
-        Import the SEA placement list (XLSX or CSV, one child a row, with the columns {INTAKE_COLUMNS.join(', ')}; the middle name may be empty), allocate the
-        children to the Form 1 classes, then finalise: each becomes a student with a student ID and signs in the first time with the SEA number and date of birth.
+    <Box sx={{ display: 'grid', gap: 2, minWidth: 0, gridTemplateColumns: 'minmax(0, 1fr)' }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography variant="h1">New Form 1</Typography>
+        <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '75ch' }}>
+          Import the SEA placement list (XLSX or CSV, one child a row, with the columns {INTAKE_COLUMNS.join(', ')}; the middle name may be empty), allocate the
+          children to the Form 1 classes, then finalise: each becomes a student with a student ID and signs in the first time with the SEA number and date of birth.
+        </Typography>
+        {created && (
+          <Alert severity="success" role="status" sx={{ mt: 2 }} onClose={() => finalise.reset()}>
+            {created.created.length === 0
+              ? 'No students were created.'
+              : `Created ${plural(created.created.length, 'student')}: ${created.created[0]!.id} to ${created.created.at(-1)!.id}.`}
+          </Alert>
+        )}
+        {intake.isError && (
+          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+            {errorMessage(intake.error)}
+          </Alert>
+        )}
+        {intake.data && (intake.data.students.length === 0 ? <ImportList onImported={() => finalise.reset()} /> : <Allocation view={intake.data} finalise={finalise} />)}
+      </Paper>
+      {intake.data && intake.data.finalises.length > 0 && <Finalises finalises={intake.data.finalises} onUndone={() => finalise.reset()} />}
+    </Box>
+  );
+}
+
+const createdWords = (run: IntakeFinaliseRun) =>
+  `${plural(run.count, 'student')}${run.first_id ? `, ${run.first_id === run.last_id ? run.first_id : `${run.first_id} to ${run.last_id}`}` : ''}`;
+
+/** The finalises, newest first: today's newest standing one can be undone, as the rollover's run can (D79). */
+function Finalises({ finalises, onUndone }: { finalises: readonly IntakeFinaliseRun[]; onUndone: () => void }) {
+  const undo = useUndoFinalise();
+  const showSnackbar = useSnackbar();
+  const [asking, setAsking] = useState<IntakeFinaliseRun | null>(null);
+  const confirm = () => {
+    if (!asking) return;
+    undo.mutate(asking.id, {
+      onSuccess: (answer) => {
+        setAsking(null);
+        onUndone();
+        showSnackbar(answer.message);
+      },
+      onError: (cause) => {
+        setAsking(null);
+        showSnackbar(errorMessage(cause), 'error');
+      },
+    });
+  };
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="intake-finalises" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
+      <Typography id="intake-finalises" variant="h2" sx={{ fontSize: '1.15rem', mb: 1 }}>
+        Finalised
       </Typography>
-      {created && (
-        <Alert severity="success" role="status" sx={{ mt: 2 }} onClose={() => finalise.reset()}>
-          {created.created.length === 0
-            ? 'No students were created.'
-            : `Created ${plural(created.created.length, 'student')}: ${created.created[0]!.id} to ${created.created.at(-1)!.id}.`}
-        </Alert>
-      )}
-      {intake.isError && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {errorMessage(intake.error)}
-        </Alert>
-      )}
-      {intake.data && (intake.data.students.length === 0 ? <ImportList onImported={() => finalise.reset()} /> : <Allocation view={intake.data} finalise={finalise} />)}
+      <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }}>
+        {finalises.map((run) => (
+          <Box component="li" key={run.id} sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography sx={{ flex: '1 1 240px', overflowWrap: 'anywhere' }}>
+              On {toDayFirstDate(run.finalised_on)} from {run.file_name}: {createdWords(run)}
+              {run.undone_at ? ' (undone)' : ''}
+            </Typography>
+            {run.can_undo && (
+              <Button variant="outlined" color="warning" onClick={() => setAsking(run)} disabled={undo.isPending}>
+                Undo
+              </Button>
+            )}
+          </Box>
+        ))}
+      </Box>
+      <ConfirmDialog open={asking !== null} title="Undo the finalise?" confirmLabel="Undo the finalise" onConfirm={confirm} onCancel={() => setAsking(null)} busy={undo.isPending}>
+        {asking &&
+          `The ${plural(asking.count, 'student')} it created (${createdWords(asking)}) are deleted and the children are back in the intake, in the same classes. It is refused if any of them has signed in or been changed since.`}
+      </ConfirmDialog>
     </Paper>
   );
 }
@@ -146,6 +203,7 @@ function Allocation({ view, finalise }: { view: IntakeView; finalise: ReturnType
           The school has no Form 1 classes to allocate to.
         </Alert>
       )}
+      <SexSchoolWarnings students={view.students} />
       {failed && <Refusal error={failed.error} />}
 
       <DndContext sensors={sensors} onDragEnd={onDragEnd}>
@@ -176,7 +234,8 @@ function Allocation({ view, finalise }: { view: IntakeView; finalise: ReturnType
         onCancel={() => setConfirm(null)}
         onConfirm={() => finalise.mutate(undefined, { onSettled: () => setConfirm(null) })}
       >
-        Each child becomes a student in the class shown, with the next student ID of the year. This cannot be undone here.
+        Each child becomes a student in the class shown, with the next student ID of the year. You can undo it today only, while none of the new students has signed in or been
+        changed.
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'clear'}
@@ -189,6 +248,25 @@ function Allocation({ view, finalise }: { view: IntakeView; finalise: ReturnType
         The imported list and its allocation are removed; no student is changed. Import the list again to start over.
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The children whose sex does not match a girls' or boys' primary school: a warning, not a refusal (D79). */
+function SexSchoolWarnings({ students }: { students: readonly IntakeStudent[] }) {
+  const warned = students.filter((child) => child.warning !== null);
+  if (warned.length === 0) return null;
+  return (
+    <Alert severity="warning" sx={{ mt: 2 }} aria-label="Check these children">
+      {warned.length === 1 ? '1 child’s sex does not match' : `${warned.length} children’s sex does not match`} a girls’ or boys’ primary school. Check the list before you
+      finalise:
+      <Box component="ul" sx={{ m: 0, mt: 1, pl: 2.5 }}>
+        {warned.map((child) => (
+          <li key={child.id}>
+            row {child.row}, {childName(child)}: {child.warning}
+          </li>
+        ))}
+      </Box>
+    </Alert>
   );
 }
 
@@ -285,6 +363,11 @@ function ChildCard({ child, classIds, onMove, disabled }: { child: IntakeStudent
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {child.sea_no} · {child.sex} · {child.primary_school}
         </Typography>
+        {child.warning && (
+          <Typography variant="body2" color="warning.dark" sx={{ overflowWrap: 'anywhere' }}>
+            {child.warning}
+          </Typography>
+        )}
         <TextField
           select
           size="small"

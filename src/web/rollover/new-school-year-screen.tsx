@@ -1,7 +1,13 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import Accordion from '@mui/material/Accordion';
+import AccordionDetails from '@mui/material/AccordionDetails';
+import AccordionSummary from '@mui/material/AccordionSummary';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -12,14 +18,24 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { isIsoDate, toDayFirstDate } from '../../shared/dates.js';
 import { academicYearLabel, TERM_NAMES } from '../../shared/school.constants.js';
-import { RolloverPlanInputSchema, type RolloverPlanInput, type RolloverPreview, type RolloverRun, type RolloverState } from '../../shared/rollover.schemas.js';
+import {
+  RolloverPlanInputSchema,
+  retainedTarget,
+  type RolloverPlanInput,
+  type RolloverPreview,
+  type RolloverRun,
+  type RolloverState,
+  type RolloverStudent,
+} from '../../shared/rollover.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { PHONE_TABLE_SX } from '../components/table-priority.js';
 import { ApiError, errorMessage } from '../lib/api-client.js';
 import { firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
+import { DAY_FIRST_DATE_MESSAGE, DayFirstDateField } from './day-first-date-field.js';
 import { usePreviewRollover, useRolloverState, useRunRollover, useUndoRollover } from './rollover.api.js';
 
 /** The mapping select's value for "the class leaves the school". */
@@ -27,10 +43,11 @@ const LEAVES = '__leaves__';
 const students = (n: number) => (n === 1 ? '1 student' : `${n} students`);
 
 /**
- * New School Year (D60), for administrators: each class's move (editable, 3A → 4A by
- * default; Form 5 leaves), the new year's terms and registration deadline; Preview shows the
- * counts per class the run will produce, and Run does exactly that in one go. A run can be undone
- * the same day.
+ * New School Year (D60, D79), for administrators: each class's move (editable, 3A → 4A by
+ * default; Form 5 leaves), the new year's terms (dd/MM/yyyy) and registration deadline; Preview
+ * shows the counts per class the run will produce and each class's students, ticked to go with
+ * their class (unticked: retained), and Run does exactly that in one go. A run can be undone the
+ * same day; the next rollover waits until the new year has begun, and the screen says when.
  */
 export function NewSchoolYearScreen() {
   usePageTitle('New School Year');
@@ -45,6 +62,10 @@ export function NewSchoolYearScreen() {
           <Alert severity="error" role="alert" sx={{ mt: 2 }}>
             {errorMessage(state.error)}
           </Alert>
+        ) : state.data?.not_before_reason ? (
+          <Alert severity="info" role="status" sx={{ mt: 2 }}>
+            {state.data.not_before_reason}
+          </Alert>
         ) : state.data ? (
           <PlanForm key={`${state.data.from_year}-${state.data.runs.length}`} state={state.data} />
         ) : (
@@ -56,9 +77,14 @@ export function NewSchoolYearScreen() {
   );
 }
 
+/** The plan's date fields: what a date the field could not read is told, in the school's format. */
+const isDatePath = (path: string) => /^terms\.\d\.(start|end)_date$|^registration_deadline$/.test(path);
+
 function PlanForm({ state }: { state: RolloverState }) {
   const [plan, setPlan] = useState<RolloverPlanInput>(state.plan);
-  const [preview, setPreview] = useState<RolloverPreview | null>(null);
+  // The preview answers one plan; Run is offered only while that plan is the one on the screen.
+  const [preview, setPreview] = useState<{ plan: RolloverPlanInput; answer: RolloverPreview } | null>(null);
+  const latest = useRef<RolloverPlanInput>(state.plan);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -69,9 +95,11 @@ function PlanForm({ state }: { state: RolloverState }) {
   const countOf = new Map(state.classes.map((c) => [c.class_id, c.students]));
   const fromLabel = academicYearLabel(state.from_year);
   const toLabel = academicYearLabel(state.to_year);
+  const current = preview !== null && preview.plan === plan ? preview.answer : null;
 
-  // Any edit makes the preview stale: the run is offered only for the plan just previewed.
+  // An edit of the mapping or the dates makes the preview stale: it is hidden until asked again.
   const edit = (next: RolloverPlanInput) => {
+    latest.current = next;
     setPlan(next);
     setPreview(null);
   };
@@ -81,29 +109,45 @@ function PlanForm({ state }: { state: RolloverState }) {
     // The message says what went wrong; the field messages stand under their fields.
     setProblem(cause instanceof ApiError ? cause.message : errorMessage(cause));
   };
-  const checked = (): RolloverPlanInput | null => {
-    const parsed = RolloverPlanInputSchema.safeParse(plan);
+  const checked = (input: RolloverPlanInput): RolloverPlanInput | null => {
+    const parsed = RolloverPlanInputSchema.safeParse(input);
     if (parsed.success) return parsed.data;
     const found: FieldErrors = {};
-    for (const issue of parsed.error.issues) found[issue.path.join('.')] ??= issue.message;
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.join('.');
+      const typed = issue.path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown> | undefined)?.[key], input);
+      found[path] ??= isDatePath(path) && typeof typed === 'string' && !isIsoDate(typed) ? DAY_FIRST_DATE_MESSAGE : issue.message;
+    }
     setErrors(found);
     setProblem('Check the highlighted fields.');
     return null;
   };
-  const doPreview = () => {
-    const input = checked();
+  const askPreview = (next: RolloverPlanInput) => {
+    const input = checked(next);
     if (!input) return;
     previewCall.mutate(input, {
       onSuccess: (answer) => {
+        // A tick changed meanwhile asks again: only the answer to the newest plan is shown.
+        if (latest.current !== next) return;
         setErrors({});
         setProblem(null);
-        setPreview(answer);
+        setPreview({ plan: next, answer });
       },
-      onError: refused,
+      onError: (cause) => {
+        if (latest.current === next) refused(cause);
+      },
     });
   };
+  // A student's tick changes who is retained: the counts are asked for again at once, the list stays open.
+  const toggleRetained = (id: string) => {
+    const retained = plan.retained.includes(id) ? plan.retained.filter((other) => other !== id) : [...plan.retained, id];
+    const next = { ...plan, retained };
+    latest.current = next;
+    setPlan(next);
+    askPreview(next);
+  };
   const doRun = () => {
-    const input = checked();
+    const input = checked(plan);
     if (!input) return;
     run.mutate(input, {
       onSuccess: (answer) => {
@@ -116,13 +160,15 @@ function PlanForm({ state }: { state: RolloverState }) {
       },
     });
   };
-  const afterOf = new Map(preview?.classes.map((c) => [c.class_id, c.after]) ?? []);
+  const shownPreview = preview?.answer ?? null;
+  const afterOf = new Map(current?.classes.map((c) => [c.class_id, c.after]) ?? []);
 
   return (
     <Box sx={{ display: 'grid', gap: 2, mt: 1 }}>
       <Typography color="text.secondary">
         Moves every class of {fromLabel} up a form, lets Form 5 (and Form 6) leave as former students (kept, read-only, out of the lists), creates the terms of {toLabel}, opens
-        registration again and clears the office's verified and returned decisions. Preview first; a run can be undone the same day.
+        registration again and clears the office's verified and returned decisions. Preview first: it lists each class's students, and a student unticked stays in their form
+        (a leaver stays on). A run can be undone the same day.
       </Typography>
 
       <Box component="section" aria-labelledby="rollover-classes">
@@ -174,7 +220,7 @@ function PlanForm({ state }: { state: RolloverState }) {
                       </TextField>
                     </TableCell>
                     <TableCell align="right" aria-label={`${move.from} after the rollover`}>
-                      {preview ? afterOf.get(move.from) ?? 0 : '–'}
+                      {current ? (afterOf.get(move.from) ?? 0) : '–'}
                     </TableCell>
                   </TableRow>
                 );
@@ -193,35 +239,27 @@ function PlanForm({ state }: { state: RolloverState }) {
             <Typography sx={{ pt: { sm: 1 } }}>
               Term {term.term} {TERM_NAMES[term.term]}
             </Typography>
-            {(['start_date', 'end_date'] as const).map((field) => {
-              const error = errors[`terms.${index}.${field}`];
-              return (
-                <TextField
-                  key={field}
-                  type="date"
-                  size="small"
-                  label={`Term ${term.term} ${field === 'start_date' ? 'starts' : 'ends'}`}
-                  value={term[field]}
-                  onChange={(event) => edit({ ...plan, terms: plan.terms.map((t, i) => (i === index ? { ...t, [field]: event.target.value } : t)) })}
-                  error={error !== undefined}
-                  helperText={error}
-                  slotProps={{ inputLabel: { shrink: true }, formHelperText: error ? { role: 'alert' } : {} }}
-                />
-              );
-            })}
+            {(['start_date', 'end_date'] as const).map((field) => (
+              <DayFirstDateField
+                key={field}
+                label={`Term ${term.term} ${field === 'start_date' ? 'starts' : 'ends'}`}
+                value={term[field]}
+                onChange={(value) => edit({ ...plan, terms: plan.terms.map((t, i) => (i === index ? { ...t, [field]: value } : t)) })}
+                error={errors[`terms.${index}.${field}`]}
+                required
+              />
+            ))}
           </Box>
         ))}
-        <TextField
-          type="date"
-          size="small"
-          label="Registration deadline (optional)"
-          value={plan.registration_deadline ?? ''}
-          onChange={(event) => edit({ ...plan, registration_deadline: event.target.value === '' ? null : event.target.value })}
-          error={errors.registration_deadline !== undefined}
-          helperText={errors.registration_deadline ?? 'Every registration window opens again with this deadline; empty: no deadline'}
-          slotProps={{ inputLabel: { shrink: true } }}
-          sx={{ maxWidth: 360 }}
-        />
+        <Box sx={{ maxWidth: 360, display: 'grid' }}>
+          <DayFirstDateField
+            label="Registration deadline (optional)"
+            value={plan.registration_deadline ?? ''}
+            onChange={(value) => edit({ ...plan, registration_deadline: value === '' ? null : value })}
+            error={errors.registration_deadline}
+            helperText="dd/MM/yyyy. Every registration window opens again with this deadline; empty: no deadline"
+          />
+        </Box>
       </Box>
 
       {problem && (
@@ -231,43 +269,105 @@ function PlanForm({ state }: { state: RolloverState }) {
         </Alert>
       )}
 
-      {preview && <PreviewSummary preview={preview} />}
+      {shownPreview && <PreviewSummary preview={shownPreview} state={state} plan={plan} onToggle={toggleRetained} />}
 
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        <Button variant="outlined" onClick={doPreview} disabled={previewCall.isPending}>
+        <Button variant="outlined" onClick={() => askPreview(plan)} disabled={previewCall.isPending}>
           Preview
         </Button>
-        <Button variant="contained" color="warning" onClick={() => setAsking(true)} disabled={!preview || run.isPending}>
+        <Button variant="contained" color="warning" onClick={() => setAsking(true)} disabled={!current || previewCall.isPending || run.isPending}>
           Run the rollover
         </Button>
       </Box>
 
       <ConfirmDialog open={asking} title={`Move the school to ${toLabel}?`} confirmLabel="Run the rollover" onConfirm={doRun} onCancel={() => setAsking(false)} busy={run.isPending}>
-        {preview && `${students(preview.moving)} move up and ${students(preview.leaving)} leave. You can undo it today only.`}
+        {current && `${students(current.moving)} move up, ${students(current.leaving)} leave and ${students(current.retained)} stay in their form or stay on. You can undo it today only.`}
       </ConfirmDialog>
     </Box>
   );
 }
 
-/** The dry run's counts: per class who goes where, and what else changes. */
-function PreviewSummary({ preview }: { preview: RolloverPreview }) {
+/** Where a class's retained student goes, in words: "stays in 3A", "stays on in 6A", "repeats in 5A". */
+function retainedWords(from: { class_id: string; form_level: number }, leaves: boolean, classes: RolloverState['classes']): string {
+  const to = retainedTarget(from, leaves, classes);
+  if (!leaves) return `stays in ${to}`;
+  return to === from.class_id ? `repeats in ${to}` : `stays on in ${to}`;
+}
+
+interface PreviewSummaryProps {
+  preview: RolloverPreview;
+  state: RolloverState;
+  plan: RolloverPlanInput;
+  onToggle: (studentId: string) => void;
+}
+
+/**
+ * The dry run's counts: per class who goes where, and what else changes; each class's students
+ * in a list that opens (one column on a phone), ticked to go with their class.
+ */
+function PreviewSummary({ preview, state, plan, onToggle }: PreviewSummaryProps) {
   const moves = preview.classes.filter((c) => c.students > 0);
+  const byClass = new Map<string, RolloverStudent[]>();
+  for (const s of state.students) byClass.set(s.class_id, [...(byClass.get(s.class_id) ?? []), s]);
+  const retained = new Set(plan.retained);
   return (
-    <Box component="section" aria-labelledby="rollover-preview" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: { xs: 1.5, sm: 2 } }}>
+    <Box component="section" aria-labelledby="rollover-preview" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: { xs: 1.5, sm: 2 }, minWidth: 0 }}>
       <Typography id="rollover-preview" variant="h2" sx={{ fontSize: '1.15rem' }}>
         Preview: {academicYearLabel(preview.from_year)} → {academicYearLabel(preview.to_year)}
       </Typography>
-      <Typography sx={{ my: 1 }}>
-        {students(preview.moving)} move up; {students(preview.leaving)} leave and are kept as former students; {preview.terms.length} terms are created;{' '}
-        {preview.periods === 1 ? '1 registration window opens' : `${preview.periods} registration windows open`}
-        {preview.registration_deadline ? ` until ${preview.registration_deadline}` : ' with no deadline'}; {preview.reviews_cleared} office decisions are cleared.
+      <Typography sx={{ my: 1 }} data-testid="rollover-counts">
+        {students(preview.moving)} move up; {students(preview.leaving)} leave and are kept as former students; {students(preview.retained)} stay in their form or stay on;{' '}
+        {preview.terms.length} terms are created; {preview.periods === 1 ? '1 registration window opens' : `${preview.periods} registration windows open`}
+        {preview.registration_deadline ? ` until ${toDayFirstDate(preview.registration_deadline)}` : ' with no deadline'}; {preview.reviews_cleared} office decisions are cleared.
       </Typography>
-      <Box component="ul" aria-label="Who goes where" sx={{ m: 0, pl: 2.5, columns: { xs: 1, sm: 2, md: 3 }, columnGap: 4 }}>
-        {moves.map((c) => (
-          <li key={c.class_id} data-preview-class={c.class_id}>
-            {c.class_id}: {students(c.students)} → {c.to ?? 'leave'}
-          </li>
-        ))}
+      <Box component="ul" aria-label="Who goes where" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' }, alignItems: 'start' }}>
+        {moves.map((c) => {
+          const leaves = c.to === null;
+          return (
+            <li key={c.class_id} data-preview-class={c.class_id}>
+              <Accordion disableGutters variant="outlined" slotProps={{ transition: { unmountOnExit: true } }}>
+                <AccordionSummary expandIcon={<ExpandMoreIcon aria-hidden />}>
+                  <Typography component="span" sx={{ overflowWrap: 'anywhere' }}>
+                    <span>
+                      {c.class_id}: {students(c.students)} → {c.to ?? 'leave'}
+                    </span>
+                    {c.retained > 0 && <span>{` (${c.retained} retained)`}</span>}
+                  </Typography>
+                </AccordionSummary>
+                <AccordionDetails sx={{ pt: 0 }}>
+                  <Box component="ul" aria-label={`Students of ${c.class_id}`} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+                    {(byClass.get(c.class_id) ?? []).map((student) => {
+                      const goes = !retained.has(student.id);
+                      return (
+                        <li key={student.id}>
+                          <FormControlLabel
+                            sx={{ mr: 0, alignItems: 'flex-start', '& .MuiCheckbox-root': { pt: 0.5 } }}
+                            control={
+                              <Checkbox
+                                size="small"
+                                checked={goes}
+                                onChange={() => onToggle(student.id)}
+                                slotProps={{ input: { 'aria-label': `${student.name} (${student.id}) ${leaves ? 'leaves' : 'moves up'}` } }}
+                              />
+                            }
+                            label={
+                              <Box component="span" sx={{ display: 'block', pt: 0.5, overflowWrap: 'anywhere' }}>
+                                {student.name} ({student.id}){' '}
+                                <Typography component="span" variant="body2" color={goes ? 'text.secondary' : 'warning.main'}>
+                                  {goes ? (leaves ? 'leaves' : `moves up to ${c.to}`) : retainedWords(c, leaves, state.classes)}
+                                </Typography>
+                              </Box>
+                            }
+                          />
+                        </li>
+                      );
+                    })}
+                  </Box>
+                </AccordionDetails>
+              </Accordion>
+            </li>
+          );
+        })}
       </Box>
     </Box>
   );
@@ -299,7 +399,8 @@ function Runs({ runs }: { runs: readonly RolloverRun[] }) {
         {runs.map((r) => (
           <Box component="li" key={r.id} sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
             <Typography sx={{ flex: '1 1 240px' }}>
-              {academicYearLabel(r.from_year)} → {academicYearLabel(r.to_year)} on {r.run_on}: {students(r.summary.moving)} moved up, {students(r.summary.leaving)} left
+              {academicYearLabel(r.from_year)} → {academicYearLabel(r.to_year)} on {toDayFirstDate(r.run_on)}: {students(r.summary.moving)} moved up, {students(r.summary.leaving)} left
+              {r.summary.retained > 0 ? `, ${students(r.summary.retained)} retained` : ''}
               {r.undone_at ? ' (undone)' : ''}
             </Typography>
             {r.can_undo && (

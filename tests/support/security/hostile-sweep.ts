@@ -50,6 +50,8 @@ const CREDENTIAL_ROUTES = new Set([
   'POST /api/students/import',
   // Finalising the new Form 1 makes each child a student with a first-login account.
   'POST /api/intake/finalise',
+  // Its undo the same day deletes those students and their never-used accounts (D79).
+  'POST /api/intake/finalises/:id/undo',
   'DELETE /api/privacy/students/:studentId',
   'POST /api/staff',
   'PATCH /api/staff/:id',

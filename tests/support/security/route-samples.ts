@@ -12,8 +12,8 @@ import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/to
 import { mintPendingSignIn, PENDING_SIGN_IN_COOKIE } from '../../../src/server/auth/pending-sign-in.js';
 import { unsubscribeToken } from '../../../src/server/notices/notices.service.js';
 import { getRolloverState, runRollover, undoRollover } from '../../../src/server/rollover/rollover.service.js';
-import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
 import { schoolToday } from '../../../src/shared/dates.js';
+import type { RolloverPlanInput } from '../../../src/shared/rollover.schemas.js';
 
 /**
  * One valid call per route: the access suite walks Fastify's route table and fails for any route
@@ -50,6 +50,33 @@ export const BYSTANDER_STUDENT = '20220003';
 
 async function studentRow(db: Db, id: string) {
   return db.selectFrom('students').select(['first_name', 'last_name', 'date_of_birth']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Today's finalise of one new student in 1A, written directly as Finalise writes it (record,
+ * first-login account, the finalise's row; an ID outside the year's numbering, which the sweeps
+ * may fill), with the intake empty; answers the finalise's id.
+ */
+async function freshFinalise(db: Db): Promise<number> {
+  await db.deleteFrom('intake_students').execute();
+  const at = nowIso();
+  const tag = crypto.randomBytes(4).toString('hex').toUpperCase();
+  const id = `F-${tag}`;
+  const school = await db.selectFrom('primary_schools').select('name').orderBy('name').executeTakeFirstOrThrow();
+  await db
+    .insertInto('students')
+    .values({ id, first_name: 'Sample', last_name: 'Child', sex: 'Male', date_of_birth: '2014-01-01', sea_no: `S${tag}`, previous_school: school.name, class_id: '1A', created_at: at, updated_at: at })
+    .execute();
+  await db
+    .insertInto('users')
+    .values({ role: 'student', student_id: id, username: null, display_name: 'Sample Child', password_hash: null, first_login: 1, password_reset: 0, created_at: at, updated_at: at })
+    .execute();
+  const row = await db
+    .insertInto('intake_finalises')
+    .values({ finalised_on: schoolToday(), file_name: 'sea.csv', students: JSON.stringify([{ id, row: 2, class_id: '1A' }]), finalised_by_user_id: null, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A child of the intake in 1A with a new SEA number, written directly; answers its id. */
@@ -474,6 +501,11 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     request: async ({ db }) => (await intakeChild(db), { url: '/api/intake/finalise' }),
     ok: 200,
   },
+  'POST /api/intake/finalises/:id/undo': {
+    // A fresh finalise of one untouched student each call (the intake emptied): the undo's target is today's newest.
+    request: async ({ db }) => ({ url: `/api/intake/finalises/${await freshFinalise(db)}/undo` }),
+    ok: 200,
+  },
 
   // ---- enrolment history, withdraw and readmit: each allowed change on a student made for the call ----
   'GET /api/enrolment/:studentId': { request: ({ student }) => ({ url: `/api/enrolment/${student}` }), ok: 200 },
@@ -708,7 +740,14 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- the year rollover: administrators only. The run is undone by the next sample, and each sample starts from a known state ----
   'GET /api/year-rollover': { request: get('/api/year-rollover'), ok: 200 },
-  'POST /api/year-rollover/preview': { request: async ({ db }) => ({ url: '/api/year-rollover/preview', body: await rolloverPlan(db) }), ok: 200 },
+  'POST /api/year-rollover/preview': {
+    // After a run the next one waits for the new year (409, D79): the sample previews from the demo year.
+    request: async ({ db }) => {
+      await undoStandingRollover(db);
+      return { url: '/api/year-rollover/preview', body: await rolloverPlan(db) };
+    },
+    ok: 200,
+  },
   'POST /api/year-rollover': {
     request: async ({ db }) => {
       await undoStandingRollover(db);
