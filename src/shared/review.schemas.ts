@@ -206,7 +206,7 @@ export const VerifyRegistrationSchema = z.object({
 });
 export type VerifyRegistrationInput = z.infer<typeof VerifyRegistrationSchema>;
 
-/** The refusal of a verification over documents nobody accepted, naming how many. */
+/** How many documents nobody accepted, as a sentence's start (it starts with the number). */
 export function unreviewedDocumentsText(unreviewed: number, returned: number): string {
   const parts = [
     unreviewed > 0 ? `${unreviewed} ${unreviewed === 1 ? 'document is' : 'documents are'} not reviewed yet` : '',
@@ -216,7 +216,7 @@ export function unreviewedDocumentsText(unreviewed: number, returned: number): s
 }
 
 export const confirmUnreviewedMessage = (unreviewed: number, returned: number) =>
-  `${unreviewedDocumentsText(unreviewed, returned)}. Confirm to verify the registration anyway.`.replace(/^./, (c) => c.toUpperCase());
+  `${unreviewedDocumentsText(unreviewed, returned)}. Confirm to verify the registration anyway.`;
 
 // ---- the office's view of one student: decisions, and whom a message reaches (D81) ---------------
 
