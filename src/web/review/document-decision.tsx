@@ -148,8 +148,8 @@ function ChangeDecisionForm({ studentId, document, isChange, onDone }: { student
       {isChange && (
         <TextField
           size="small"
-          label="Why the decision changes"
-          required
+          // Not `required`: the browser's own bubble would stop the form before the portal's message.
+          label="Why the decision changes (required)"
           value={changeReason}
           onChange={(event) => setChangeReason(event.target.value)}
           error={errors.change_reason !== undefined}
