@@ -41,6 +41,8 @@ describe('holding A in Document Review', () => {
     const [first, second, third] = queue as [(typeof queue)[0], (typeof queue)[0], (typeof queue)[0]];
     const page = spec.page;
     await signIn(page, spec.portal, { username: DEMO_STAFF.office.username }, '/admin/dashboard?view=documentReview');
+    // The screen first: the student list has a Class filter of its own.
+    await page.getByRole('heading', { level: 1, name: 'Document Review' }).waitFor();
     await page.getByRole('combobox', { name: 'Class' }).click();
     await page.getByRole('option', { name: '5A', exact: true }).click();
     await page.getByRole('combobox', { name: 'Document type' }).click();
