@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
-import { AdminStudentSchema, REGISTRATION_STATES } from './admin.schemas.js';
+import { AdminStudentSchema, REGISTRATION_STATES, type RegistrationState } from './admin.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
 
@@ -51,7 +51,14 @@ export const REVIEW_MESSAGES = {
   notSubmitted: 'Only a submitted registration (every step complete and the terms agreed) can be verified.',
   notReturnable: 'Only a submitted or verified registration can be returned; this one is not finished yet.',
   notVerified: 'Only a verified registration can be reopened.',
+  /** A decision that changes an earlier one says why (docs/decisions.md D81). */
+  changeReasonNeeded: 'Say why the earlier decision changes.',
+  decisionChanged: 'Decision changed.',
 } as const;
+
+/** The refusal of a decision that would leave a document as it is (accepted → accepted). */
+export const sameDecisionMessage = (state: DocumentReviewState) =>
+  `This document is ${DOCUMENT_REVIEW_STATE_LABELS[state].toLowerCase()} already: nothing was changed. Reload to see the latest decision.`;
 
 /** The text a family reads for a returned document: the reason, and the office's words when given. */
 export function returnReasonText(reason: DocumentReturnReason, details: string | undefined): string {
@@ -67,6 +74,8 @@ export const ReviewDocumentSchema = z
     decision: z.enum(['accept', 'return'], { message: 'Decide accept or return.' }),
     reason: z.enum(REASON_CODES, { message: REVIEW_MESSAGES.chooseReason }).optional(),
     details: z.string().max(REVIEW_NOTE_MAX, REVIEW_MESSAGES.noteTooLong).optional(),
+    /** Why an earlier decision changes: required then (the server knows), audited with it (D81). */
+    change_reason: z.string().max(REVIEW_NOTE_MAX, REVIEW_MESSAGES.noteTooLong).optional(),
   })
   .superRefine((value, ctx) => {
     if (value.decision !== 'return') return;
@@ -136,6 +145,33 @@ export type ReturnRegistrationInput = z.infer<typeof ReturnRegistrationSchema>;
 
 export const ReviewStudentParamsSchema = z.object({ studentId: StudentIdSchema });
 
+// ---- which registration decisions are open (docs/decisions.md D81) ---------------------------------
+
+export const REGISTRATION_DECISIONS = ['verify', 'return', 'reopen'] as const;
+export type RegistrationDecisionAction = (typeof REGISTRATION_DECISIONS)[number];
+
+const DecisionOpenSchema = z.object({ allowed: z.boolean(), reason: z.string().nullable() });
+export const RegistrationDecisionsSchema = z.object({ verify: DecisionOpenSchema, return: DecisionOpenSchema, reopen: DecisionOpenSchema });
+export type RegistrationDecisions = z.infer<typeof RegistrationDecisionsSchema>;
+
+const DECISION_RULES: Record<RegistrationDecisionAction, { from: readonly RegistrationState[]; refusal: string }> = {
+  verify: { from: ['submitted', 'returned'], refusal: REVIEW_MESSAGES.notSubmitted },
+  return: { from: ['submitted', 'returned', 'verified'], refusal: REVIEW_MESSAGES.notReturnable },
+  reopen: { from: ['verified'], refusal: REVIEW_MESSAGES.notVerified },
+};
+
+/**
+ * The one rule of which decision a record in `state` takes: the service refuses (409) exactly
+ * where this says no, and the screens disable the button with the same reason.
+ */
+export function registrationDecisionsFor(state: RegistrationState): RegistrationDecisions {
+  const open = (action: RegistrationDecisionAction) => {
+    const allowed = DECISION_RULES[action].from.includes(state);
+    return { allowed, reason: allowed ? null : DECISION_RULES[action].refusal };
+  };
+  return { verify: open('verify'), return: open('return'), reopen: open('reopen') };
+}
+
 /** A document's state as the family and the office read it. */
 export const DocumentReviewSchema = z.object({
   file_type: z.enum(DOCUMENT_TYPES),
@@ -153,8 +189,75 @@ export const RegistrationReviewSchema = z.object({
   steps: z.array(z.enum(STEP_KEYS)),
   reviewed_at: z.string().nullable(),
   documents: z.array(DocumentReviewSchema),
+  /** Documents nobody has decided on yet, and documents returned to the family (D81). */
+  documents_unreviewed: z.number().int(),
+  documents_returned: z.number().int(),
+  /** Which of verify, return and reopen the server would take now, and why not (D81). */
+  decisions: RegistrationDecisionsSchema,
 });
 export type RegistrationReview = z.infer<typeof RegistrationReviewSchema>;
 
 export const RegistrationReviewAnswerSchema = RegistrationReviewSchema.extend({ message: z.string() });
 export type RegistrationReviewAnswer = z.infer<typeof RegistrationReviewAnswerSchema>;
+
+/** `POST /api/review/registrations/{studentId}/verify`: verifying over unreviewed or returned documents needs saying so. */
+export const VerifyRegistrationSchema = z.object({
+  confirm_unreviewed: z.boolean({ message: 'confirm_unreviewed is true or false.' }).optional(),
+});
+export type VerifyRegistrationInput = z.infer<typeof VerifyRegistrationSchema>;
+
+/** How many documents nobody accepted, as a sentence's start (it starts with the number). */
+export function unreviewedDocumentsText(unreviewed: number, returned: number): string {
+  const parts = [
+    unreviewed > 0 ? `${unreviewed} ${unreviewed === 1 ? 'document is' : 'documents are'} not reviewed yet` : '',
+    returned > 0 ? `${returned} ${returned === 1 ? 'document was' : 'documents were'} returned to the family` : '',
+  ].filter(Boolean);
+  return parts.join(' and ');
+}
+
+export const confirmUnreviewedMessage = (unreviewed: number, returned: number) =>
+  `${unreviewedDocumentsText(unreviewed, returned)}. Confirm to verify the registration anyway.`;
+
+// ---- the office's view of one student: decisions, and whom a message reaches (D81) ---------------
+
+export const FAMILY_REACH_VIA = ['family_account', 'verified_parent_email'] as const;
+export const FAMILY_REACH_VIA_LABELS: Record<(typeof FAMILY_REACH_VIA)[number], string> = {
+  family_account: 'family account',
+  verified_parent_email: 'verified parent e-mail',
+};
+
+/** Whom the portal's messages about a student reach: the linked family accounts and the verified parent e-mails. */
+export const FamilyReachSchema = z.object({
+  recipients: z.array(z.object({ email: z.string(), via: z.enum(FAMILY_REACH_VIA) })),
+});
+export type FamilyReach = z.infer<typeof FamilyReachSchema>;
+
+/** What a decision dialog says about telling the family, from the server's answer. */
+export function familyReachText(reach: FamilyReach): string {
+  if (reach.recipients.length === 0) {
+    return 'Nobody in this family can be reached: there is no family account and no verified parent e-mail. Print the notice and send it home.';
+  }
+  const whom = reach.recipients.map((r) => `${r.email} (${FAMILY_REACH_VIA_LABELS[r.via]})`).join(', ');
+  return `The family is told by e-mail at ${whom}.`;
+}
+
+/** One document with its decision as the office reads it: who decided and when. */
+export const OfficeDocumentSchema = z.object({
+  public_id: z.string(),
+  file_type: z.enum(DOCUMENT_TYPES),
+  file_name: z.string(),
+  review_state: z.enum(DOCUMENT_REVIEW_STATES),
+  review_reason: z.string().nullable(),
+  /** 'yyyy-MM-dd HH:mm' in the school's time zone; null while not decided. */
+  reviewed_at: z.string().nullable(),
+  /** The staff member's name (or username); null while not decided, or for an account since removed. */
+  reviewed_by: z.string().nullable(),
+});
+export type OfficeDocument = z.infer<typeof OfficeDocumentSchema>;
+
+/** `GET /api/review/students/{studentId}`: the office's view of one student's decisions and reach. */
+export const OfficeStudentReviewSchema = z.object({
+  documents: z.array(OfficeDocumentSchema),
+  reach: FamilyReachSchema,
+});
+export type OfficeStudentReview = z.infer<typeof OfficeStudentReviewSchema>;

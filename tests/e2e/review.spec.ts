@@ -115,6 +115,9 @@ describe('the office reviews, the family answers', () => {
     await page.getByText('Nothing waiting for review here.').waitFor();
     await page.getByRole('heading', { name: `Registration of ${child.last_name}, ${child.first_name}` }).waitFor();
     await page.getByRole('button', { name: 'Verify registration' }).click();
+    // The dialog says whom the family's message reaches before anything is sent.
+    await page.getByRole('dialog').getByTestId('family-reach').getByText(DEMO_FAMILY.email, { exact: false }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: /^Verify( anyway)?$/ }).click();
     await page.getByText(REVIEW_MESSAGES.verified).waitFor();
     expect(await db().selectFrom('registration_reviews').select('state').where('student_id', '=', child.student_id).executeTakeFirst()).toEqual({ state: 'verified' });
     const verified = await familyMail('registration is verified');

@@ -261,6 +261,8 @@ const REVIEW: AccessSection = {
   'POST /api/review/registrations/:studentId/verify':                   row('registrations.review',    '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/review/registrations/:studentId/return':                   row('registrations.review',    '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/review/registrations/:studentId/reopen':                   row('registrations.review',    '!  -  -  -  -  -  -  O  -  A'),
+  'GET /api/review/students/:studentId':                                row('registrations.review',    '!  -  -  -  -  -  -  O  -  A'),
+  'GET /api/review/students/:studentId/notice':                         row('registrations.review',    '!  -  -  -  -  -  -  O  -  A'),
 };
 
 /** Re-registration: administrators open and close a year; the record's readers read it, its editors confirm steps. */

@@ -63,6 +63,16 @@ export async function listDocumentReviews(db: Db, studentId: string) {
   return db.selectFrom('documents').select(['file_type', 'review_state', 'review_reason']).where('student_id', '=', studentId).execute();
 }
 
+/** Every document of a student with its decision and the staff member who took it (the office's view). */
+export async function listDocumentDecisions(db: Db, studentId: string) {
+  return db
+    .selectFrom('documents')
+    .leftJoin('users', 'users.id', 'documents.reviewed_by')
+    .select(['documents.public_id', 'documents.file_type', 'documents.file_name', 'documents.review_state', 'documents.review_reason', 'documents.reviewed_at', 'users.display_name', 'users.username'])
+    .where('documents.student_id', '=', studentId)
+    .execute();
+}
+
 /** The office's decision on a record, if any. */
 export async function findRegistrationReview(db: Db, studentId: string) {
   return db.selectFrom('registration_reviews').selectAll().where('student_id', '=', studentId).executeTakeFirst();

@@ -3,7 +3,7 @@ import { createTestApp, expectError, TestClient, type TestApp } from '../../../t
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { storeFileBody, tinyPdf } from '../../../tests/support/test-files.js';
 import { UploadedFileListSchema } from '../../shared/documents.schemas.js';
-import { DocumentQueueSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
+import { DocumentQueueSchema, OfficeStudentReviewSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
 import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
 import { NoticeListSchema } from '../../shared/notices.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
@@ -129,6 +129,49 @@ describe('accepting and returning a document', () => {
     expect(rows[2]).toMatchObject({ old_value: 'submitted', new_value: 'accepted' });
   }, 120_000);
 
+  it('refuses a decision that changes nothing (accepted → accepted) with 409, storing and auditing nothing', async () => {
+    const accepted = await documentOf(registered, 'birth_certificate');
+    expect(accepted.review_state).toBe('accepted');
+    const auditBefore = await auditRows(registered, 'document');
+    const refused = expectError(await office.post(`/api/review/documents/${accepted.public_id}`, { decision: 'accept' }), 409, 'conflict');
+    expect(refused.message).toBe('This document is accepted already: nothing was changed. Reload to see the latest decision.');
+    // Even with a reason for a change: the same state is no change.
+    expectError(await admin.post(`/api/review/documents/${accepted.public_id}`, { decision: 'accept', change_reason: 'Again.' }), 409, 'conflict');
+    expect(await documentOf(registered, 'birth_certificate')).toEqual(accepted);
+    expect(await auditRows(registered, 'document')).toEqual(auditBefore);
+  });
+
+  it('changes an earlier decision only with a reason, audited with it; the office reads who decided and when in school time', async () => {
+    const accepted = await documentOf(registered, 'birth_certificate');
+    const auditBefore = (await auditRows(registered, 'document')).length;
+    const noReason = expectError(await office.post(`/api/review/documents/${accepted.public_id}`, { decision: 'return', reason: 'expired' }), 400);
+    expect(noReason.errors).toEqual({ change_reason: ['Say why the earlier decision changes.'] });
+    expect(expectError(await office.post(`/api/review/documents/${accepted.public_id}`, { decision: 'return', reason: 'expired', change_reason: '  ' }), 400).errors).toHaveProperty('change_reason');
+    expect(await documentOf(registered, 'birth_certificate')).toEqual(accepted);
+    expect(await auditRows(registered, 'document')).toHaveLength(auditBefore);
+
+    const changed = await office.post(`/api/review/documents/${accepted.public_id}`, { decision: 'return', reason: 'expired', change_reason: 'The certified copy is from 2019.' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(ReviewDocumentAnswerSchema.parse(changed.json())).toMatchObject({ message: 'Decision changed.', review_state: 'returned', review_reason: 'Expired or not certified' });
+    const back = await admin.post(`/api/review/documents/${accepted.public_id}`, { decision: 'accept', change_reason: 'The 2019 copy is certified after all.' });
+    expect(back.statusCode, back.body).toBe(200);
+    const rows = (await auditRows(registered, 'document')).slice(-2);
+    expect(rows).toEqual([
+      { action: 'change-decision', field: 'birth_certificate', old_value: 'accepted', new_value: 'returned: Expired or not certified (why changed: The certified copy is from 2019.)', actor_label: 'admin:office' },
+      { action: 'change-decision', field: 'birth_certificate', old_value: 'returned: Expired or not certified', new_value: 'accepted (why changed: The 2019 copy is certified after all.)', actor_label: 'admin:admin' },
+    ]);
+
+    const view = await office.get(`/api/review/students/${registered}`);
+    expect(view.statusCode, view.body).toBe(200);
+    const birth = OfficeStudentReviewSchema.parse(view.json()).documents.find((doc) => doc.file_type === 'birth_certificate');
+    const stored = await t.database.db.selectFrom('documents').select('reviewed_at').where('public_id', '=', accepted.public_id).executeTakeFirstOrThrow();
+    expect(birth).toMatchObject({ public_id: accepted.public_id, review_state: 'accepted' });
+    expect(birth!.reviewed_by).toEqual(expect.stringMatching(/\S/));
+    // Port of Spain is UTC−4 all year: the stored instant, four hours earlier, as 'yyyy-MM-dd HH:mm'.
+    const school = new Date(Date.parse(stored.reviewed_at!) - 4 * 3600_000).toISOString().replace('T', ' ').slice(0, 16);
+    expect(birth!.reviewed_at).toBe(school);
+  });
+
   it('answers 400 with field messages for a missing or unknown reason, or other without words, and stores nothing', async () => {
     const doc = await documentOf(other, 'birth_certificate').catch(() => undefined);
     const target = doc ?? (await documentOf(registered, 'sea_slip'));
@@ -154,8 +197,23 @@ describe('accepting and returning a document', () => {
 
 describe('verifying, returning and reopening a registration', () => {
   it('verifies a submitted record, which is then read-only to the student and the parent but not to the office', async () => {
-    expect((await reviewOf(office, registered)).state).toBe('submitted');
-    const verified = await office.post(`/api/review/registrations/${registered}/verify`, {});
+    const before = await reviewOf(office, registered);
+    expect(before.state).toBe('submitted');
+    expect(before.decisions).toEqual({
+      verify: { allowed: true, reason: null },
+      return: { allowed: true, reason: null },
+      reopen: { allowed: false, reason: 'Only a verified registration can be reopened.' },
+    });
+    // Documents nobody reviewed: the office is told how many and must confirm (docs/decisions.md D81).
+    expect(before.documents_unreviewed).toBeGreaterThan(0);
+    const auditBefore = await auditRows(registered, 'registration');
+    for (const body of [{}, { confirm_unreviewed: false }]) {
+      const refused = expectError(await office.post(`/api/review/registrations/${registered}/verify`, body), 409, 'conflict');
+      expect(refused.message).toBe(`${before.documents_unreviewed} documents are not reviewed yet. Confirm to verify the registration anyway.`);
+    }
+    expect(await t.database.db.selectFrom('registration_reviews').selectAll().where('student_id', '=', registered).execute()).toEqual([]);
+    expect(await auditRows(registered, 'registration')).toEqual(auditBefore);
+    const verified = await office.post(`/api/review/registrations/${registered}/verify`, { confirm_unreviewed: true });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(RegistrationReviewAnswerSchema.parse(verified.json()).state).toBe('verified');
 
@@ -174,6 +232,7 @@ describe('verifying, returning and reopening a registration', () => {
     const list = AdminStudentListSchema.parse((await office.get('/api/students')).json());
     expect(list.find((s) => s.id === registered)?.registration).toBe('verified');
 
+    expect(RegistrationReviewAnswerSchema.parse(verified.json()).decisions).toMatchObject({ verify: { allowed: false }, return: { allowed: true }, reopen: { allowed: true } });
     const reopened = await office.post(`/api/review/registrations/${registered}/reopen`, {});
     expect(reopened.statusCode, reopened.body).toBe(200);
     expect(RegistrationReviewAnswerSchema.parse(reopened.json()).state).toBe('submitted');
@@ -205,7 +264,12 @@ describe('verifying, returning and reopening a registration', () => {
   });
 
   it('answers 409 for a decision the state does not allow, 400 for a bad note or step, and stores nothing', async () => {
-    // The in-progress student is not submitted: nothing to verify, return or reopen.
+    // The in-progress student is not submitted: nothing to verify, return or reopen, as its answer says.
+    const { decisions } = await reviewOf(office, other);
+    expect(Object.values(decisions).map((open) => open.allowed)).toEqual([false, false, false]);
+    expect(expectError(await office.post(`/api/review/registrations/${other}/verify`, { confirm_unreviewed: true }), 409, 'conflict').message).toBe(decisions.verify.reason);
+    expect(expectError(await office.post(`/api/review/registrations/${other}/return`, { note: 'Fix it.', steps: ['student'] }), 409, 'conflict').message).toBe(decisions.return.reason);
+    expect(expectError(await office.post(`/api/review/registrations/${registered}/verify`, { confirm_unreviewed: 'yes' }), 400).errors).toHaveProperty('confirm_unreviewed');
     expectError(await office.post(`/api/review/registrations/${other}/verify`, {}), 409, 'conflict');
     expectError(await office.post(`/api/review/registrations/${other}/return`, { note: 'Fix it.', steps: ['student'] }), 409, 'conflict');
     expectError(await office.post(`/api/review/registrations/${registered}/reopen`, {}), 409, 'conflict');
@@ -251,6 +315,57 @@ describe('the registration form and report', () => {
     const report = await readPdf((await office.get('/api/registration-report/5A')).rawPayload);
     expect(report.compact).toContain(squashAll('Awaiting Review'));
     expect(report.compact).toContain(squashAll('Verified'));
+  });
+});
+
+describe('whom a decision reaches, and the printable notice', () => {
+  it('names the family account and the verified parent e-mails, or nobody; refused to everyone but the office', async () => {
+    const reach = async (studentId: string) => {
+      const response = await office.get(`/api/review/students/${studentId}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return OfficeStudentReviewSchema.parse(response.json()).reach;
+    };
+    expect((await reach(registered)).recipients).toContainEqual({ email: DEMO_FAMILY.email, via: 'family_account' });
+
+    // A child with no family account and no verified parent e-mail: nobody, said so.
+    const lonely = await t.database.db
+      .selectFrom('students')
+      .select('id')
+      .where('left_on', 'is', null)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('guardian_students').select('student_id').whereRef('guardian_students.student_id', '=', 'students.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('parent_email_verifications').select('student_id').whereRef('parent_email_verifications.student_id', '=', 'students.id'))))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(await reach(lonely.id)).toEqual({ recipients: [] });
+    // Once the office marks the mother's e-mail verified, she is reached.
+    await t.database.db.updateTable('students').set({ email_mother: 'mother.of.lonely@example.com' }).where('id', '=', lonely.id).execute();
+    const at = new Date().toISOString();
+    await t.database.db.insertInto('parent_email_verifications').values({ student_id: lonely.id, parent: 'mother', email: 'mother.of.lonely@example.com', verified_by_user_id: null, created_at: at, updated_at: at }).execute();
+    expect(await reach(lonely.id)).toEqual({ recipients: [{ email: 'mother.of.lonely@example.com', via: 'verified_parent_email' }] });
+
+    for (const c of [principal, teacher, student, parent]) {
+      expectError(await c.get(`/api/review/students/${registered}`), 403, 'forbidden');
+      expectError(await c.get(`/api/review/students/${registered}/notice`), 403, 'forbidden');
+    }
+    expectError(await office.get('/api/review/students/29990999'), 404, 'not_found');
+  });
+
+  it("prints a letter for the family with the returned record's note and steps and each returned document's reason", async () => {
+    const picture = await documentOf(registered, 'picture');
+    if (picture.review_state !== 'returned') {
+      const body = { decision: 'return', reason: 'unreadable', details: 'The face is in shadow.', ...(picture.review_state === 'submitted' ? {} : { change_reason: 'A closer look.' }) };
+      expect((await office.post(`/api/review/documents/${picture.public_id}`, body)).statusCode).toBe(200);
+    }
+    const response = await office.get(`/api/review/students/${registered}/notice`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    const pdf = await readPdf(response.rawPayload);
+    const squash = (text: string) => text.replace(/\s+/g, '');
+    expect(pdf.compact).toContain(squash('What to fix in your registration'));
+    expect(pdf.compact).toContain(squash(DEMO_STUDENTS.registered.first_name));
+    expect(pdf.compact).toContain(squash('Documents to upload again'));
+    expect(pdf.compact).toContain(squash('Picture'));
+    expect(pdf.compact).toContain(squash((await documentOf(registered, 'picture')).review_reason!));
   });
 });
 

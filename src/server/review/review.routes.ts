@@ -4,16 +4,22 @@ import { z } from 'zod';
 import {
   DocumentQueueQuerySchema,
   DocumentQueueSchema,
+  OfficeStudentReviewSchema,
   RegistrationReviewAnswerSchema,
   RegistrationReviewSchema,
   ReturnRegistrationSchema,
   ReviewDocumentAnswerSchema,
   ReviewDocumentSchema,
   ReviewStudentParamsSchema,
+  VerifyRegistrationSchema,
 } from '../../shared/review.schemas.js';
+import { schoolDateTime } from '../../shared/dates.js';
+import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
+import { renderPdf, sendPdf } from '../pdf/renderer.js';
+import { buildFamilyNotice } from './family-notice.pdf.js';
 import * as review from './review.service.js';
 
 const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
@@ -23,7 +29,7 @@ const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a documen
  * decisions are school actions: only the office and administrators hold them, and both reach every
  * student, so a path's student needs no further check (a missing one is 404).
  */
-export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) => {
+export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['review'];
 
@@ -89,9 +95,15 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) =>
 
   app.post(
     '/api/review/registrations/:studentId/verify',
-    { config: { access: { can: 'registrations.review' } }, schema: decision('Marks a submitted registration verified: read-only to the family until reopened') },
+    {
+      config: { access: { can: 'registrations.review' } },
+      schema: {
+        ...decision('Marks a submitted registration verified: read-only to the family until reopened; documents not reviewed or returned need confirm_unreviewed (409 otherwise)'),
+        body: VerifyRegistrationSchema.optional(),
+      },
+    },
     async (request) => {
-      const answer = await review.verifyRegistration(db, actorOf(request), request.params.studentId);
+      const answer = await review.verifyRegistration(db, actorOf(request), request.params.studentId, request.body ?? {});
       app.mailSender.wake();
       return answer;
     },
@@ -114,5 +126,42 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) =>
     '/api/review/registrations/:studentId/reopen',
     { config: { access: { can: 'registrations.review' } }, schema: decision('Opens a verified registration to the family again') },
     async (request) => review.reopenRegistration(db, actorOf(request), request.params.studentId),
+  );
+
+  app.get(
+    '/api/review/students/:studentId',
+    {
+      config: { access: { can: 'registrations.review' } },
+      schema: {
+        tags,
+        summary: "The office's view of one student: each document's decision (who, when in school time) and whom a message to the family reaches",
+        params: ReviewStudentParamsSchema,
+        response: { 200: OfficeStudentReviewSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return review.officeStudentReview(db, request.params.studentId);
+    },
+  );
+
+  app.get(
+    '/api/review/students/:studentId/notice',
+    {
+      config: { access: { can: 'registrations.review' } },
+      schema: {
+        tags,
+        summary: 'A printable letter for the family: the returned registration and each returned document, with what to fix (PDF)',
+        params: ReviewStudentParamsSchema,
+        querystring: PdfQuerySchema,
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const { studentId } = request.params;
+      const content = await review.familyNoticeContent(db, studentId);
+      const bytes = await renderPdf(buildFamilyNotice({ ...content, schoolName: config.schoolName, portalUrl: config.publicUrl, printedAt: schoolDateTime(new Date()) }));
+      return sendPdf(reply, bytes, `Registration Notice ${studentId}.pdf`, pdfDisposition(request.query));
+    },
   );
 };

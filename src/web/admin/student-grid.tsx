@@ -3,8 +3,10 @@ import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel
 import { STUDENT_PAGE_SIZES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
 
-/** One row action button's width in the grid (an icon button and its gap). */
+/** One row action button's width in the grid (a small icon button: 24 px icon, 5 px padding each side). */
 const ACTION_WIDTH_PX = 34;
+/** The grid cell's own padding, left and right (10 px each): the buttons sit inside it, so the column counts it. */
+const CELL_PADDING_PX = 20;
 
 export interface StudentGridProps {
   rows: readonly AdminStudent[];
@@ -36,15 +38,17 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
   // so the row (and its actions) fits a 360 px screen without sideways scrolling.
   const columns = useMemo<GridColDef<AdminStudent>[]>(
     () => [
-      { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
-      { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
-      { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
+      // Beside the admin menu at 1280 px the grid is about 850 px wide: the columns fit it with the
+      // office's eight row actions (docs/decisions.md D81), the name taking what is left.
+      { field: 'id', headerName: 'ID', width: 92 },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 130, valueGetter: (_value, row) => listName(row) },
+      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 72, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
+      { field: 'date_of_birth', headerName: 'Date of Birth', width: 112 },
+      { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 136 },
       {
         field: 'actions',
         headerName: 'Actions',
-        width: narrow ? 72 : 8 + ACTION_WIDTH_PX * actionCount,
+        width: narrow ? 72 : CELL_PADDING_PX + ACTION_WIDTH_PX * actionCount,
         sortable: false,
         filterable: false,
         hideable: false,

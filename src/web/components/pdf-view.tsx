@@ -57,13 +57,25 @@ interface PdfViewProps {
   frameRef?: Ref<HTMLIFrameElement>;
   /** The frame's size and border on wide screens (one style object). */
   frameSx?: Exclude<SxProps<Theme>, readonly unknown[]>;
+  /** Called once the PDF is on the screen: the frame has loaded it, or every page is drawn (the office's review waits for it). */
+  onShown?: () => void;
 }
 
 /** A PDF in the page: the browser's viewer in a frame on wide screens, page images on a phone. */
-export function PdfView({ url, title, frameRef, frameSx }: PdfViewProps) {
+export function PdfView({ url, title, frameRef, frameSx, onShown }: PdfViewProps) {
   const asPages = useShowsPdfAsPages();
-  if (asPages) return <PdfPages key={url} url={url} title={title} />;
-  return <Box component="iframe" ref={frameRef} src={url} title={title} sx={[{ display: 'block', border: 0, width: '100%', bgcolor: 'grey.100' }, frameSx ?? false]} />;
+  if (asPages) return <PdfPages key={url} url={url} title={title} onShown={onShown} />;
+  return (
+    <Box
+      component="iframe"
+      key={url}
+      ref={frameRef}
+      src={url}
+      title={title}
+      onLoad={onShown}
+      sx={[{ display: 'block', border: 0, width: '100%', bgcolor: 'grey.100' }, frameSx ?? false]}
+    />
+  );
 }
 
 /** How many CSS pixels wide the pages are drawn, times the screen's density (capped). */
@@ -83,7 +95,7 @@ async function fetchPdf(url: string, signal: AbortSignal): Promise<ArrayBuffer> 
 }
 
 /** The PDF fetched (the server's own message when it refuses), then drawn page by page. */
-function PdfPages({ url, title }: { url: string; title: string }) {
+function PdfPages({ url, title, onShown }: { url: string; title: string; onShown?: (() => void) | undefined }) {
   const region = useRef<HTMLDivElement>(null);
   const [pages, setPages] = useState<PageImage[]>([]);
   const [pageCount, setPageCount] = useState<number | null>(null);
@@ -114,6 +126,12 @@ function PdfPages({ url, title }: { url: string; title: string }) {
   }, [url]);
 
   const loading = error === null && (pageCount === null || pages.length < pageCount);
+  const shown = error === null && pageCount !== null && pageCount > 0 && pages.length >= pageCount;
+  const onShownRef = useRef(onShown);
+  onShownRef.current = onShown;
+  useEffect(() => {
+    if (shown) onShownRef.current?.();
+  }, [shown]);
   return (
     <Box ref={region} role="region" aria-label={title} aria-busy={loading} sx={{ width: '100%' }}>
       {pages.map((page, index) => (

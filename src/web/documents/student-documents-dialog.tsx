@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import ImageIcon from '@mui/icons-material/Image';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import Alert from '@mui/material/Alert';
@@ -14,7 +14,7 @@ import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { DOCUMENT_SLOTS, formatBytes, type DocumentSlot, type UploadedFile } from '../../shared/documents.schemas.js';
+import { DOCUMENT_SLOTS, formatBytes, type DocumentSlot, type DocumentType, type UploadedFile } from '../../shared/documents.schemas.js';
 import { schoolDayOf } from '../../shared/dates.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -28,6 +28,9 @@ export interface DocumentsOf {
   name: string;
 }
 
+/** A document's decision and its "Change decision", drawn by the review feature (app/ hands it in for the office). */
+export type DocumentDecisionView = ComponentType<{ studentId: string; fileType: DocumentType }>;
+
 /**
  * A student's uploaded documents, opened from the admin student list: every
  * slot of the Documents step with its file name, size and upload date, or "Not uploaded", and a
@@ -35,7 +38,7 @@ export interface DocumentsOf {
  * `GET /api/get-files/{id}`, which serves the student and administrators (access `self`). Full
  * screen on a phone.
  */
-export function StudentDocumentsDialog({ student, onClose }: { student: DocumentsOf | null; onClose: () => void }) {
+export function StudentDocumentsDialog({ student, onClose, decision }: { student: DocumentsOf | null; onClose: () => void; decision?: DocumentDecisionView | undefined }) {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const title = student ? `Documents — ${student.name} (${student.id})` : 'Documents';
@@ -44,7 +47,7 @@ export function StudentDocumentsDialog({ student, onClose }: { student: Document
       <DialogTitle id="student-documents-title" sx={{ overflowWrap: 'anywhere' }}>
         {title}
       </DialogTitle>
-      <DialogContent dividers sx={{ p: 0 }}>{student && <DocumentList studentId={student.id} />}</DialogContent>
+      <DialogContent dividers sx={{ p: 0 }}>{student && <DocumentList studentId={student.id} decision={decision} />}</DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
@@ -52,7 +55,7 @@ export function StudentDocumentsDialog({ student, onClose }: { student: Document
   );
 }
 
-function DocumentList({ studentId }: { studentId: string }) {
+function DocumentList({ studentId, decision }: { studentId: string; decision: DocumentDecisionView | undefined }) {
   const files = useFiles(studentId);
   const [preview, setPreview] = useState<{ file: UploadedFile; label: string } | null>(null);
   if (files.isPending) return <PageSpinner label="Loading the documents" />;
@@ -73,6 +76,7 @@ function DocumentList({ studentId }: { studentId: string }) {
             file={files.data.find((file) => file.type === slot.type)}
             divider={index < DOCUMENT_SLOTS.length - 1}
             onPreview={(file) => setPreview({ file, label: slot.label })}
+            decision={decision ? { View: decision, studentId } : undefined}
           />
         ))}
       </List>
@@ -81,10 +85,18 @@ function DocumentList({ studentId }: { studentId: string }) {
   );
 }
 
-function DocumentRow({ slot, file, divider, onPreview }: { slot: DocumentSlot; file: UploadedFile | undefined; divider: boolean; onPreview: (file: UploadedFile) => void }) {
+interface DocumentRowProps {
+  slot: DocumentSlot;
+  file: UploadedFile | undefined;
+  divider: boolean;
+  onPreview: (file: UploadedFile) => void;
+  decision: { View: DocumentDecisionView; studentId: string } | undefined;
+}
+
+function DocumentRow({ slot, file, divider, onPreview, decision }: DocumentRowProps) {
   const [thumbnailBroken, setThumbnailBroken] = useState(false);
   return (
-    <ListItem divider={divider} sx={{ gap: 2, py: 1.5, alignItems: 'center' }} data-testid={`document-${slot.type}`}>
+    <ListItem divider={divider} sx={{ gap: 2, py: 1.5, alignItems: decision ? 'flex-start' : 'center' }} data-testid={`document-${slot.type}`}>
       {file ? (
         <ButtonBase
           onClick={() => onPreview(file)}
@@ -113,6 +125,7 @@ function DocumentRow({ slot, file, divider, onPreview }: { slot: DocumentSlot; f
             <Typography variant="body2" color="text.secondary">
               {formatBytes(file.size)} · uploaded {schoolDayOf(file.uploaded_at)}
             </Typography>
+            {decision && <decision.View studentId={decision.studentId} fileType={slot.type} />}
           </>
         ) : (
           <Typography color="text.secondary">Not uploaded</Typography>

@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DocumentQueueSchema,
+  OfficeStudentReviewSchema,
   RegistrationReviewAnswerSchema,
   RegistrationReviewSchema,
   ReviewDocumentAnswerSchema,
   type DocumentQueueQuery,
   type ReturnRegistrationInput,
   type ReviewDocumentInput,
+  type VerifyRegistrationInput,
 } from '../../shared/review.schemas.js';
 import { ReRegistrationChangesSchema } from '../../shared/re-registration.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
@@ -38,7 +40,11 @@ export function useReviewDocument() {
     mutationFn: ({ publicId, input }: { publicId: string; input: ReviewDocumentInput }) =>
       apiRequest(`/api/review/documents/${encodeURIComponent(publicId)}`, { method: 'POST', body: input, schema: ReviewDocumentAnswerSchema }),
     meta: BACKGROUND_QUERY,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['review'] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['review'] });
+      // The student's Documents dialog shows each file's review too.
+      void queryClient.invalidateQueries({ queryKey: ['documents'] });
+    },
   });
 }
 
@@ -54,7 +60,7 @@ export function useRegistrationState(studentId: string) {
 
 // ---- POST /api/review/registrations/{studentId}/verify | return | reopen -----------------------
 
-export type RegistrationDecision = { action: 'verify' | 'reopen' } | { action: 'return'; input: ReturnRegistrationInput };
+export type RegistrationDecision = { action: 'verify'; input: VerifyRegistrationInput } | { action: 'reopen' } | { action: 'return'; input: ReturnRegistrationInput };
 
 export function useDecideRegistration(studentId: string) {
   const queryClient = useQueryClient();
@@ -62,7 +68,7 @@ export function useDecideRegistration(studentId: string) {
     mutationFn: (decision: RegistrationDecision) =>
       apiRequest(`/api/review/registrations/${encodeURIComponent(studentId)}/${decision.action}`, {
         method: 'POST',
-        body: decision.action === 'return' ? decision.input : {},
+        body: decision.action === 'reopen' ? {} : decision.input,
         schema: RegistrationReviewAnswerSchema,
       }),
     meta: BACKGROUND_QUERY,
@@ -83,3 +89,19 @@ export function useReRegistrationChanges(studentId: string) {
     staleTime: 0,
   });
 }
+
+// ---- GET /api/review/students/{studentId} --------------------------------------------------------
+
+export const officeStudentKey = (studentId: string) => ['review', 'student', studentId] as const;
+
+/** The office's view of one student: each document's decision (who, when) and whom a message reaches. */
+export function useOfficeStudentReview(studentId: string) {
+  return useQuery({
+    queryKey: officeStudentKey(studentId),
+    queryFn: ({ signal }) => apiRequest(`/api/review/students/${encodeURIComponent(studentId)}`, { schema: OfficeStudentReviewSchema, signal }),
+    staleTime: 0,
+  });
+}
+
+/** The printable notice for the family (PDF): the returned record and each returned document. */
+export const familyNoticeUrl = (studentId: string) => `/api/review/students/${encodeURIComponent(studentId)}/notice`;

@@ -636,7 +636,12 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   // ---- the office's review: on the bystander, whose family nothing else signs in as ----
   'GET /api/review/documents': { request: get('/api/review/documents?class_id=5A&file_type=picture'), ok: 200 },
   'POST /api/review/documents/:publicId': {
-    request: async ({ db }) => ({ url: `/api/review/documents/${await ensurePicture(db, BYSTANDER_STUDENT)}`, body: { decision: 'accept' } }),
+    // From submitted each time: accepting an accepted document is refused (409, D81).
+    request: async ({ db }) => {
+      const publicId = await ensurePicture(db, BYSTANDER_STUDENT);
+      await db.updateTable('documents').set({ review_state: 'submitted', review_reason: null, reviewed_by: null, reviewed_at: null }).where('public_id', '=', publicId).execute();
+      return { url: `/api/review/documents/${publicId}`, body: { decision: 'accept' } };
+    },
     ok: 200,
   },
   'GET /api/registration-review/:studentId': { request: ({ student }) => ({ url: `/api/registration-review/${student}` }), ok: 200 },
@@ -644,7 +649,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     // From returned: a decision the office may take whatever the flags say (D56).
     request: async ({ db }) => {
       await setRegistrationReview(db, BYSTANDER_STUDENT, 'returned');
-      return { url: `/api/review/registrations/${BYSTANDER_STUDENT}/verify`, body: {} };
+      return { url: `/api/review/registrations/${BYSTANDER_STUDENT}/verify`, body: { confirm_unreviewed: true } };
     },
     ok: 200,
   },
@@ -662,6 +667,8 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     },
     ok: 200,
   },
+  'GET /api/review/students/:studentId': { request: ({ student }) => ({ url: `/api/review/students/${student}` }), ok: 200 },
+  'GET /api/review/students/:studentId/notice': { costly: true, request: ({ student }) => ({ url: `/api/review/students/${student}/notice` }), ok: 200 },
 
   // ---- re-registration (D62): administrators open and close; the record's readers read; its editors confirm ----
   'GET /api/re-registrations': { request: get('/api/re-registrations'), ok: 200 },
