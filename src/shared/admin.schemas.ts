@@ -184,6 +184,28 @@ export const STUDENT_PAGE_SIZES = [25, 50, 100] as const;
 export const STUDENT_SORT_FIELDS = ['updatedAt', 'id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'sex', 'registration'] as const;
 export type StudentSortField = (typeof STUDENT_SORT_FIELDS)[number];
 
+/** Text compared as SQL's lower() and ORDER BY compare it on both engines here: empty last, then by code point. */
+function compareText(a: string | null | undefined, b: string | null | undefined, sign: 1 | -1): number {
+  const [x, y] = [a?.toLowerCase() ?? null, b?.toLowerCase() ?? null];
+  if (x === y) return 0;
+  if (x === null) return 1;
+  if (y === null) return -1;
+  return sign * (x < y ? -1 : 1);
+}
+
+/**
+ * The Class column's order in the browser, as the server sorts it (docs/decisions.md D82): the
+ * class (empty last) in the direction asked, then last name, then first name A to Z, then the ID.
+ */
+export function compareByClassThenName(a: AdminStudent, b: AdminStudent, direction: 'asc' | 'desc'): number {
+  return (
+    compareText(a.class_id, b.class_id, direction === 'asc' ? 1 : -1) ||
+    compareText(a.last_name, b.last_name, 1) ||
+    compareText(a.first_name, b.first_name, 1) ||
+    compareText(a.id, b.id, 1)
+  );
+}
+
 /** The list's order until someone sorts by a column: by class, then last name, then first name (docs/decisions.md D82). */
 export const DEFAULT_STUDENT_SORT = { sort: 'class_id', direction: 'asc' } as const satisfies { sort: StudentSortField; direction: 'asc' | 'desc' };
 
