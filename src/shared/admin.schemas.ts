@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
 import { FormerStudentsQuerySchema } from './rollover.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
-import { FIELD_MESSAGES, checkFieldValue, findField, type RegistrationField } from './registration.fields.js';
+import { FIELD_MESSAGES, checkFieldValue, findField, yesNoText, type RegistrationField } from './registration.fields.js';
 import type { ProgressFlags } from './registration.progress.js';
 
 /**
@@ -72,7 +72,11 @@ export const AdminStudentSchema = z.object({
   /** yyyy-MM-dd */
   date_of_birth: z.string().nullable(),
   birth_certificate_no: z.string().nullable(),
-  /** ISO-8601 time of the last change; the list is sorted by it, newest first. */
+  /** Shown in the Name column and searched (docs/decisions.md D82). */
+  middle_name: z.string().nullable().optional(),
+  /** Female or Male (the catalogue's choices); null until the record says. */
+  sex: z.string().nullable().optional(),
+  /** ISO-8601 time of the last change. */
   updatedAt: z.string(),
   registration: z.enum(REGISTRATION_STATES),
   /** A former student (D60): the day they left and their last class; absent or null while on the roll. */
@@ -90,37 +94,60 @@ export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>
 }
 
 /**
- * The student list's search, one definition for the browser (a small school's list filters in
- * the page) and the server (a large school's list, and the call list, filter in SQL: the
- * repository's `whereStudentSearch` looks in the same texts the same way). The search text,
- * trimmed, occurs case-insensitively in one of `studentSearchTexts`; an empty search finds all.
+ * 'Last, First Middle' as the Name column shows it: `listName` with the middle names after the
+ * first name (docs/decisions.md D82).
  */
-export function studentSearchNeedle(search: string): string {
-  return search.trim().toLowerCase();
+export function fullListName(student: Pick<AdminStudent, 'first_name' | 'last_name' | 'middle_name'>): string {
+  const middle = student.middle_name?.trim() ?? '';
+  const name = listName(student);
+  if (middle === '') return name;
+  return student.first_name?.trim() ? `${name} ${middle}` : [name, middle].filter(Boolean).join(', ');
 }
 
 /**
- * The texts the search looks in: the ID, either name, 'Last, First', 'First Last', the birth pin,
- * the class and the date of birth (yyyy-MM-dd, so '2013-05' finds May 2013).
+ * Text as the student search compares it: accents taken off (é → e, as NFD splits them from
+ * their letter) and lower-cased, so "Chloe" finds "Chloé" and "chloe" finds "CHLOE".
  */
-export function studentSearchTexts(student: Pick<AdminStudent, 'id' | 'first_name' | 'last_name' | 'birth_certificate_no' | 'class_id' | 'date_of_birth'>): (string | null)[] {
-  return [
-    student.id,
-    student.first_name,
-    student.last_name,
-    listName(student),
-    `${student.first_name ?? ''} ${student.last_name ?? ''}`,
-    student.birth_certificate_no,
-    student.class_id,
-    student.date_of_birth,
-  ];
+export function searchFolded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** True when the search text occurs in one of the student's `studentSearchTexts`, case-insensitive. */
+/**
+ * The student's names as the search reads them: first, middle and last, folded
+ * (`searchFolded`). The server stores it in `students.search_name` whenever a name is written
+ * (docs/decisions.md D82), so SQL finds what this finds on both engines.
+ */
+export function studentNameSearchText(student: Partial<Record<'first_name' | 'middle_name' | 'last_name', string | number | null | undefined>>): string {
+  return searchFolded([student.first_name, student.middle_name, student.last_name].map((part) => (part === null || part === undefined ? '' : String(part).trim())).filter(Boolean).join(' '));
+}
+
+/**
+ * The words of a search, folded: split at spaces and commas, so "Hassan Zaid", "Zaid Hassan" and
+ * "Hassan, Zaid" are the same two words. None for an empty search (which finds everyone).
+ */
+export function studentSearchWords(search: string): string[] {
+  return searchFolded(search)
+    .split(/[\s,]+/)
+    .filter((word) => word !== '');
+}
+
+/**
+ * The student list's search, one definition for the browser (a small school's list filters in
+ * the page) and the server (a large school's list, and the call list, filter in SQL: the
+ * repository's `studentListQuery` looks in the same texts the same way). Every word of the
+ * search occurs in one of `studentSearchTexts`, accent- and case-insensitively; the words in any
+ * order, so a first and a last name together find the student either way round.
+ */
+export function studentSearchTexts(student: Pick<AdminStudent, 'id' | 'first_name' | 'last_name' | 'middle_name' | 'birth_certificate_no' | 'class_id' | 'date_of_birth'>): string[] {
+  return [student.id, studentNameSearchText(student), student.birth_certificate_no, student.class_id, student.date_of_birth].flatMap((value) => (value ? [searchFolded(value)] : []));
+}
+
+/** True when every word of the search occurs in one of the student's `studentSearchTexts`. */
 export function matchesStudentSearch(student: AdminStudent, search: string): boolean {
-  const needle = studentSearchNeedle(search);
-  if (needle === '') return true;
-  return studentSearchTexts(student).some((value) => value?.toLowerCase().includes(needle));
+  const words = studentSearchWords(search);
+  if (words.length === 0) return true;
+  const texts = studentSearchTexts(student);
+  return words.every((word) => texts.some((text) => text.includes(word)));
 }
 
 /**
@@ -151,10 +178,36 @@ export const STUDENT_PAGE_SIZES = [25, 50, 100] as const;
 
 /**
  * The columns the list sorts by: the grid's sortable columns (Name is 'Last, First', so last name
- * then first name, case-insensitive), and updatedAt, the list's own order (newest change first).
+ * then first name, case-insensitive; Class is the class, then the names in it), and updatedAt,
+ * the time of the last change.
  */
-export const STUDENT_SORT_FIELDS = ['updatedAt', 'id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no'] as const;
+export const STUDENT_SORT_FIELDS = ['updatedAt', 'id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'sex', 'registration'] as const;
 export type StudentSortField = (typeof STUDENT_SORT_FIELDS)[number];
+
+/** Text compared as SQL's lower() and ORDER BY compare it on both engines here: empty last, then by code point. */
+function compareText(a: string | null | undefined, b: string | null | undefined, sign: 1 | -1): number {
+  const [x, y] = [a?.toLowerCase() ?? null, b?.toLowerCase() ?? null];
+  if (x === y) return 0;
+  if (x === null) return 1;
+  if (y === null) return -1;
+  return sign * (x < y ? -1 : 1);
+}
+
+/**
+ * The Class column's order in the browser, as the server sorts it (docs/decisions.md D82): the
+ * class (empty last) in the direction asked, then last name, then first name A to Z, then the ID.
+ */
+export function compareByClassThenName(a: AdminStudent, b: AdminStudent, direction: 'asc' | 'desc'): number {
+  return (
+    compareText(a.class_id, b.class_id, direction === 'asc' ? 1 : -1) ||
+    compareText(a.last_name, b.last_name, 1) ||
+    compareText(a.first_name, b.first_name, 1) ||
+    compareText(a.id, b.id, 1)
+  );
+}
+
+/** The list's order until someone sorts by a column: by class, then last name, then first name (docs/decisions.md D82). */
+export const DEFAULT_STUDENT_SORT = { sort: 'class_id', direction: 'asc' } as const satisfies { sort: StudentSortField; direction: 'asc' | 'desc' };
 
 const wholeNumber = (label: string, max: number) =>
   z
@@ -179,7 +232,7 @@ export const StudentListQuerySchema = StudentListFilterSchema.extend({
 });
 export type StudentListQuery = z.infer<typeof StudentListQuerySchema>;
 
-/** A page of the list as the route reads it: every choice made (25 newest changes first unless asked otherwise). */
+/** A page of the list as the route reads it: every choice made (25 by class and name unless asked otherwise). */
 export interface StudentListPageRequest extends StudentListFilter {
   page: number;
   page_size: number;
@@ -188,7 +241,7 @@ export interface StudentListPageRequest extends StudentListFilter {
 }
 
 export function pageRequestOf(query: StudentListQuery): StudentListPageRequest {
-  const { page = 0, page_size = STUDENT_PAGE_SIZES[0], sort = 'updatedAt', direction = sort === 'updatedAt' ? 'desc' : 'asc', ...filter } = query;
+  const { page = 0, page_size = STUDENT_PAGE_SIZES[0], sort = DEFAULT_STUDENT_SORT.sort, direction = sort === 'updatedAt' ? 'desc' : 'asc', ...filter } = query;
   return { ...filter, page, page_size, sort, direction };
 }
 
@@ -252,6 +305,67 @@ export function adminEditFieldMessage(name: AdminEditField, value: string, optio
 /** The label of an Edit Student field (the catalogue's). */
 export function adminEditFieldLabel(name: AdminEditField): string {
   return catalogueField(name).label;
+}
+
+// ---- a student's history (GET /api/students/{id}/history) -----------------------------------------
+
+/** The most changes one page of a student's history holds. */
+export const STUDENT_HISTORY_PAGE_MAX = 100;
+
+/** `before_id` pages back (the last page's `next_before_id`); `limit` rows a page (25 unless asked). */
+export const StudentHistoryQuerySchema = z.object({
+  before_id: z
+    .string()
+    .regex(/^\d{1,15}$/, 'before_id is a whole number.')
+    .transform(Number)
+    .pipe(z.number().min(1, 'before_id is at least 1.'))
+    .optional(),
+  limit: wholeNumber('The limit', STUDENT_HISTORY_PAGE_MAX).pipe(z.number().min(1, 'The limit is at least 1.')).optional(),
+});
+export type StudentHistoryQuery = z.infer<typeof StudentHistoryQuerySchema>;
+
+/** One recorded change of a student's record, as the office reads it. */
+export const StudentChangeSchema = z.object({
+  id: z.number().int(),
+  /** When (ISO-8601 UTC); screens show it in school time. */
+  at: z.string(),
+  /** Who made it, as the audit log names them ('admin:office', 'student:20230001'). */
+  who: z.string(),
+  /** The column changed, and its label from the field catalogue. */
+  field: z.string(),
+  label: z.string(),
+  /** The values in words (a yes/no answer as Yes, No or Not answered); null when empty. */
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+});
+export type StudentChange = z.infer<typeof StudentChangeSchema>;
+
+/** A page of a student's changes, newest first; `next_before_id` asks for the older ones (null: no more). */
+export const StudentChangesPageSchema = z.object({
+  student_id: z.string(),
+  changes: z.array(StudentChangeSchema),
+  next_before_id: z.number().int().nullable(),
+});
+export type StudentChangesPage = z.infer<typeof StudentChangesPageSchema>;
+
+/** A changed field's label: the catalogue's, or for a column the catalogue does not show, its name in words. */
+export function changedFieldLabel(field: string): string {
+  const known = findField(field)?.label;
+  if (known) return known;
+  const words = field.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A stored value of a changed field in words: yes/no answers with `yesNoText`, the rest as stored. */
+export function changedValueText(field: string, stored: string | null): string | null {
+  const control = findField(field)?.control;
+  if (control === 'switch' || control === 'yesno') return yesNoText(stored);
+  return stored === null || stored === '' ? null : stored;
+}
+
+/** The address of a page of a student's history. */
+export function studentHistoryUrl(studentId: string, beforeId: number | null = null): string {
+  return `/api/students/${encodeURIComponent(studentId)}/history${beforeId === null ? '' : `?before_id=${beforeId}`}`;
 }
 
 // ---- Add Student (POST /api/students, admin) -------------------------------------------------------

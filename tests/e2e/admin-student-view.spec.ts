@@ -151,6 +151,7 @@ describe('row actions', () => {
   const actions = [
     ['View registration form', `View registration form of ${listName}`],
     ['Edit', `Edit ${listName}`],
+    ['History', `History of ${listName}`],
     ['Reset password', `Reset password of ${listName}`],
     ['Documents', `Documents of ${listName}`],
     ['Term reports', `Term reports of ${listName}`],

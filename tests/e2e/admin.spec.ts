@@ -8,7 +8,7 @@ import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The admin area in a real browser against the real server and the demo school:
- * search, edit with autosave, reset a password, download the spreadsheet, open the reports,
+ * search, edit and save, reset a password, download the spreadsheet, open the reports,
  * import a file, and the menu drawer on a phone. On SQLite only: the server suites run every
  * repository on PostgreSQL, and the screens do not know which engine answered.
  */
@@ -42,15 +42,23 @@ async function search(text: string): Promise<void> {
 spec.usePortal();
 
 describe('student list', () => {
-  it('shows every student, newest change first, and searches by ID, name and pin', async () => {
+  it('shows every student, by class then name, and searches by ID, name and pin', async () => {
     await signInAdmin();
     await page.getByText(`Total Number of Students: ${await countStudents()}`).waitFor();
     // The total paints before the grid's code has loaded: the headers come with the grid.
     await page.getByRole('columnheader', { name: 'Actions' }).waitFor();
     const headers = await page.getByRole('columnheader').allTextContents();
-    expect(headers.map((h) => h.trim())).toEqual(['ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Actions']);
-    const newest = await spec.portal.database.db.selectFrom('students').select('id').orderBy('updated_at', 'desc').orderBy('id').executeTakeFirstOrThrow();
-    expect(await page.locator('[role="row"][data-id]').first().getAttribute('data-id')).toBe(newest.id);
+    expect(headers.map((h) => h.trim())).toEqual(['ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Sex', 'Registration', 'Actions']);
+    const first = await spec.portal.database.db
+      .selectFrom('students')
+      .select('id')
+      .where('left_on', 'is', null)
+      .orderBy('class_id')
+      .orderBy((eb) => eb.fn('lower', ['last_name']))
+      .orderBy((eb) => eb.fn('lower', ['first_name']))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(await page.locator('[role="row"][data-id]').first().getAttribute('data-id')).toBe(first.id);
 
     const { registered } = DEMO_STUDENTS;
     await search(`${registered.first_name} ${registered.last_name}`.toUpperCase());
@@ -66,7 +74,7 @@ describe('student list', () => {
     await page.getByText('No student matches the search.').waitFor();
   });
 
-  it('edits a student: autosave on blur, Required for an empty name, the date picker opens on the year view', async () => {
+  it('edits a student: saved on Save, Required for an empty name, the date picker opens on the year view', async () => {
     await signInAdmin();
     const id = '20250004';
     await search(id);
@@ -78,17 +86,17 @@ describe('student list', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
     });
-    await dialog.locator('input[name="last_name"]').fill('Autosaved');
-    await dialog.locator('input[name="last_name"]').press('Tab');
-    await dialog.getByText('Updated Successfully.').waitFor();
-    expect(posts).toEqual(['/api/student']);
     const stored = await spec.portal.database.db.selectFrom('students').select(['last_name', 'first_name']).where('id', '=', id).executeTakeFirstOrThrow();
-    expect(stored.last_name).toBe('Autosaved');
+    await dialog.locator('input[name="last_name"]').fill('Edited');
+    await dialog.locator('input[name="last_name"]').press('Tab');
+    // Nothing is saved until Save.
+    expect(posts).toEqual([]);
 
     await dialog.locator('input[name="first_name"]').fill('');
-    await dialog.locator('input[name="first_name"]').press('Tab');
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText('Required', { exact: true }).waitFor();
-    expect(posts).toEqual(['/api/student']);
+    expect(posts).toEqual([]);
+    await dialog.locator('input[name="first_name"]').fill(stored.first_name!);
 
     await dialog.getByRole('button', { name: /Choose date/ }).click();
     // It opens on the year view (the Edit Student dialog's date picker).
@@ -114,18 +122,16 @@ describe('student list', () => {
     }
     await page.locator('.MuiMonthCalendar-root').getByRole('radio', { name: /^May/ }).click();
     await page.getByRole('gridcell', { name: '6', exact: true }).click();
-    await dialog.getByText('Updated Successfully.').waitFor();
+    expect(await page.locator('.MuiYearCalendar-root').getByRole('radio', { name: '1949' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Updated Successfully.').waitFor();
+    expect(posts).toEqual(['/api/student']);
     await expect
       .poll(async () => (await spec.portal.database.db.selectFrom('students').select('date_of_birth').where('id', '=', id).executeTakeFirstOrThrow()).date_of_birth)
       .toBe('2013-05-06');
-    expect(await page.locator('.MuiYearCalendar-root').getByRole('radio', { name: '1949' }).count()).toBe(0);
-
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    // The edited student is the newest change: first in the list.
-    await search('');
-    expect(await page.locator('[role="row"][data-id]').first().getAttribute('data-id')).toBe(id);
-    await gridRow(id).getByText(`Autosaved, ${stored.first_name}`).waitFor();
+    expect((await spec.portal.database.db.selectFrom('students').select('last_name').where('id', '=', id).executeTakeFirstOrThrow()).last_name).toBe('Edited');
+    await gridRow(id).getByText(`Edited, ${stored.first_name}`).waitFor();
   });
 
   it("refuses another student's birth certificate pin, with the server's message under the field", async () => {
@@ -140,16 +146,16 @@ describe('student list', () => {
     await dialog.waitFor();
     const pin = dialog.locator('input[name="birth_certificate_no"]');
     await pin.fill((await pinOf(DEMO_STUDENTS.registered.student_id))!);
-    await pin.press('Tab');
-    await dialog.getByText('Another student has this birth certificate pin.').waitFor();
-    await dialog.getByRole('alert').getByText('Error Occured.').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Another student has this birth certificate pin.').first().waitFor();
+    await dialog.getByRole('alert').getByText(/Error Occured\./).waitFor();
     expect(await pinOf(id)).toBe(own);
 
-    // A pin nobody has is saved, and the message goes.
+    // A pin nobody has is saved, and the dialog closes.
     await pin.fill('B99-E2E-0006');
-    await pin.press('Tab');
-    await dialog.getByText('Updated Successfully.').waitFor();
-    expect(await dialog.getByText('Another student has this birth certificate pin.').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Updated Successfully.').waitFor();
     expect(await pinOf(id)).toBe('B99-E2E-0006');
   });
 

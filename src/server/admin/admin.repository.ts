@@ -1,8 +1,9 @@
 import { sql, type ExpressionBuilder, type OrderByItemBuilder, type RawBuilder, type Selectable } from 'kysely';
-import { studentSearchNeedle, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/admin.schemas.js';
+import { DEFAULT_STUDENT_SORT, studentSearchWords, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/admin.schemas.js';
 import type { Db } from '../db/database.js';
 import type { Database, StudentTable } from '../db/schema.js';
 import { onRoll, studentScope } from '../db/student-scope.js';
+import { searchNameOfNew, searchNameOfUpdate } from '../db/student-search.js';
 
 /** All SQL of the admin area (STYLE "A server feature"). Nothing here reads document bytes. */
 
@@ -10,7 +11,7 @@ export type StudentRow = Selectable<StudentTable>;
 
 /** The columns of one list row (SPEC §3 "Student (admin list and edit)"); the registration state is the service's. */
 export type StudentListRow = Omit<AdminStudent, 'registration'>;
-const LIST_COLUMNS = ['id', 'first_name', 'last_name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'] as const;
+const LIST_COLUMNS = ['id', 'first_name', 'middle_name', 'last_name', 'sex', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'] as const;
 
 /** Who the list is for and what it is narrowed to: the caller's classes (null = every class), the search, one class, and whether former students count. */
 export interface StudentListScope {
@@ -25,32 +26,23 @@ function containsPattern(text: string): string {
 
 /**
  * The students of the list, as one WHERE: the caller's classes, the class chosen, and the search
- * as `studentSearchTexts` (src/shared/admin.schemas.ts) defines it — the texts lower-cased, the
- * needle a substring; former students only when asked (D60). Every read of the list (the whole
- * list, a page, a count, the ids in order) starts here, so a narrowing is added once.
+ * as `matchesStudentSearch` (src/shared/admin.schemas.ts) defines it — every word of the search
+ * (folded: no accents, lower case) in the ID, the names (`search_name`, stored folded: D82), the
+ * pin, the class or the date of birth; former students only when asked (D60). Every read of the
+ * list (the whole list, a page, a count, the ids in order) starts here, so a narrowing is added once.
  */
 export function studentListQuery(db: Db, { classIds, filter = {} }: StudentListScope) {
   let query = db.selectFrom('students').where(studentScope(filter.former === 'include'));
   if (classIds) query = classIds.length > 0 ? query.where('class_id', 'in', classIds) : query.where(sql<boolean>`1 = 0`);
   if (filter.class_id !== undefined) query = query.where('class_id', '=', filter.class_id);
-  const needle = studentSearchNeedle(filter.search ?? '');
-  if (needle !== '') {
-    const pattern = containsPattern(needle);
+  for (const word of studentSearchWords(filter.search ?? '')) {
+    const pattern = containsPattern(word);
     // A contains-search reads every row of the scope: no B-tree index serves '%text%' (D64).
-    const like = (text: RawBuilder<unknown>) => sql<boolean>`lower(${text}) like ${pattern} escape '\\'`;
+    // The word is folded already; the ID, pin, class and date are ASCII, so lower() folds them.
+    const like = (text: RawBuilder<unknown>) => sql<boolean>`${text} like ${pattern} escape '\\'`;
     query = query.where(() =>
       sql<boolean>`(${sql.join(
-        [
-          like(sql.ref('id')),
-          like(sql.ref('first_name')),
-          like(sql.ref('last_name')),
-          // listName: 'Last, First' (null unless both are there; one alone is its column above)
-          like(sql`trim(last_name) || ', ' || trim(first_name)`),
-          like(sql`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`),
-          like(sql.ref('birth_certificate_no')),
-          like(sql.ref('class_id')),
-          like(sql.ref('date_of_birth')),
-        ],
+        [like(sql`lower(id)`), like(sql.ref('search_name')), like(sql`lower(birth_certificate_no)`), like(sql`lower(class_id)`), like(sql.ref('date_of_birth'))],
         sql` or `,
       )})`,
     );
@@ -65,9 +57,10 @@ function toListRow({ updated_at, left_on, left_class, ...row }: Pick<StudentRow,
   return { ...row, updatedAt: updated_at, ...(left_on ? { left_on, left_class } : {}) };
 }
 
-/** The whole list (SPEC §3): only its columns, newest change first, in one query; the former students too with `includeFormer`. */
+/** The whole list (SPEC §3): only its columns, in the list's order (class, then name: D82), in one query; the former students too with `includeFormer`. */
 export async function listStudents(db: Db, classIds: readonly string[] | null, includeFormer = false): Promise<StudentListRow[]> {
-  const rows = await studentListQuery(db, { classIds, filter: includeFormer ? { former: 'include' } : {} }).select(LIST_COLUMNS).orderBy('updated_at', 'desc').orderBy('id').execute();
+  const query = studentListQuery(db, { classIds, filter: includeFormer ? { former: 'include' } : {} });
+  const rows = await inOrder(query, DEFAULT_STUDENT_SORT.sort, DEFAULT_STUDENT_SORT.direction).select(LIST_COLUMNS).execute();
   return rows.map(toListRow);
 }
 
@@ -77,26 +70,34 @@ export async function countStudents(db: Db, scope: StudentListScope): Promise<nu
   return Number(row.count);
 }
 
+/** The columns a SQL sort reads: the registration state is worked out after (the service sorts by it). */
+export type SqlSortField = Exclude<StudentSortField, 'registration'>;
+
 /**
  * The list's order by one column (empty values last in either direction), then by id, so a page
  * is the same on both engines and no row shows on two pages. Names sort case-insensitively
- * (lower(), which the 0018 index serves), as the Name column reads.
+ * (lower(), which the 0018 index serves), as the Name column reads; a class sorts its students by
+ * last name, then first name, A to Z whichever way the classes go (D82).
  */
-function inOrder(query: ListQuery, sort: StudentSortField, direction: 'asc' | 'desc'): ListQuery {
+function inOrder(query: ListQuery, sort: SqlSortField, direction: 'asc' | 'desc'): ListQuery {
   const way = (order: OrderByItemBuilder) => (direction === 'asc' ? order.asc() : order.desc()).nullsLast();
+  const byName = (order: OrderByItemBuilder) => order.asc().nullsLast();
+  if (sort === 'class_id') {
+    return query.orderBy('class_id', way).orderBy(sql`lower(last_name)`, byName).orderBy(sql`lower(first_name)`, byName).orderBy('id');
+  }
   const columns = sort === 'name' ? [sql`lower(last_name)`, sql`lower(first_name)`] : [sql.ref(sort === 'updatedAt' ? 'updated_at' : sort)];
   for (const column of columns) query = query.orderBy(column, way);
   return query.orderBy('id', direction);
 }
 
 /** One page of the scope in the order asked for. */
-export async function pageStudents(db: Db, scope: StudentListScope, sort: StudentSortField, direction: 'asc' | 'desc', offset: number, limit: number): Promise<StudentListRow[]> {
+export async function pageStudents(db: Db, scope: StudentListScope, sort: SqlSortField, direction: 'asc' | 'desc', offset: number, limit: number): Promise<StudentListRow[]> {
   const rows = await inOrder(studentListQuery(db, scope), sort, direction).select(LIST_COLUMNS).offset(offset).limit(limit).execute();
   return rows.map(toListRow);
 }
 
 /** The ids of the whole scope in the order asked for (a filter the SQL cannot apply narrows them after). */
-export async function listStudentIdsInOrder(db: Db, scope: StudentListScope, sort: StudentSortField, direction: 'asc' | 'desc'): Promise<string[]> {
+export async function listStudentIdsInOrder(db: Db, scope: StudentListScope, sort: SqlSortField, direction: 'asc' | 'desc'): Promise<string[]> {
   const rows = await inOrder(studentListQuery(db, scope), sort, direction).select('id').execute();
   return rows.map((row) => row.id);
 }
@@ -284,7 +285,7 @@ export function listIdentifiers(db: Db): Promise<{ id: string; birth_certificate
 export async function insertStudent(db: Db, id: string, values: Record<string, string | number | null>, at: string): Promise<void> {
   await db
     .insertInto('students')
-    .values({ ...(values as Partial<StudentRow>), id, created_at: at, updated_at: at })
+    .values({ ...(values as Partial<StudentRow>), ...searchNameOfNew(values), id, created_at: at, updated_at: at })
     .execute();
 }
 
@@ -300,7 +301,7 @@ export async function insertFirstLoginUser(db: Db, studentId: string, displayNam
 export async function updateStudent(db: Db, id: string, values: Record<string, string | number | null>, at: string): Promise<void> {
   await db
     .updateTable('students')
-    .set({ ...(values as Partial<StudentRow>), updated_at: at })
+    .set({ ...(values as Partial<StudentRow>), ...(await searchNameOfUpdate(db, id, values)), updated_at: at })
     .where('id', '=', id)
     .execute();
 }
@@ -330,4 +331,43 @@ export async function listRegistrationDecisionsOf(db: Db, studentIds: readonly s
   if (studentIds.length === 0) return new Map();
   const rows = await db.selectFrom('registration_reviews').select(['student_id', 'state']).where('student_id', 'in', studentIds).execute();
   return new Map(rows.map((row) => [row.student_id, row.state]));
+}
+
+// ---- a student's history ---------------------------------------------------------------------------
+
+/** The audit actions that record no change of the record (reads, exports, report cards opened). */
+const NOT_CHANGES = ['read', 'export', 'report-card-viewed', 'report-card-printed'];
+
+export interface FieldChangeRow {
+  id: number;
+  created_at: string;
+  actor_label: string;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+}
+
+/**
+ * A page of one student's field changes (their record's and documents' audit rows that name a
+ * field), newest first, older than `beforeId` when given: the index `(entity, entity_id)` of
+ * migration 0003 finds the student's rows.
+ */
+export async function pageFieldChanges(db: Db, studentId: string, beforeId: number | null, limit: number): Promise<FieldChangeRow[]> {
+  let query = db
+    .selectFrom('audit_log')
+    .select(['id', 'created_at', 'actor_label', 'field', 'old_value', 'new_value'])
+    .where('entity', 'in', ['student', 'document'])
+    .where('entity_id', '=', studentId)
+    .where('field', 'is not', null)
+    .where('action', 'not in', NOT_CHANGES)
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), field: row.field ?? '' }));
+}
+
+/** Whether a student of this id exists (on the roll or not). */
+export async function studentExists(db: Db, studentId: string): Promise<boolean> {
+  return (await db.selectFrom('students').select('id').where('id', '=', studentId).executeTakeFirst()) !== undefined;
 }

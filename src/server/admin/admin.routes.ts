@@ -13,9 +13,12 @@ import {
   StudentImportResultSchema,
   StudentListFilterSchema,
   StudentListPageSchema,
+  StudentChangesPageSchema,
+  StudentHistoryQuerySchema,
   StudentListQuerySchema,
   pageRequestOf,
 } from '../../shared/admin.schemas.js';
+import { StudentParamsSchema } from '../../shared/privacy.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { FormerStudentsQuerySchema } from '../../shared/rollover.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
@@ -65,6 +68,25 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       const { former, ...paging } = request.query;
       if (Object.keys(paging).length === 0) return admin.listStudents(db, classIds, new Date(), former === 'include');
       return admin.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
+    },
+  );
+
+  app.get(
+    '/api/students/:studentId/history',
+    {
+      // A form teacher reads their classes' students only; the access layer decides (http/policy.ts).
+      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
+      schema: {
+        tags,
+        summary: "A student's history: each change of the record and its documents (the field's label, old and new value in words, who, when), newest first, 25 a page",
+        params: StudentParamsSchema,
+        querystring: StudentHistoryQuerySchema,
+        response: { 200: StudentChangesPageSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return admin.pageStudentHistory(db, request.params.studentId, request.query);
     },
   );
 

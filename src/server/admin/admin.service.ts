@@ -1,6 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  DEFAULT_STUDENT_SORT,
+  REGISTRATION_STATES,
   REGISTRATION_STATE_LABELS,
+  changedFieldLabel,
+  changedValueText,
   listName,
   matchesStudentFilter,
   registrationStateOf,
@@ -8,6 +12,8 @@ import {
   type RegistrationState,
   type StudentListFilter,
   type StudentListPage,
+  type StudentChangesPage,
+  type StudentHistoryQuery,
   type StudentListPageRequest,
 } from '../../shared/admin.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
@@ -32,7 +38,7 @@ import {
 /** The admin area's rules: the student list, report data, export auditing. */
 
 /**
- * The dashboard's student list (SPEC §2, §3), newest change first, each with how far the
+ * The dashboard's student list (SPEC §2, §3), by class and name (D82), each with how far the
  * registration has come: computed now from the record and its documents by the rules the
  * registration screens and the registration report use (stored flags exist only for records
  * saved through the screens), a page of records per event-loop turn.
@@ -100,15 +106,18 @@ export async function pageStudentList(
   let rows: repo.StudentListRow[];
   let total: number;
   let states: Map<string, RegistrationState>;
-  if (registration === undefined) {
+  if (registration === undefined && sort !== 'registration') {
     [total, rows] = await Promise.all([repo.countStudents(db, scope), repo.pageStudents(db, scope, sort, direction, offset, pageSize)]);
     states = await registrationStatesOf(db, rows.map((row) => row.id), today);
   } else {
-    const ids = await repo.listStudentIdsInOrder(db, scope, sort, direction);
+    // The state is worked out, not stored: for its filter or its sort, every student the SQL leaves.
+    const sqlSort = sort === 'registration' ? DEFAULT_STUDENT_SORT : { sort, direction };
+    let ids = await repo.listStudentIdsInOrder(db, scope, sqlSort.sort, sqlSort.direction);
     states = await registrationStatesOf(db, ids, today);
-    const matching = ids.filter((id) => states.get(id) === registration);
-    total = matching.length;
-    rows = await repo.listStudentsByIds(db, matching.slice(offset, offset + pageSize));
+    if (registration !== undefined) ids = ids.filter((id) => states.get(id) === registration);
+    if (sort === 'registration') ids = inStateOrder(ids, states, direction);
+    total = ids.length;
+    rows = await repo.listStudentsByIds(db, ids.slice(offset, offset + pageSize));
   }
   return {
     rows: rows.map((row) => ({ ...row, registration: states.get(row.id) ?? 'not_started' })),
@@ -116,6 +125,15 @@ export async function pageStudentList(
     totalStudents,
     serverMode: totalStudents > serverModeAbove,
   };
+}
+
+/**
+ * Ids sorted by their registration state, in the stages' order (not started → verified) or its
+ * reverse; within a state they keep the order they came in (class, then name).
+ */
+function inStateOrder(ids: readonly string[], states: ReadonlyMap<string, RegistrationState>, direction: 'asc' | 'desc'): string[] {
+  const rank = (id: string) => REGISTRATION_STATES.indexOf(states.get(id) ?? 'not_started') * (direction === 'asc' ? 1 : -1);
+  return [...ids].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The form class a report names, or null for 'all'; 404 for a class the school does not have. */
@@ -284,4 +302,32 @@ export function callListScope(filter: StudentListFilter): string {
 /** One audit row per download of personal data (who took which export, when, from where). */
 export async function auditExport(db: Db, actor: Actor, what: string): Promise<void> {
   await writeAudit(db, { ...actor, action: 'export', entity: 'students', entity_id: null, field: null, old_value: null, new_value: what });
+}
+
+/** The page size of a student's history unless the caller asks for another. */
+const HISTORY_PAGE_SIZE = 25;
+
+/**
+ * A page of a student's history, newest first: each change with its field's label from the
+ * catalogue and its values in words (yes/no answers as Yes, No or Not answered); 404 for a
+ * student the school does not have. Who may read it is the access layer's (student.read).
+ */
+export async function pageStudentHistory(db: Db, studentId: string, query: StudentHistoryQuery): Promise<StudentChangesPage> {
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
+  const limit = query.limit ?? HISTORY_PAGE_SIZE;
+  const rows = await repo.pageFieldChanges(db, studentId, query.before_id ?? null, limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    student_id: studentId,
+    changes: page.map((row) => ({
+      id: row.id,
+      at: row.created_at,
+      who: row.actor_label,
+      field: row.field,
+      label: changedFieldLabel(row.field),
+      old_value: changedValueText(row.field, row.old_value),
+      new_value: changedValueText(row.field, row.new_value),
+    })),
+    next_before_id: rows.length > limit ? page.at(-1)!.id : null,
+  };
 }

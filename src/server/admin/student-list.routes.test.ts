@@ -40,7 +40,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const request = (options: Partial<StudentListPageRequest> = {}): StudentListPageRequest => ({ page: 0, page_size: 25, sort: 'updatedAt', direction: 'desc', ...options });
+const request = (options: Partial<StudentListPageRequest> = {}): StudentListPageRequest => ({ page: 0, page_size: 25, sort: 'class_id', direction: 'asc', ...options });
 
 async function pageOf(c: TestClient, options: Partial<StudentListPageRequest> = {}): Promise<StudentListPage> {
   const response = await c.get(studentPageUrl(request(options)));
@@ -65,19 +65,36 @@ async function allPages(c: TestClient, options: Partial<StudentListPageRequest> 
 const ids = (rows: readonly AdminStudent[]) => rows.map((row) => row.id);
 /** SQL's lower() on both engines as the demo school's names need it (ASCII). */
 const lower = (text: string | null) => text?.replace(/[A-Z]/g, (c) => c.toLowerCase()) ?? null;
-const SORT_KEYS: Record<StudentSortField, (row: AdminStudent) => (string | null)[]> = {
+const SORT_KEYS: Record<Exclude<StudentSortField, 'class_id' | 'registration'>, (row: AdminStudent) => (string | null)[]> = {
   updatedAt: (row) => [row.updatedAt],
   id: (row) => [row.id],
   name: (row) => [lower(row.last_name), lower(row.first_name)],
-  class_id: (row) => [row.class_id],
   date_of_birth: (row) => [row.date_of_birth],
   birth_certificate_no: (row) => [row.birth_certificate_no],
+  sex: (row) => [row.sex ?? null],
 };
 
-/** The order the server promises: the column's values (empty last either way), then the id in the same direction. */
+const compareWith = (sign: number) => (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : sign * (a < b ? -1 : 1));
+/** By class (empty last), then last name, then first name A to Z whichever way the classes go, then the id. */
+function byClass(sign: number) {
+  const asc = compareWith(1);
+  return (a: AdminStudent, b: AdminStudent) =>
+    compareWith(sign)(a.class_id, b.class_id) || asc(lower(a.last_name), lower(b.last_name)) || asc(lower(a.first_name), lower(b.first_name)) || asc(a.id, b.id);
+}
+
+/**
+ * The order the server promises: the column's values (empty last either way), then the id in the
+ * same direction; a class with its students by name; the registration state in the stages' order,
+ * by class and name within a state.
+ */
 function sortedLikeTheServer(rows: readonly AdminStudent[], sort: StudentSortField, direction: 'asc' | 'desc'): string[] {
   const sign = direction === 'asc' ? 1 : -1;
-  const compare = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : sign * (a < b ? -1 : 1));
+  if (sort === 'class_id') return ids([...rows].sort(byClass(sign)));
+  if (sort === 'registration') {
+    const rank = (row: AdminStudent) => REGISTRATION_STATES.indexOf(row.registration) * sign;
+    return ids([...rows].sort((a, b) => rank(a) - rank(b) || byClass(1)(a, b)));
+  }
+  const compare = compareWith(sign);
   return ids(
     [...rows].sort((a, b) => {
       const [keysA, keysB] = [SORT_KEYS[sort](a), SORT_KEYS[sort](b)];
@@ -95,11 +112,12 @@ const expected = (filter: StudentListFilter) => everyone.filter((student) => mat
 describe('GET /api/students with a query: one page', () => {
   it('keeps the whole list without a query, and answers a page with the counts and the mode', async () => {
     expect(everyone.length).toBe(640);
-    const first = await pageOf(office);
+    const first = await StudentListPageSchema.parseAsync((await office.get('/api/students?page=0')).json());
     expect(first.total).toBe(640);
     expect(first.totalStudents).toBe(640);
     expect(first.serverMode).toBe(true);
-    // The list's own order, newest change first, as the whole list is sorted.
+    // The list's own order, by class then last and first name, as the whole list is sorted.
+    expect(ids(everyone)).toEqual(sortedLikeTheServer(everyone, 'class_id', 'asc'));
     expect(ids(first.rows)).toEqual(ids(everyone.slice(0, 25)));
     expect(first.rows).toEqual(everyone.slice(0, 25));
     const third = await pageOf(office, { page: 2, page_size: 50 });
@@ -109,7 +127,7 @@ describe('GET /api/students with a query: one page', () => {
   });
 
   it('sorts by each sortable column both ways, the pages together holding every student once', async () => {
-    for (const sort of ['id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updatedAt'] as const) {
+    for (const sort of ['id', 'name', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updatedAt', 'sex', 'registration'] as const) {
       for (const direction of ['asc', 'desc'] as const) {
         const rows = await allPages(office, { sort, direction });
         expect(ids(rows), `${sort} ${direction}`).toEqual(sortedLikeTheServer(everyone, sort, direction));
@@ -197,5 +215,56 @@ describe('GET /api/students with a query: one page', () => {
     }
     // The largest page is allowed.
     expect((await pageOf(office, { page_size: STUDENT_PAGE_SIZE_MAX })).rows.length).toBe(STUDENT_PAGE_SIZE_MAX);
+  });
+});
+
+describe('GET /api/students: the search by name as a person types it', () => {
+  const added = [
+    { id: '20269601', first_name: 'Zaid', last_name: 'Hassan', birth_certificate_no: 'B14-9600001' },
+    { id: '20269602', first_name: 'Hassan', last_name: 'Zaid', birth_certificate_no: 'B14-9600002' },
+    { id: '20269603', first_name: 'Chloé', last_name: 'Dúran', birth_certificate_no: 'B14-9600003' },
+  ];
+
+  beforeAll(async () => {
+    for (const student of added) {
+      const response = await office.post('/api/students', { ...student, date_of_birth: '2014-06-15', class_id: '1A' });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    // A middle name given later, through the record's save.
+    const saved = await office.post('/api/student', { id: '20269603', middle_name: 'Émilie' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    everyone = AdminStudentListSchema.parse((await office.get('/api/students')).json());
+  });
+
+  const found = async (search: string) => ids(await allPages(office, { search, sort: 'id', direction: 'asc' }));
+
+  /** What the server finds is what the browser's filter finds, and holds the students named. */
+  async function expectFound(search: string, named: readonly string[]) {
+    const rows = await found(search);
+    expect(rows, search).toEqual(ids(everyone.filter((s) => matchesStudentFilter(s, { search }))).sort());
+    expect(rows, search).toEqual(expect.arrayContaining([...named]));
+    return rows;
+  }
+
+  it('finds a first and a last name together, in either order', async () => {
+    for (const search of ['Hassan Zaid', 'zaid hassan', 'Hassan, Zaid', '  ZAID   HASSAN ']) await expectFound(search, ['20269601', '20269602']);
+    const both = await expectFound('Zaid Hassan 1A', ['20269601', '20269602']);
+    expect(both.every((id) => everyone.find((s) => s.id === id)!.class_id === '1A')).toBe(true);
+    expect(await found('Zaid Hassan nobody')).toEqual([]);
+  });
+
+  it('finds accented names without the accents and in any case', async () => {
+    for (const search of ['Chloe', 'chloé', 'CHLOE duran', 'Duran']) await expectFound(search, ['20269603']);
+    expect(await found('chloe duran')).toEqual(['20269603']);
+  });
+
+  it('shows the middle name in the row and finds it', async () => {
+    const row = everyone.find((s) => s.id === '20269603')!;
+    expect(row.middle_name).toBe('Émilie');
+    expect(await found('emilie')).toEqual(['20269603']);
+    expect(await found('Chloe Emilie Duran')).toEqual(['20269603']);
+    // The names stored as the search reads them, on both engines.
+    const stored = await t.database.db.selectFrom('students').select('search_name').where('id', '=', '20269603').executeTakeFirstOrThrow();
+    expect(stored.search_name).toBe('chloe emilie duran');
   });
 });

@@ -419,4 +419,21 @@ describe(`migrations on ${currentEngine()}`, () => {
     const count = await db.selectFrom('students').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     expect(count.n).toBe(1);
   });
+
+  it("0023 stores the names of the records already held as the list's search reads them, and its down takes the column away", async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0023-student-search-name');
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', first_name: 'Chloé', middle_name: 'Ann', last_name: 'DÚRAN', created_at: iso, updated_at: iso }).execute();
+    await db.insertInto('students').values({ id: 'X2', created_at: iso, updated_at: iso }).execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('students').select(['id', 'search_name']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: 'X1', search_name: 'chloe ann duran' },
+      { id: 'X2', search_name: '' },
+    ]);
+    await migrateDownThrough(db, '0023-student-search-name');
+    await expect(sql`select search_name from students`.execute(db)).rejects.toThrow();
+  });
 });

@@ -62,6 +62,8 @@ export type StudentTable = Timestamps & {
   agreed_by_name: string | null;
   agreed_by_kind: string | null;
   agreed_at: string | null;
+  /** The names as the list's search reads them, accents off, lower case (0023, D82; db/student-search.ts writes it). */
+  search_name: string | null;
 } & { [K in StudentTextColumn]: string | null } & { [K in Exclude<StudentFlagColumn, StudentYesNoColumn>]: Generated<number> } & {
   [K in StudentYesNoColumn]: number | null;
 };

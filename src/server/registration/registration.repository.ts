@@ -5,6 +5,7 @@ import type { RegistrationPeriod } from '../../shared/registration.schemas.js';
 import { compiledOnce, type SlotOf } from '../db/compiled-query.js';
 import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { Database, RegistrationProgressTable, StudentTable } from '../db/schema.js';
+import { searchNameOfUpdate } from '../db/student-search.js';
 
 /** All SQL of the registration feature (STYLE "A server feature"). */
 
@@ -175,7 +176,7 @@ function toWindow(open: number, deadline: string | null): Pick<RegistrationPerio
 export async function updateStudentColumns(db: Db, id: string, values: Record<string, string | number | null>, updatedAt: string): Promise<void> {
   await db
     .updateTable('students')
-    .set({ ...(values as Partial<StudentRow>), updated_at: updatedAt })
+    .set({ ...(values as Partial<StudentRow>), ...(await searchNameOfUpdate(db, id, values)), updated_at: updatedAt })
     .where('id', '=', id)
     .execute();
 }

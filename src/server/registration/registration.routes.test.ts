@@ -107,7 +107,9 @@ describe('POST /api/student', () => {
     const answer = SaveStudentAnswerSchema.parse(response.json());
     expect(answer.saved).toEqual({ middle_name: 'Joel', blood_type: 'AB-' });
     const after = await studentRow(inProgress.student_id);
-    expect(after).toEqual({ ...before, middle_name: 'Joel', blood_type: 'AB-', updated_at: answer.updated_at });
+    // The list's search follows the new middle name (D82).
+    const searchName = [before.first_name, 'Joel', before.last_name].join(' ').toLowerCase();
+    expect(after).toEqual({ ...before, middle_name: 'Joel', blood_type: 'AB-', updated_at: answer.updated_at, search_name: searchName });
     expect(after.updated_at > before.updated_at).toBe(true);
 
     const audit = await t.database.db

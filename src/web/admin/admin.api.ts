@@ -1,11 +1,14 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   AdminStudentListSchema,
   AdminStudentSchema,
+  StudentChangesPageSchema,
   StudentListPageSchema,
+  studentHistoryUrl,
   studentPageUrl,
   type AddStudentInput,
+  type StudentChangesPage,
   type StudentListPage,
   type StudentListPageRequest,
   StudentImportResultSchema,
@@ -29,7 +32,7 @@ export function getStudents(signal?: AbortSignal, includeFormer = false): Promis
 }
 
 /**
- * Every student on the roll, newest change first (SPEC §2 dashboard list), once `enabled` (a small
+ * Every student on the roll, by class and name (D82), once `enabled` (a small
  * school's list); with `includeFormer`, the former students too (D60).
  */
 export function useStudents(includeFormer = false, enabled = true) {
@@ -73,8 +76,8 @@ export function saveStudent(edit: StudentEdit) {
 }
 
 /**
- * The Edit Student dialog's autosave. It shows its own status, so the page overlay stays down;
- * the edited student moves to the top of the cached list, as the server now sorts it.
+ * Edit Student's save: every changed field in one request. It shows its own status, so the page
+ * overlay stays down; the saved values go into the cached list, and the pages are asked again.
  */
 export function useSaveStudent() {
   const queryClient = useQueryClient();
@@ -84,14 +87,32 @@ export function useSaveStudent() {
     onSuccess: (answer) => {
       queryClient.setQueryData<AdminStudent[]>(studentsQueryKey, (list) => {
         if (!list) return list;
-        const old = list.find((s) => s.id === answer.id);
-        if (!old) return list;
         const saved = answer.saved as Partial<Record<AdminEditField | 'class_id', string | null>>;
-        const updated: AdminStudent = { ...old, ...saved, updatedAt: answer.updated_at };
-        return [updated, ...list.filter((s) => s.id !== answer.id)];
+        return list.map((s) => (s.id === answer.id ? { ...s, ...saved, updatedAt: answer.updated_at } : s));
       });
       void queryClient.invalidateQueries({ queryKey: [...studentsQueryKey, 'page'] });
+      void queryClient.invalidateQueries({ queryKey: studentHistoryKey(answer.id) });
     },
+  });
+}
+
+// ---- GET /api/students/{id}/history ----------------------------------------------------------------
+
+const studentHistoryKey = (studentId: string) => ['admin', 'student-history', studentId] as const;
+
+export function getStudentHistory(studentId: string, beforeId: number | null, signal?: AbortSignal): Promise<StudentChangesPage> {
+  return apiRequest(studentHistoryUrl(studentId, beforeId), { schema: StudentChangesPageSchema, ...(signal ? { signal } : {}) });
+}
+
+/** A student's changes, newest first, a page at a time (`fetchNextPage` for older ones); asked when `studentId` is set. */
+export function useStudentHistory(studentId: string | null) {
+  return useInfiniteQuery({
+    queryKey: studentHistoryKey(studentId ?? ''),
+    queryFn: ({ pageParam, signal }) => getStudentHistory(studentId ?? '', pageParam, signal),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.next_before_id,
+    enabled: studentId !== null,
+    meta: BACKGROUND_QUERY,
   });
 }
 

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,6 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -28,14 +28,31 @@ import {
   type AdminStudent,
 } from '../../shared/admin.schemas.js';
 import { formClassName } from '../../shared/form-class.js';
-import { isApiError } from '../lib/api-client.js';
+import { useSnackbar } from '../components/snackbar-provider.js';
+import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
-import { useSaveStudent } from './admin.api.js';
+import { useSaveStudent, type StudentEdit } from './admin.api.js';
 
-type Values = Record<AdminEditField, string>;
-type Status = 'idle' | 'updating' | 'updated' | 'error';
+/** What the dialog edits: the four fields of SPEC §2 and the class. */
+type EditedField = AdminEditField | 'class_id';
+type Values = Record<EditedField, string>;
+type Messages = Partial<Record<EditedField, string>>;
 
+const EDITED_FIELDS: readonly EditedField[] = [...ADMIN_EDIT_FIELDS, 'class_id'];
 const MIN_DATE = parseISO(ADMIN_MIN_BIRTH_DATE);
+/** A typed date the picker cannot read: kept as text, so Save names the problem instead of sending an empty date. */
+const UNREADABLE_DATE = 'not a date';
+
+export const EDIT_STUDENT_WORDS = {
+  discardTitle: 'Discard changes?',
+  discardText: 'The changes made here have not been saved.',
+  discard: 'Discard',
+  keepEditing: 'Keep editing',
+  moveTitle: 'Move to another class?',
+  move: 'Move',
+  /** "Move Jane Doe from 3A to 3B?" */
+  moveQuestion: (name: string, from: string, to: string) => (from ? `Move ${name} from ${from} to ${to}?` : `Move ${name} to ${to}?`),
+} as const;
 
 function valuesOf(student: AdminStudent): Values {
   return {
@@ -43,7 +60,15 @@ function valuesOf(student: AdminStudent): Values {
     last_name: student.last_name ?? '',
     date_of_birth: student.date_of_birth ?? '',
     birth_certificate_no: student.birth_certificate_no ?? '',
+    class_id: student.class_id ?? '',
   };
+}
+
+/** The fields whose value differs from the stored one (text compared as it would be saved, trimmed). */
+function changesOf(values: Values, stored: Values): Partial<Values> {
+  const changes: Partial<Values> = {};
+  for (const field of EDITED_FIELDS) if (values[field].trim() !== stored[field]) changes[field] = values[field].trim();
+  return changes;
 }
 
 interface EditStudentDialogProps {
@@ -52,99 +77,138 @@ interface EditStudentDialogProps {
 }
 
 /**
- * Edit Student (SPEC §2, §4, §5): First Name, Last Name, Date of Birth and Birth Certificate Pin,
- * and the Class (a move to another class, saved when chosen and audited like every change).
- * A text field saves when it loses focus; the date when one is chosen in the calendar, or a typed
- * one when the field loses focus or Enter is pressed (never once per keystroke: every digit typed
- * into a whole date makes another valid date); the title shows the name as saved; the status reads
- * 'Updating', then 'Updated Successfully.' or 'Error Occured.', with the server's message under
- * the field it names (a pin another student has). An empty name or pin says 'Required' and is
- * not sent. Save sends whatever has not been saved yet; Close closes.
+ * Edit Student (SPEC §2, §4, §5; docs/decisions.md D82): First Name, Last Name, Date of Birth,
+ * Birth Certificate Pin and the Class. Nothing is saved until Save, which sends every changed
+ * field in one request (the server stores all or none); a change of class is confirmed first
+ * ("Move Jane Doe from 3A to 3B?"). While it saves the status reads 'Updating' and Save is
+ * disabled (a double click sends once); a refusal keeps the dialog open with the server's message
+ * under each field it names and 'Error Occured.'. Cancel, Escape or a click outside with unsaved
+ * changes asks "Discard changes?"; without changes they close at once.
  */
 export function EditStudentDialog({ student, onClose }: EditStudentDialogProps) {
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  // The form says whether it holds unsaved changes; a ref, as only a close asks.
+  const dirty = useRef(false);
+  const [askingDiscard, setAskingDiscard] = useState(false);
+  const requestClose = () => {
+    if (dirty.current) setAskingDiscard(true);
+    else onClose();
+  };
+  const close = () => {
+    dirty.current = false;
+    setAskingDiscard(false);
+    onClose();
+  };
   return (
-    <Dialog open={student !== null} onClose={onClose} fullScreen={fullScreen} fullWidth maxWidth="xs" aria-labelledby="edit-student-title">
-      {student && <EditStudentForm key={student.id} student={student} onClose={onClose} />}
-    </Dialog>
+    <>
+      <Dialog open={student !== null} onClose={requestClose} fullScreen={fullScreen} fullWidth maxWidth="xs" aria-labelledby="edit-student-title">
+        {student && (
+          <EditStudentForm
+            key={student.id}
+            student={student}
+            onDirtyChange={(isDirty) => {
+              dirty.current = isDirty;
+            }}
+            onCancel={requestClose}
+            onSaved={close}
+          />
+        )}
+      </Dialog>
+      <Dialog open={askingDiscard} onClose={() => setAskingDiscard(false)} aria-labelledby="discard-title" aria-describedby="discard-text">
+        <DialogTitle id="discard-title">{EDIT_STUDENT_WORDS.discardTitle}</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="discard-text">{EDIT_STUDENT_WORDS.discardText}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setAskingDiscard(false)} autoFocus>
+            {EDIT_STUDENT_WORDS.keepEditing}
+          </Button>
+          <Button onClick={close} color="error">
+            {EDIT_STUDENT_WORDS.discard}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
   );
 }
 
-function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose: () => void }) {
+interface EditStudentFormProps {
+  student: AdminStudent;
+  onDirtyChange: (dirty: boolean) => void;
+  onCancel: () => void;
+  onSaved: () => void;
+}
+
+function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStudentFormProps) {
   const save = useSaveStudent();
-  const [values, setValues] = useState<Values>(() => valuesOf(student));
-  // The ref answers "is this already stored?" at once; the state shows the saved name in the title.
-  const saved = useRef<Values>(valuesOf(student));
-  const [savedValues, setSavedValues] = useState<Values>(saved.current);
-  const [errors, setErrors] = useState<Partial<Record<AdminEditField, string>>>({});
-  const [status, setStatus] = useState<Status>('idle');
-
-  /** Sends the given fields that differ from what is stored and pass the rules. */
-  const send = (fields: readonly AdminEditField[], current: Values = values) => {
-    const nextErrors = { ...errors };
-    const changes: Partial<Values> = {};
-    for (const field of fields) {
-      const message = adminEditFieldMessage(field, current[field]);
-      if (message) nextErrors[field] = message;
-      else {
-        delete nextErrors[field];
-        if (current[field].trim() !== saved.current[field]) changes[field] = current[field].trim();
-      }
-    }
-    // Re-render only when a message changed: a blur that changes nothing must not disturb an open picker.
-    const same = ADMIN_EDIT_FIELDS.every((field) => nextErrors[field] === errors[field]);
-    if (!same) setErrors(nextErrors);
-    if (Object.keys(changes).length === 0) return;
-    setStatus('updating');
-    save.mutate(
-      { id: student.id, ...changes },
-      {
-        onSuccess: () => {
-          saved.current = { ...saved.current, ...changes };
-          setSavedValues(saved.current);
-          setStatus('updated');
-        },
-        onError: (error) => {
-          // The server's word on a field (e.g. a pin another student has, 409) shows under it.
-          const fieldMessages = isApiError(error) ? error.errors : undefined;
-          if (fieldMessages) {
-            setErrors((old) => {
-              const next = { ...old };
-              for (const field of ADMIN_EDIT_FIELDS) {
-                const message = fieldMessages[field]?.[0];
-                if (message) next[field] = message;
-              }
-              return next;
-            });
-          }
-          setStatus('error');
-        },
-      },
-    );
-  };
-
-  // The class is a choice from the school's classes: it saves when chosen, and goes back if the save fails.
+  const snackbar = useSnackbar();
   const classes = useFormClasses();
-  const [classId, setClassId] = useState(student.class_id ?? '');
-  const chooseClass = (next: string) => {
-    const before = classId;
-    setClassId(next);
-    if (next === before) return;
-    setStatus('updating');
-    save.mutate(
-      { id: student.id, class_id: next },
-      {
-        onSuccess: () => setStatus('updated'),
-        onError: () => {
-          setClassId(before);
-          setStatus('error');
-        },
-      },
-    );
+  const [stored] = useState<Values>(() => valuesOf(student));
+  const [values, setValues] = useState<Values>(stored);
+  const [messages, setMessages] = useState<Messages>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [confirmingMove, setConfirmingMove] = useState(false);
+  // Set the moment a save starts, before React re-renders the disabled button: a second click
+  // that lands first finds it and sends nothing. Cleared only by a refusal, so the fields can be corrected.
+  const sending = useRef(false);
+
+  const setValue = (field: EditedField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    onDirtyChange(Object.keys(changesOf(next, stored)).length > 0);
   };
 
-  const setValue = (field: AdminEditField, value: string) => setValues((old) => ({ ...old, [field]: value }));
+  /** Every field's message under the shared rules; null when all may be sent. */
+  const checkAll = (): Messages | null => {
+    const found: Messages = {};
+    for (const field of ADMIN_EDIT_FIELDS) {
+      const message = adminEditFieldMessage(field, values[field]);
+      if (message) found[field] = message;
+    }
+    return Object.keys(found).length > 0 ? found : null;
+  };
+
+  const send = (changes: Partial<Values>) => {
+    if (sending.current) return;
+    sending.current = true;
+    setFailure(null);
+    const edit: StudentEdit = { id: student.id, ...changes };
+    save.mutate(edit, {
+      // After a save the form is done: the dialog closes, and a click that lands during its closing
+      // transition finds `sending` still set.
+      onSuccess: () => {
+        snackbar(ADMIN_MESSAGES.updated, 'success');
+        onSaved();
+      },
+      onError: (error) => {
+        sending.current = false;
+        // The server's word on each field (a pin another student has, 409) shows under it.
+        const fieldMessages = isApiError(error) ? error.errors : undefined;
+        const next: Messages = {};
+        for (const field of EDITED_FIELDS) {
+          const message = fieldMessages?.[field]?.[0];
+          if (message) next[field] = message;
+        }
+        setMessages(next);
+        setFailure(errorMessage(error));
+      },
+    });
+  };
+
+  const saveChanges = () => {
+    if (sending.current) return;
+    const problems = checkAll();
+    setMessages(problems ?? {});
+    if (problems) return;
+    const changes = changesOf(values, stored);
+    if (Object.keys(changes).length === 0) {
+      onSaved();
+      return;
+    }
+    if ('class_id' in changes) setConfirmingMove(true);
+    else send(changes);
+  };
 
   const textField = (field: Exclude<AdminEditField, 'date_of_birth'>) => (
     <TextField
@@ -153,33 +217,36 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
       name={field}
       value={values[field]}
       onChange={(event) => setValue(field, event.target.value)}
-      onBlur={() => send([field])}
-      error={Boolean(errors[field])}
-      helperText={errors[field] ?? ' '}
+      error={Boolean(messages[field])}
+      helperText={messages[field] ?? ' '}
       required
       fullWidth
       margin="dense"
     />
   );
 
-  const dateValue = values.date_of_birth ? parseISO(values.date_of_birth) : null;
-  const chooseDate = (date: Date | null, commit: boolean) => {
-    const iso = date && isValid(date) ? format(date, 'yyyy-MM-dd') : '';
-    const next = { ...values, date_of_birth: iso };
-    setValues(next);
-    if (commit) send(['date_of_birth'], next);
-  };
+  const dateValue = values.date_of_birth && values.date_of_birth !== UNREADABLE_DATE ? parseISO(values.date_of_birth) : null;
+  const chooseDate = (date: Date | null) => setValue('date_of_birth', date === null ? '' : isValid(date) ? format(date, 'yyyy-MM-dd') : UNREADABLE_DATE);
+  const name = [values.first_name.trim(), values.last_name.trim()].filter(Boolean).join(' ') || student.id;
 
   return (
     <>
       <DialogTitle id="edit-student-title">
         Edit Student
         <Typography component="span" display="block" color="text.secondary" variant="body2">
-          {listName(savedValues)} · {student.id}
+          {listName(student)} · {student.id}
         </Typography>
       </DialogTitle>
       <DialogContent>
-        <Box component="form" noValidate aria-label="Edit Student" onSubmit={(event) => (event.preventDefault(), send(ADMIN_EDIT_FIELDS))}>
+        <Box
+          component="form"
+          noValidate
+          aria-label="Edit Student"
+          onSubmit={(event) => {
+            event.preventDefault();
+            saveChanges();
+          }}
+        >
           {textField('first_name')}
           {textField('last_name')}
           <LocalizationProvider dateAdapter={AdapterDateFns}>
@@ -191,69 +258,87 @@ function EditStudentForm({ student, onClose }: { student: AdminStudent; onClose:
               format="yyyy-MM-dd"
               minDate={MIN_DATE}
               disableFuture
-              onChange={(date) => chooseDate(date, false)}
-              // Typing in the field "accepts" each valid date on the way; only the calendar's choice saves at once.
-              onAccept={(date, context) => chooseDate(date, context.source === 'view')}
+              onChange={chooseDate}
               slotProps={{
                 textField: {
                   name: 'date_of_birth',
                   required: true,
                   fullWidth: true,
                   margin: 'dense',
-                  onBlur: () => send(['date_of_birth']),
-                  onKeyDown: (event) => {
-                    if (event.key === 'Enter') send(['date_of_birth']);
-                  },
-                  error: Boolean(errors.date_of_birth),
-                  helperText: errors.date_of_birth ?? 'yyyy-MM-dd, from 1950-01-01',
+                  error: Boolean(messages.date_of_birth),
+                  helperText: messages.date_of_birth ?? 'yyyy-MM-dd, from 1950-01-01',
                 },
               }}
             />
           </LocalizationProvider>
           {textField('birth_certificate_no')}
-          <TextField select label="Class" name="class_id" value={classId} onChange={(event) => chooseClass(event.target.value)} fullWidth margin="dense" helperText="Moves the student to this class">
-            {classId !== '' && !(classes.data ?? []).some((formClass) => formClass.id === classId) && <MenuItem value={classId}>{classId}</MenuItem>}
+          <TextField
+            select
+            label="Class"
+            name="class_id"
+            value={values.class_id}
+            onChange={(event) => setValue('class_id', event.target.value)}
+            fullWidth
+            margin="dense"
+            error={Boolean(messages.class_id)}
+            helperText={messages.class_id ?? 'Moves the student to this class when saved'}
+          >
+            {values.class_id !== '' && !(classes.data ?? []).some((formClass) => formClass.id === values.class_id) && <MenuItem value={values.class_id}>{values.class_id}</MenuItem>}
             {(classes.data ?? []).map((formClass) => (
               <MenuItem key={formClass.id} value={formClass.id}>
                 {formClassName(formClass.id, formClass.form_level)}
               </MenuItem>
             ))}
           </TextField>
+          {/* Enter in a field saves, as the Save button does. */}
+          <button type="submit" hidden aria-hidden tabIndex={-1} />
         </Box>
-        <SaveStatus status={status} />
+        <SaveStatus saving={save.isPending} failure={failure} />
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => send(ADMIN_EDIT_FIELDS)} disabled={save.isPending}>
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button onClick={saveChanges} variant="contained" disabled={save.isPending}>
           Save
         </Button>
-        <Button onClick={onClose} variant="contained">
-          Close
-        </Button>
       </DialogActions>
+      <Dialog open={confirmingMove} onClose={() => setConfirmingMove(false)} aria-labelledby="move-title" aria-describedby="move-text">
+        <DialogTitle id="move-title">{EDIT_STUDENT_WORDS.moveTitle}</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="move-text">{EDIT_STUDENT_WORDS.moveQuestion(name, stored.class_id, values.class_id)}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmingMove(false)}>Cancel</Button>
+          <Button
+            variant="contained"
+            onClick={() => {
+              setConfirmingMove(false);
+              send(changesOf(values, stored));
+            }}
+          >
+            {EDIT_STUDENT_WORDS.move}
+          </Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }
 
-/** 'Updating' → 'Updated Successfully.' (check icon) or 'Error Occured.' (alert icon), SPEC §4/§8. */
-function SaveStatus({ status }: { status: Status }) {
+/** 'Updating' while the save runs (SPEC §4); 'Error Occured.' with the server's reason when refused. */
+function SaveStatus({ saving, failure }: { saving: boolean; failure: string | null }) {
   return (
     <Box role="status" aria-live="polite" sx={{ display: 'flex', alignItems: 'center', gap: 1, minHeight: 28, mt: 1 }}>
-      {status === 'updating' && (
+      {saving && (
         <>
           <CircularProgress size={18} aria-hidden />
           <Typography>{ADMIN_MESSAGES.updating}</Typography>
         </>
       )}
-      {status === 'updated' && (
-        <>
-          <CheckCircleIcon color="success" aria-hidden />
-          <Typography color="success.main">{ADMIN_MESSAGES.updated}</Typography>
-        </>
-      )}
-      {status === 'error' && (
-        <Box role="alert" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+      {!saving && failure !== null && (
+        <Box role="alert" sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
           <ErrorOutlineIcon color="error" aria-hidden />
-          <Typography color="error">{ADMIN_MESSAGES.error}</Typography>
+          <Typography color="error">
+            {ADMIN_MESSAGES.error} {failure}
+          </Typography>
         </Box>
       )}
     </Box>

@@ -1,7 +1,35 @@
 import { useMemo } from 'react';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
-import { STUDENT_PAGE_SIZES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { DataGrid, type GridColDef, type GridComparatorFn, type GridPaginationModel, type GridSortCellParams, type GridSortModel } from '@mui/x-data-grid';
+import {
+  REGISTRATION_STATES,
+  REGISTRATION_STATE_LABELS,
+  STUDENT_PAGE_SIZES,
+  compareByClassThenName,
+  fullListName,
+  listName,
+  type AdminStudent,
+} from '../../shared/admin.schemas.js';
 import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
+
+/** The row a sort compares (a small school's list sorts in the page). */
+const rowOf = (cell: GridSortCellParams): AdminStudent => (cell.api as { getRow: (id: unknown) => AdminStudent }).getRow(cell.id);
+
+/** The Class column sorts by class, then by the names in it (as the server does). */
+const byClassThenName = (direction: 'asc' | 'desc'): GridComparatorFn => (_a, _b, cellA, cellB) => compareByClassThenName(rowOf(cellA), rowOf(cellB), direction);
+
+/** The Registration column sorts in the stages' order, not by its words. */
+const byRegistrationStage: GridComparatorFn = (_a, _b, cellA, cellB) => REGISTRATION_STATES.indexOf(rowOf(cellA).registration) - REGISTRATION_STATES.indexOf(rowOf(cellB).registration);
+
+/** On a phone only ID, Name, Class and the actions show, so a row fits 360 px without sideways scrolling. */
+const PHONE_HIDDEN = { date_of_birth: false, birth_certificate_no: false, sex: false, registration: false } as const;
+
+/**
+ * Below a wide screen (1280 px: the grid beside the admin menu is about 850 px) the date of birth
+ * and the pin give their room to the row's actions, which must stay inside the grid; the search
+ * box still finds a student by either (docs/decisions.md D82).
+ */
+const MEDIUM_HIDDEN = { date_of_birth: false, birth_certificate_no: false } as const;
 
 /** One row action button's width in the grid (a small icon button: 24 px icon, 5 px padding each side). */
 const ACTION_WIDTH_PX = 34;
@@ -28,23 +56,39 @@ export interface StudentGridProps {
 }
 
 /**
- * The student list's grid (MUI X Data Grid): ID, Name ('Last, First'), Class, Date of Birth, Birth
- * Certificate Pin and Actions. Its own module, loaded after the list's search, filters and total
+ * The student list's grid (MUI X Data Grid): ID, Name ('Last, First Middle'), Class, Date of Birth,
+ * Birth Certificate Pin, Sex, Registration and Actions; by class, then name, until sorted otherwise
+ * (docs/decisions.md D82). Its own module, loaded after the list's search, filters and total
  * have painted (the grid is most of the list's code: D64), so a phone sees where to search while the
  * grid arrives. The list (student-list.tsx) holds the rows, the filters and the dialogs.
  */
 export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount }: StudentGridProps) {
-  // On a phone the actions fold into one menu, and the date of birth and pin columns are hidden,
-  // so the row (and its actions) fits a 360 px screen without sideways scrolling.
+  // On a phone the actions fold into one menu, and the date of birth, pin, sex and registration
+  // columns are hidden, so the row (and its actions) fits a 360 px screen without sideways scrolling.
+  const wide = useMediaQuery('(min-width: 1440px)');
   const columns = useMemo<GridColDef<AdminStudent>[]>(
     () => [
       // Beside the admin menu at 1280 px the grid is about 850 px wide: the columns fit it with the
-      // office's eight row actions (docs/decisions.md D81), the name taking what is left.
+      // office's row actions (docs/decisions.md D81, D82), the name taking what is left.
       { field: 'id', headerName: 'ID', width: 92 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 130, valueGetter: (_value, row) => listName(row) },
-      { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 72, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 130, valueGetter: (_value, row) => fullListName(row) },
+      {
+        field: 'class_id',
+        headerName: 'Class',
+        width: narrow ? 56 : 72,
+        valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id),
+        getSortComparator: (direction) => byClassThenName(direction === 'desc' ? 'desc' : 'asc'),
+      },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 112 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 136 },
+      { field: 'sex', headerName: 'Sex', width: 64 },
+      {
+        field: 'registration',
+        headerName: 'Registration',
+        width: 112,
+        valueGetter: (_value, row) => REGISTRATION_STATE_LABELS[row.registration],
+        sortComparator: byRegistrationStage,
+      },
       {
         field: 'actions',
         headerName: 'Actions',
@@ -71,7 +115,7 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
       density="compact"
       disableRowSelectionOnClick
       disableColumnMenu={narrow}
-      columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
+      columnVisibilityModel={narrow ? PHONE_HIDDEN : wide ? {} : MEDIUM_HIDDEN}
       paginationModel={paginationModel}
       onPaginationModelChange={onPaginationModelChange}
       sortModel={sortModel}

@@ -5,6 +5,7 @@ import FactCheckIcon from '@mui/icons-material/FactCheck';
 import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
+import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
@@ -27,6 +28,7 @@ import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import {
   ADMIN_MESSAGES,
+  DEFAULT_STUDENT_SORT,
   REGISTRATION_STATES,
   REGISTRATION_STATE_LABELS,
   STUDENT_PAGE_SIZES,
@@ -58,6 +60,7 @@ import type { StudentRowAction } from './student-row-actions.js';
 const StudentGrid = lazy(() => import('./student-grid.js'));
 const AddStudentDialog = lazy(async () => ({ default: (await import('./add-student-dialog.js')).AddStudentDialog }));
 const EditStudentDialog = lazy(async () => ({ default: (await import('./edit-student-dialog.js')).EditStudentDialog }));
+const StudentHistoryDialog = lazy(async () => ({ default: (await import('./student-history-dialog.js')).StudentHistoryDialog }));
 const ResetPasswordDialog = lazy(async () => ({ default: (await import('./reset-password-dialog.js')).ResetPasswordDialog }));
 const PdfDialog = lazy(async () => ({ default: (await import('../components/pdf-view.js')).PdfDialog }));
 
@@ -91,7 +94,7 @@ function readKeptFilters(): KeptFilters | null {
   }
 }
 
-type StudentDialogKind = 'form' | 'edit' | 'reset' | 'documents' | 'family' | 'review';
+type StudentDialogKind = 'form' | 'edit' | 'history' | 'reset' | 'documents' | 'family' | 'review';
 type DialogKind = StudentDialogKind | 'add';
 type Dialog = { kind: StudentDialogKind; student: AdminStudent } | { kind: 'add' } | null;
 
@@ -120,22 +123,25 @@ interface StudentListProps {
 /** How long the search waits for typing to pause before a large school's list asks the server. */
 const SERVER_SEARCH_DELAY_MS = 300;
 
-/** The server's sort for the grid's sort model: a sortable column, or the list's own order (newest change first). */
+/** The server's sort for the grid's sort model: a sortable column, or the list's own order (class, then name: D82). */
 function serverSortOf(model: GridSortModel): Pick<StudentListPageRequest, 'sort' | 'direction'> {
   const first = model[0];
-  const sort = STUDENT_SORT_FIELDS.find((field) => field === first?.field);
-  return sort && first?.sort ? { sort, direction: first.sort } : { sort: 'updatedAt' satisfies StudentSortField, direction: 'desc' };
+  const sort = STUDENT_SORT_FIELDS.find((field): field is StudentSortField => field === first?.field);
+  return sort && first?.sort ? { sort, direction: first.sort } : { ...DEFAULT_STUDENT_SORT };
 }
+
+/** The grid opens sorted by class (then name), its arrow on the Class column saying so (D82). */
+const DEFAULT_SORT_MODEL: GridSortModel = [{ field: DEFAULT_STUDENT_SORT.sort, sort: DEFAULT_STUDENT_SORT.direction }];
 
 /**
  * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
- * Certificate Pin and Actions, newest change first; one search box over ID, names, pin, class
- * and date of birth, and filters by class and registration stage (not started, in progress,
+ * Certificate Pin, Sex, Registration and Actions, by class then name (D82); one search box over ID,
+ * names (middle names too, accents and case aside, either order), pin, class and date of birth, and filters by class and registration stage (not started, in progress,
  * complete); 'Total Number of Students: N'. Export call list downloads the rows shown with the
  * parents' phones and e-mails. The grid draws only the rows in view, so 2,000 students are
  * as quick as 20. Past the school's threshold (STUDENT_LIST_SERVER_MODE_ABOVE, the server's
  * answer says when) the grid runs in server mode: it asks for one page at a time, and the server
- * sorts, searches and filters (D64); below it the whole list is filtered here. Actions: the registration form, edit, reset password, the student's documents
+ * sorts, searches and filters (D64); below it the whole list is filtered here. Actions: the registration form, edit, the student's history, reset password, the student's documents
  * (a dialog with previews), term reports and attendance (the student's own screens, which an
  * administrator opens with ?student=ID), and for the office the student's Family (who is linked,
  * codes, invitations). Each action has a tooltip and a name that says whose row it is
@@ -184,7 +190,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const filter = filterWith(deferredSearch.trim());
   const filtered = Object.keys(filter).length > 0;
   const [paginationModel, setPaginationModel] = useState<GridPaginationModel>({ page: 0, pageSize: STUDENT_PAGE_SIZES[0] });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const [sortModel, setSortModel] = useState<GridSortModel>(DEFAULT_SORT_MODEL);
   // The first page is asked of the server whatever the school's size; its answer says whether the
   // list stays on the server (a large school) or loads whole and works here (a small one).
   const [clientMode, setClientMode] = useState(false);
@@ -249,6 +255,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
       const all: (StudentRowAction | false)[] = [
         { key: 'form', label: 'View registration form', name: `View registration form of ${name}`, icon: <PictureAsPdfIcon />, onClick: open('form') },
         mayEdit && { key: 'edit', label: 'Edit', name: `Edit ${name}`, icon: <EditIcon />, onClick: open('edit') },
+        { key: 'history', label: 'History', name: `History of ${name}`, icon: <HistoryIcon />, onClick: open('history') },
         mayReset && { key: 'reset', label: 'Reset password', name: `Reset password of ${name}`, icon: <LockResetIcon />, onClick: open('reset') },
         { key: 'documents', label: 'Documents', name: `Documents of ${name}`, icon: <FolderOpenIcon />, onClick: open('documents') },
         { key: 'terms', label: 'Term reports', name: `Term reports of ${name}`, icon: <SummarizeIcon />, onClick: show('/term-reports') },
@@ -260,7 +267,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
     },
     [navigate, openDialog, mayEdit, mayReset, mayFamily, mayReview, withEnrolmentActions],
   );
-  const actionCount = 4 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
+  const actionCount = 5 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
 
   const total = serverMode ? (studentPage.data?.totalStudents ?? 0) : (students.data?.length ?? 0);
   const close = () => setDialog(null);
@@ -269,6 +276,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const documentsStudent = of('documents');
   const familyStudent = of('family');
   const reviewStudent = of('review');
+  const historyStudent = of('history');
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
@@ -311,8 +319,9 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         </TextField>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
+        {/* The count only once it is known: a list still loading is not a school of 0. */}
         <Typography role="status" aria-live="polite" sx={{ fontWeight: 500 }}>
-          {ADMIN_MESSAGES.totalStudents(total)}
+          {loaded ? ADMIN_MESSAGES.totalStudents(total) : listError ? '' : 'Loading students…'}
           {filtered && loaded && ` · ${found} found`}
         </Typography>
         <FormControlLabel control={<Checkbox size="small" checked={withFormer} onChange={(event) => setWithFormer(event.target.checked)} />} label="Include former students" />
@@ -362,6 +371,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           />
         )}
         {mayEdit && opened.has('edit') && <EditStudentDialog student={of('edit')} onClose={close} />}
+        {opened.has('history') && <StudentHistoryDialog student={historyStudent ? { id: historyStudent.id, name: listName(historyStudent) || historyStudent.id } : null} onClose={close} />}
         {mayReset && opened.has('reset') && <ResetPasswordDialog student={of('reset')} onClose={close} />}
         {opened.has('documents') && <DocumentsDialog student={documentsStudent ? { id: documentsStudent.id, name: listName(documentsStudent) || documentsStudent.id } : null} onClose={close} />}
         {mayFamily && FamilyDialog && opened.has('family') && <FamilyDialog student={familyStudent ? { id: familyStudent.id, name: listName(familyStudent) || familyStudent.id } : null} onClose={close} />}

@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey } from '../../shared/term-reports.grading.js';
 import { TERM_RESULTS_MAX_ROWS, termResultsTemplateUrl, type ImportReport } from '../../shared/term-reports.schemas.js';
+import { countOf } from '../../shared/plural.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { MarkSheetDownload } from './mark-sheet-download.js';
 import { useGradingSettings, useImportTermResults } from './term-reports.api.js';
@@ -26,8 +27,6 @@ import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.j
 /** Rows shown in the preview besides every row with a problem. */
 const PREVIEW_ROWS = 200;
 const PROBLEM_BG = 'rgba(211, 47, 47, 0.06)';
-
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The academic year running now: a year starts in September (SPEC §9: named by its first year). */
 function currentAcademicYear(now = new Date()): number {
@@ -119,13 +118,13 @@ export function ImportTermResults() {
             </Button>
           </>
         }
-        importLabel={canImport ? `Import ${preview.rows.length} results` : 'Import results'}
+        importLabel={canImport ? `Import ${countOf(preview.rows.length, 'result')}` : 'Import results'}
         canImport={canImport}
         request={upload}
         doneMessage={
           done && (
             <>
-              Imported {done.rows.length} results for {done.summary.students} students in {done.summary.classes} classes into {done.year} Term{' '}
+              Imported {countOf(done.rows.length, 'result')} for {countOf(done.summary.students, 'student')} in {countOf(done.summary.classes, 'class', 'classes')} into {done.year} Term{' '}
               {done.term}. Post the term from Post Term Reports when it is ready for students.
             </>
           )
@@ -169,10 +168,10 @@ function ImportPreview({ report }: { report: ImportReport }) {
       ) : (
         <>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, my: 1.5 }} role="status">
-            <Chip label={count(summary.rows, 'row')} />
-            <Chip label={count(summary.students, 'student')} />
-            <Chip label={count(summary.subjects, 'subject')} />
-            <Chip label={count(summary.classes, 'class', 'classes')} />
+            <Chip label={countOf(summary.rows, 'row')} />
+            <Chip label={countOf(summary.students, 'student')} />
+            <Chip label={countOf(summary.subjects, 'subject')} />
+            <Chip label={countOf(summary.classes, 'class', 'classes')} />
             <Chip label={`${report.error_count} with problems`} color={report.error_count ? 'error' : 'success'} />
           </Box>
           {report.error_count > 0 && (

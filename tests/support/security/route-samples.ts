@@ -459,6 +459,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
 
   // ---- admin ----
   'GET /api/students': { request: get('/api/students'), ok: 200 },
+  'GET /api/students/:studentId/history': { request: ({ student }) => ({ url: `/api/students/${student}/history` }), ok: 200 },
   'GET /api/registration-data-spreadsheet': { costly: true, request: get('/api/registration-data-spreadsheet'), ok: 200 },
   'GET /api/registration-report/:classId': { costly: true, request: get('/api/registration-report/5A'), ok: 200 },
   'GET /api/parents-contact/:classId': { costly: true, request: get('/api/parents-contact/5A'), ok: 200 },

@@ -41,6 +41,7 @@ import {
 } from './demo-students.js';
 import { buildPlaceholderDocuments } from './placeholder-documents.js';
 import { createRandom } from './random.js';
+import { searchNameOfNew } from '../student-search.js';
 
 /**
  * The demo school (DESIGN §6 "seeded in the demo school"): 20 form classes, ~640 students at every
@@ -261,7 +262,7 @@ export async function seedDemoSchool(db: Kysely<Database>, options: SeedDemoScho
     await insertInChunks(
       trx,
       'students',
-      students.map((s) => s.row),
+      students.map((s) => ({ ...s.row, ...searchNameOfNew(s.row) })),
     );
 
     await seedUsers(trx, students, { demo: demoHash, admin: adminHash, reset: resetHash }, stamps);
