@@ -73,7 +73,7 @@ export const STUDENT_ACTIONS = [
   /** Invite a parent or guardian by e-mail to the student's record (the student may, for their own). */
   'student.invite-family',
   /** Read the student's enrolment history: entries, exits and their reasons (staff only, D80). */
-  'student.enrolment-history',
+  'student.history',
   /** Withdraw a student from the roll, or readmit a former one (D80). */
   'student.enrolment',
 ] as const;

@@ -195,7 +195,7 @@ const LOOKUPS: AccessSection = {
 const STUDENTS: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
   'GET /api/students':                                                  row('students.list',           '!  -  -  -  -  T  t  O  Pr A'),
-  'GET /api/students/:studentId/history':                               row('student.read',            '!  S  -  P  -  T  -  O  Pr A'),
+  'GET /api/students/:studentId/history':                               row('student.history',         '!  -  -  -  -  T  -  O  Pr A'),
   'GET /api/registration-data-spreadsheet':                             row('students.export',         '!  -  -  -  -  -  -  O  Pr A'),
   'GET /api/registration-report/:classId':                              row('class.read',              '!  -  -  -  -  T  -  O  Pr A'),
   'GET /api/parents-contact/:classId':                                  row('class.read',              '!  -  -  -  -  T  -  O  Pr A'),
@@ -310,7 +310,7 @@ const NOTICES: AccessSection = {
 // prettier-ignore
 const ENROLMENT: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
-  'GET /api/enrolment/:studentId':                                      row('student.enrolment-history', '!  -  -  -  -  T  -  O  Pr A'),
+  'GET /api/enrolment/:studentId':                                      row('student.history', '!  -  -  -  -  T  -  O  Pr A'),
   'POST /api/enrolment/:studentId/withdraw':                            row('student.enrolment',       '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/enrolment/:studentId/readmit':                             row('student.enrolment',       '!  -  -  -  -  -  -  O  -  A'),
 };

@@ -75,7 +75,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     '/api/students/:studentId/history',
     {
       // A form teacher reads their classes' students only; the access layer decides (http/policy.ts).
-      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
+      config: { access: { can: 'student.history', student: { param: 'studentId' } } },
       schema: {
         tags,
         summary: "A student's history: each change of the record and its documents (the field's label, old and new value in words, who, when), newest first, 25 a page",

@@ -138,17 +138,17 @@ describe('the session answer tells the admin area what the role may do', () => {
     expect(await sessionOf(DEMO_ADMIN.username, DEMO_ADMIN.password)).toMatchObject({
       staff_role: 'administrator',
       class_ids: [],
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.enrolment-history', 'student.enrolment'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment'],
     });
     expect(await sessionOf(office.username, office.password)).toMatchObject({
       staff_role: 'office',
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.enrolment-history', 'student.enrolment'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment'],
     });
     const principalSession = await sessionOf(principal.username, principal.password);
-    expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read', 'student.enrolment-history'] });
+    expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read', 'student.history'] });
     expect(principalSession?.permissions).not.toContain('students.add');
     const teacher = await sessionOf(formTeacher.username, formTeacher.password);
-    expect(teacher).toMatchObject({ staff_role: 'form_teacher', class_ids: [formTeacher.classId], student_permissions: ['student.read', 'student.enrolment-history'] });
+    expect(teacher).toMatchObject({ staff_role: 'form_teacher', class_ids: [formTeacher.classId], student_permissions: ['student.read', 'student.history'] });
     expect(teacher?.permissions).not.toContain('students.export');
   });
 

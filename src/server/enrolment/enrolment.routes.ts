@@ -8,7 +8,7 @@ import * as enrolment from './enrolment.service.js';
 
 /**
  * A student's enrolment history, Withdraw and Readmit (docs/decisions.md D80). The history is
- * staff's to read (`student.enrolment-history`: a form teacher their classes' students); withdrawing
+ * staff's to read (`student.history`: a form teacher their classes' students); withdrawing
  * and readmitting are the office's and administrators' (`student.enrolment`).
  */
 export const enrolmentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }) => {
@@ -18,7 +18,7 @@ export const enrolmentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db })
   app.get(
     '/api/enrolment/:studentId',
     {
-      config: { access: { can: 'student.enrolment-history', student: { param: 'studentId' } } },
+      config: { access: { can: 'student.history', student: { param: 'studentId' } } },
       schema: {
         tags,
         summary: "A student's enrolment: on the roll or not, the dated entries and exits (oldest first), and the dates a withdrawal or readmission may take",

@@ -71,7 +71,7 @@ const CAN: Record<Action, string> = {
   'student.reset-password': '-  -  -  -  -  -  O  -  A',
   'student.family':         '-  -  -  -  -  -  O  -  A',
   'student.invite-family':  'S  -  -  -  -  -  O  -  A',
-  'student.enrolment-history': '-  -  -  -  T  -  O  Pr A',
+  'student.history': '-  -  -  -  T  -  O  Pr A',
   'student.enrolment':      '-  -  -  -  -  -  O  -  A',
 };
 
@@ -118,7 +118,7 @@ const MAY_EVER: Record<Action, string> = {
   'student.reset-password': '-  -  -  O  -  A',
   'student.family':         '-  -  -  O  -  A',
   'student.invite-family':  'S  -  -  O  -  A',
-  'student.enrolment-history': '-  -  T  O  Pr A',
+  'student.history': '-  -  T  O  Pr A',
   'student.enrolment':      '-  -  -  O  -  A',
 };
 

@@ -22,7 +22,7 @@ export type Requester =
 
 export type Action = SchoolAction | StudentAction;
 
-const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'student.enrolment-history', 'students.list', 'class.read', 'term-reports.read', 'settings.read'];
+const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'student.history', 'students.list', 'class.read', 'term-reports.read', 'settings.read'];
 
 /** What each staff role may do (the issue's table). A form teacher's actions reach their classes only. */
 const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
@@ -179,7 +179,7 @@ const REFUSALS: Record<Action, string> = {
   'student.reset-password': "Only the office and administrators may reset a student's password.",
   'student.family': "Only the office and administrators may manage a student's family accounts.",
   'student.invite-family': 'Only the student, the office and administrators may invite a parent to this record.',
-  'student.enrolment-history': "Only staff may see a student's enrolment history, and a form teacher only their classes'.",
+  'student.history': "Only staff may see a student's history (enrolment and changes), and a form teacher only their classes'.",
   'student.enrolment': 'Only the office and administrators may withdraw or readmit a student.',
 };
 

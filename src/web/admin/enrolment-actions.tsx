@@ -29,7 +29,7 @@ export interface EnrolmentActions {
  */
 export function useEnrolmentActions(): EnrolmentActions {
   const user = useSession().data?.user ?? null;
-  const mayRead = canTake(user, 'student.enrolment-history');
+  const mayRead = canTake(user, 'student.history');
   const mayChange = canTake(user, 'student.enrolment');
   const [open, setOpen] = useState<{ student: { id: string; name: string }; start: EnrolmentView } | null>(null);
   const [opened, setOpened] = useState(false);
