@@ -20,6 +20,7 @@ import * as familyVerifyPassword from './migrations/0016-family-verify-password.
 import * as outboxSentSecrets from './migrations/0017-outbox-sent-secrets.js';
 import * as documentThumbnails from './migrations/0018-document-thumbnails.js';
 import * as yesNoAnswers from './migrations/0019-yes-no-answers.js';
+import * as paperDocuments from './migrations/0024-paper-documents.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-outbox-sent-secrets': outboxSentSecrets,
   '0018-document-thumbnails': documentThumbnails,
   '0019-yes-no-answers': yesNoAnswers,
+  '0024-paper-documents': paperDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
