@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import { DataGrid, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
 import { STUDENT_PAGE_SIZES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
 
@@ -23,6 +23,8 @@ export interface StudentGridProps {
   /** A row's actions, the same number for every row (`actionCount`). */
   actionsOf: (row: AdminStudent) => StudentRowAction[];
   actionCount: number;
+  /** The rows ticked for a bulk action (bulk-actions.tsx); absent when the person may take none. Former students cannot be ticked. */
+  selection?: { model: GridRowSelectionModel; onChange: (model: GridRowSelectionModel) => void } | undefined;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface StudentGridProps {
  * have painted (the grid is most of the list's code: D64), so a phone sees where to search while the
  * grid arrives. The list (student-list.tsx) holds the rows, the filters and the dialogs.
  */
-export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount }: StudentGridProps) {
+export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount, selection }: StudentGridProps) {
   // On a phone the actions fold into one menu, and the date of birth and pin columns are hidden,
   // so the row (and its actions) fits a 360 px screen without sideways scrolling.
   const columns = useMemo<GridColDef<AdminStudent>[]>(
@@ -66,6 +68,10 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
       loading={loading}
       density="compact"
       disableRowSelectionOnClick
+      checkboxSelection={selection !== undefined}
+      {...(selection ? { rowSelectionModel: selection.model, onRowSelectionModelChange: selection.onChange, isRowSelectable: ({ row }: { row: AdminStudent }) => !row.left_on } : {})}
+      // Pages come one at a time from a large school's server: rows ticked on another page stay ticked.
+      keepNonExistentRowsSelected={serverMode}
       disableColumnMenu={narrow}
       columnVisibilityModel={narrow ? { date_of_birth: false, birth_certificate_no: false } : {}}
       paginationModel={paginationModel}
