@@ -48,7 +48,8 @@ describe('student list', () => {
     // The total paints before the grid's code has loaded: the headers come with the grid.
     await page.getByRole('columnheader', { name: 'Actions' }).waitFor();
     const headers = await page.getByRole('columnheader').allTextContents();
-    expect(headers.map((h) => h.trim())).toEqual(['ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Actions']);
+    // The first column is the bulk actions' checkbox (docs/decisions.md D83), a box with no heading text.
+    expect(headers.map((h) => h.trim())).toEqual(['', 'ID', 'Name', 'Class', 'Date of Birth', 'Birth Certificate Pin', 'Actions']);
     const newest = await spec.portal.database.db.selectFrom('students').select('id').orderBy('updated_at', 'desc').orderBy('id').executeTakeFirstOrThrow();
     expect(await page.locator('[role="row"][data-id]').first().getAttribute('data-id')).toBe(newest.id);
 
