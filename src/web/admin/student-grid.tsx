@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
+import { DataGrid, GRID_CHECKBOX_SELECTION_COL_DEF, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
 import { STUDENT_PAGE_SIZES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
 
@@ -36,17 +36,20 @@ export interface StudentGridProps {
 export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount, selection }: StudentGridProps) {
   // On a phone the actions fold into one menu, and the date of birth and pin columns are hidden,
   // so the row (and its actions) fits a 360 px screen without sideways scrolling.
+  const ticking = selection !== undefined;
   const columns = useMemo<GridColDef<AdminStudent>[]>(
     () => [
+      // The bulk actions' checkboxes, narrower on a phone, where the Name column gives up the rest.
+      ...(ticking && narrow ? [{ ...GRID_CHECKBOX_SELECTION_COL_DEF, width: 40 }] : []),
       { field: 'id', headerName: 'ID', width: narrow ? 92 : 110 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 160, valueGetter: (_value, row) => listName(row) },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? (ticking ? 70 : 80) : 160, valueGetter: (_value, row) => listName(row) },
       { field: 'class_id', headerName: 'Class', width: narrow ? 56 : 80, valueGetter: (_value, row) => (row.left_on ? `Left ${row.left_class ?? ''}`.trim() : row.class_id) },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 120 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 170 },
       {
         field: 'actions',
         headerName: 'Actions',
-        width: narrow ? 72 : 8 + ACTION_WIDTH_PX * actionCount,
+        width: narrow ? (ticking ? 60 : 72) : 8 + ACTION_WIDTH_PX * actionCount,
         sortable: false,
         filterable: false,
         hideable: false,
@@ -57,7 +60,7 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
         renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
     ],
-    [narrow, actionsOf, actionCount],
+    [narrow, ticking, actionsOf, actionCount],
   );
 
   return (
