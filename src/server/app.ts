@@ -27,6 +27,7 @@ import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
 import { DigestTimer } from './notices/digest-timer.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { bulkRoutes } from './admin/bulk.routes.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(reRegistrationRoutes, appDeps);
   await app.register(termReportRoutes, appDeps);
   await app.register(adminRoutes, appDeps);
+  await app.register(bulkRoutes, appDeps);
   await app.register(privacyRoutes, appDeps);
   await app.register(staffRoutes, appDeps);
   await app.register(outboxRoutes, appDeps);

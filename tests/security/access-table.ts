@@ -204,6 +204,12 @@ const STUDENTS: AccessSection = {
   'GET /api/students/import-template':                                  row('students.add',            '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/students':                                                 row('students.add',            '!  -  -  -  -  -  -  O  -  A'),
   'POST /api/students/import':                                          row('students.add',            '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/students/bulk/summary':                                    row('students.list',           '!  -  -  -  -  T  t  O  Pr A'),
+  'POST /api/students/bulk/class':                                      row('students.add',            '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/students/bulk/invitations':                                row('families.manage',         '!  -  -  -  -  -  -  O  -  A'),
+  'POST /api/students/bulk/paper-documents':                            row('documents.review',        '!  -  -  -  -  -  -  O  -  A'),
+  'GET /api/class-list/:classId':                                       row('class.read',              '!  -  -  -  -  T  -  O  Pr A'),
+  'GET /api/class-register/:classId':                                  row('class.read',              '!  -  -  -  -  T  -  O  Pr A'),
 };
 
 /** The new Form 1 from the placement list: the office and administrators. */

@@ -23,6 +23,7 @@ import * as yesNoAnswers from './migrations/0019-yes-no-answers.js';
 import * as intakeFinalises from './migrations/0020-intake-finalises.js';
 import * as enrolmentHistory from './migrations/0021-enrolment-history.js';
 import * as studentSearchName from './migrations/0023-student-search-name.js';
+import * as paperDocuments from './migrations/0024-paper-documents.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-intake-finalises': intakeFinalises,
   '0021-enrolment-history': enrolmentHistory,
   '0023-student-search-name': studentSearchName,
+  '0024-paper-documents': paperDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

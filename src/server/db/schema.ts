@@ -190,6 +190,14 @@ export interface DocumentTable extends Timestamps {
 
 export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';
 
+/** A document slot the office received on paper (migration 0024, docs/decisions.md D83). */
+export interface PaperDocumentTable extends Timestamps {
+  student_id: string;
+  file_type: string;
+  received_by_user_id: number | null;
+  received_at: string;
+}
+
 /** The office's decision on a registration record, when there is one (D56). */
 export interface RegistrationReviewTable extends Timestamps {
   student_id: string;
@@ -511,6 +519,7 @@ export interface Database {
   notice_students: NoticeStudentTable;
   notice_preferences: NoticePreferenceTable;
   parent_email_verifications: ParentEmailVerificationTable;
+  paper_documents: PaperDocumentTable;
   year_rollovers: YearRolloverTable;
   enrolment_events: EnrolmentEventTable;
   re_registrations: ReRegistrationTable;

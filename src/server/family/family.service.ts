@@ -8,6 +8,7 @@ import { AppError, badRequest, conflict, fieldError, forbidden, notFound, tooMan
 import { hitRateLimit, type RateLimitRule } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import { queueMessage } from '../mail/outbox.service.js';
+import { markRecordEmailVerified } from '../notices/notices.service.js';
 import { formClassName } from '../../shared/form-class.js';
 import {
   FAMILY_CODE_ALPHABET,
@@ -144,6 +145,8 @@ export async function verifyFamily(db: Db, input: FamilyVerifyInput, actor: Acto
       if (!invitation.student_id || !(await repo.useToken(trx, invitation.id, at))) continue;
       await repo.insertLink(trx, { userId, studentId: invitation.student_id, via: 'invitation', at });
       await writeAudit(trx, linkAudit(self, 'family-link', invitation.student_id, { email }, 'invitation'));
+      // The invitation's address is this mailbox, now proven: so is the record's e-mail it came from (D83).
+      await markRecordEmailVerified(trx, invitation.student_id, email, userId, self);
     }
     return { userId, name, email };
   });
@@ -291,12 +294,16 @@ export async function acceptInvitation(db: Db, guardian: { userId: number; email
     throw forbidden(INVITATION_OTHER_ADDRESS(account?.email ?? guardian.email ?? 'another account'));
   }
   const studentId = found.student_id;
+  const address = account.email;
   await db.transaction().execute(async (trx) => {
     const at = nowIso();
     if (!(await repo.useToken(trx, found.id, at))) throw new AppError(400, 'link_invalid', LINK_INVALID);
     if (await repo.insertLink(trx, { userId: guardian.userId, studentId, via: 'invitation', at })) {
       await writeAudit(trx, linkAudit(actor, 'family-link', studentId, guardian, 'invitation'));
     }
+    // The link reached the mailbox it was sent to and was opened by that address's own account:
+    // a parent e-mail of the record that is this address is verified by it (D83).
+    await markRecordEmailVerified(trx, studentId, address, guardian.userId, actor);
   });
   return childOf(db, guardian.userId, studentId);
 }
@@ -424,6 +431,28 @@ export async function inviteFamily(db: Db, studentId: string, email: string, act
     await writeAudit(trx, { ...actor, action: 'family-invite', entity: 'student', entity_id: studentId, field: 'family', new_value: email });
   });
   return { message: `Invitation sent to ${email}. The link works for 14 days.` };
+}
+
+/** One invitation of a bulk send: the student's record and one parent e-mail it holds. */
+export interface RecordInvitation {
+  studentId: string;
+  studentName: string;
+  email: string;
+}
+
+/**
+ * The office's bulk send (D83): the family invitation of `inviteFamily`, to parent e-mails the
+ * records hold, all written in the caller's transaction (a link, its message in the outbox and an
+ * audit row each). The caller has chosen the addresses and left out those invited recently.
+ */
+export async function inviteRecordParents(trx: Db, invitations: readonly RecordInvitation[], actor: Actor): Promise<void> {
+  const at = nowIso();
+  for (const invitation of invitations) {
+    const token = newToken();
+    await repo.insertToken(trx, { purpose: 'invitation', tokenHash: sha256(token), expiresAt: later(INVITATION_TTL_MS), at, studentId: invitation.studentId, email: invitation.email, createdBy: actor.actor_user_id });
+    await queueMessage(trx, { to: invitation.email, template: 'family-invitation', data: { studentName: invitation.studentName, token } });
+    await writeAudit(trx, { ...actor, action: 'family-invite', entity: 'student', entity_id: invitation.studentId, field: 'family', new_value: invitation.email });
+  }
 }
 
 /** The office links an existing family account, found by its e-mail. */

@@ -499,6 +499,24 @@ export async function unsubscribe(db: Db, token: string, actor: Actor): Promise<
 
 // ---- verified parent e-mails (the office) ------------------------------------------------------
 
+/**
+ * An invitation mailed to `email` was opened by the family account of that address (D83): each
+ * parent e-mail of the record that is this address counts as verified, as if the office had
+ * checked it, by that account. Audited under the student like the office's mark.
+ */
+export async function markRecordEmailVerified(trx: Db, studentId: string, email: string, userId: number, actor: Actor): Promise<void> {
+  const [student] = await repo.findStudents(trx, [studentId]);
+  const marks = await repo.listEmailVerifications(trx, [studentId]);
+  const address = normalEmail(email);
+  if (!student || address === '') return;
+  for (const parent of PARENT_EMAIL_FIELDS) {
+    if (parentEmailOf(student, parent) !== address) continue;
+    if (marks.some((mark) => mark.parent === parent && mark.email === address)) continue;
+    await repo.upsertEmailVerification(trx, { studentId, parent, email: address, userId, at: nowIso() });
+    await writeAudit(trx, { ...actor, action: 'parent-email-verified', entity: 'students', entity_id: studentId, field: `email_${parent}`, old_value: null, new_value: `${address} (invitation opened)` });
+  }
+}
+
 export async function listParentEmails(db: Db, studentId: string): Promise<ParentEmailList> {
   const [student] = await repo.findStudents(db, [studentId]);
   if (!student) throw notFound('No student has this ID.');

@@ -1,6 +1,15 @@
 import { useMemo } from 'react';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { DataGrid, type GridColDef, type GridComparatorFn, type GridPaginationModel, type GridSortCellParams, type GridSortModel } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  GRID_CHECKBOX_SELECTION_COL_DEF,
+  type GridColDef,
+  type GridComparatorFn,
+  type GridPaginationModel,
+  type GridRowSelectionModel,
+  type GridSortCellParams,
+  type GridSortModel,
+} from '@mui/x-data-grid';
 import {
   REGISTRATION_STATES,
   REGISTRATION_STATE_LABELS,
@@ -53,6 +62,8 @@ export interface StudentGridProps {
   /** A row's actions, the same number for every row (`actionCount`). */
   actionsOf: (row: AdminStudent) => StudentRowAction[];
   actionCount: number;
+  /** The rows ticked for a bulk action (bulk-actions.tsx); absent when the person may take none. Former students cannot be ticked. */
+  selection?: { model: GridRowSelectionModel; onChange: (model: GridRowSelectionModel) => void } | undefined;
 }
 
 /**
@@ -62,16 +73,19 @@ export interface StudentGridProps {
  * have painted (the grid is most of the list's code: D64), so a phone sees where to search while the
  * grid arrives. The list (student-list.tsx) holds the rows, the filters and the dialogs.
  */
-export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount }: StudentGridProps) {
+export default function StudentGrid({ rows, loading, serverMode, rowCount, paginationModel, onPaginationModelChange, sortModel, onSortModelChange, filtered, narrow, actionsOf, actionCount, selection }: StudentGridProps) {
   // On a phone the actions fold into one menu, and the date of birth, pin, sex and registration
   // columns are hidden, so the row (and its actions) fits a 360 px screen without sideways scrolling.
   const wide = useMediaQuery('(min-width: 1440px)');
+  const ticking = selection !== undefined;
   const columns = useMemo<GridColDef<AdminStudent>[]>(
     () => [
+      // The bulk actions' checkboxes (D83), narrower on a phone, where the Name column gives up the rest.
+      ...(ticking && narrow ? [{ ...GRID_CHECKBOX_SELECTION_COL_DEF, width: 40 }] : []),
       // Beside the admin menu at 1280 px the grid is about 850 px wide: the columns fit it with the
       // office's row actions (docs/decisions.md D81, D82), the name taking what is left.
       { field: 'id', headerName: 'ID', width: 92 },
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? 80 : 130, valueGetter: (_value, row) => fullListName(row) },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: narrow ? (ticking ? 70 : 80) : 110, valueGetter: (_value, row) => fullListName(row) },
       {
         field: 'class_id',
         headerName: 'Class',
@@ -81,18 +95,18 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
       },
       { field: 'date_of_birth', headerName: 'Date of Birth', width: 112 },
       { field: 'birth_certificate_no', headerName: 'Birth Certificate Pin', width: 136 },
-      { field: 'sex', headerName: 'Sex', width: 64 },
+      { field: 'sex', headerName: 'Sex', width: 56 },
       {
         field: 'registration',
         headerName: 'Registration',
-        width: 112,
+        width: 104,
         valueGetter: (_value, row) => REGISTRATION_STATE_LABELS[row.registration],
         sortComparator: byRegistrationStage,
       },
       {
         field: 'actions',
         headerName: 'Actions',
-        width: narrow ? 72 : CELL_PADDING_PX + ACTION_WIDTH_PX * actionCount,
+        width: narrow ? (ticking ? 60 : 72) : CELL_PADDING_PX + ACTION_WIDTH_PX * actionCount,
         sortable: false,
         filterable: false,
         hideable: false,
@@ -103,7 +117,7 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
         renderCell: ({ row, tabIndex }) => <StudentRowActions actions={actionsOf(row)} studentName={listName(row) || row.id} folded={narrow} tabIndex={tabIndex} />,
       },
     ],
-    [narrow, actionsOf, actionCount],
+    [narrow, ticking, actionsOf, actionCount],
   );
 
   return (
@@ -114,6 +128,10 @@ export default function StudentGrid({ rows, loading, serverMode, rowCount, pagin
       loading={loading}
       density="compact"
       disableRowSelectionOnClick
+      checkboxSelection={ticking}
+      {...(selection ? { rowSelectionModel: selection.model, onRowSelectionModelChange: selection.onChange, isRowSelectable: ({ row }: { row: AdminStudent }) => !row.left_on } : {})}
+      // Pages come one at a time from a large school's server: rows ticked on another page stay ticked.
+      keepNonExistentRowsSelected={serverMode}
       disableColumnMenu={narrow}
       columnVisibilityModel={narrow ? PHONE_HIDDEN : wide ? {} : MEDIUM_HIDDEN}
       paginationModel={paginationModel}

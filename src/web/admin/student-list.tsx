@@ -24,7 +24,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import type { GridPaginationModel, GridRowSelectionModel, GridSortModel } from '@mui/x-data-grid';
 import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import {
   ADMIN_MESSAGES,
@@ -54,6 +54,7 @@ import { usePainted } from '../lib/use-painted.js';
 import { useDownloadFile, useStudentPage, useStudents } from './admin.api.js';
 import { useEnrolmentActions } from './enrolment-actions.js';
 import type { StudentRowAction } from './student-row-actions.js';
+import type { BulkSelection } from '../../shared/bulk.schemas.js';
 
 // The grid and the dialogs are most of the list's code: the search, filters and total paint
 // first, the grid arrives after them, and each dialog's code comes the first time it opens (D64).
@@ -63,6 +64,10 @@ const EditStudentDialog = lazy(async () => ({ default: (await import('./edit-stu
 const StudentHistoryDialog = lazy(async () => ({ default: (await import('./student-history-dialog.js')).StudentHistoryDialog }));
 const ResetPasswordDialog = lazy(async () => ({ default: (await import('./reset-password-dialog.js')).ResetPasswordDialog }));
 const PdfDialog = lazy(async () => ({ default: (await import('../components/pdf-view.js')).PdfDialog }));
+const BulkActions = lazy(() => import('./bulk-actions.js'));
+
+/** No row ticked. */
+const NOTHING_TICKED: GridRowSelectionModel = { type: 'include', ids: new Set() };
 
 /** Where the grid will be, while its code comes. */
 function GridPlaceholder() {
@@ -207,6 +212,22 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
     setPaginationModel((model) => (model.page === 0 ? model : { ...model, page: 0 }));
   }, [serverSearch, classId, registration, withFormer]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Bulk actions (docs/decisions.md D83): rows ticked, or the whole filtered list as its filter.
+  const bulk = {
+    changeClass: canTake(user, 'students.add') && mayEdit,
+    invite: canTake(user, 'families.manage') && canTake(user, 'student.invite-family'),
+    paperDocuments: canTake(user, 'documents.review') && mayEdit,
+    print: canTake(user, 'class.read'),
+  };
+  const mayTick = bulk.changeClass || bulk.invite || bulk.paperDocuments;
+  const [ticked, setTicked] = useState<GridRowSelectionModel>(NOTHING_TICKED);
+  const [allMatching, setAllMatching] = useState(false);
+  const clearSelection = useCallback(() => {
+    setTicked(NOTHING_TICKED);
+    setAllMatching(false);
+  }, []);
+  // Another search or filter is another list: nothing of the old one stays selected.
+  useEffect(clearSelection, [clearSelection, search, classId, registration, withFormer]);
   // The grid's code is asked for once the search and filters are on screen: rendered in the same
   // pass, React would hold the whole list back until the grid's code had come (D64).
   const gridWanted = usePainted();
@@ -270,6 +291,13 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
   const actionCount = 5 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
 
   const total = serverMode ? (studentPage.data?.totalStudents ?? 0) : (students.data?.length ?? 0);
+  // The header's "all" box ticks every selectable row it holds; the list keeps the ids either way.
+  const tickedIds = ticked.type === 'include' ? [...ticked.ids].map(String) : rows.filter((row) => !row.left_on && !ticked.ids.has(row.id)).map((row) => row.id);
+  const selection: BulkSelection | null = allMatching ? { kind: 'filter', filter } : tickedIds.length > 0 ? { kind: 'ids', ids: tickedIds } : null;
+  const onTick = (model: GridRowSelectionModel) => {
+    setAllMatching(false);
+    setTicked(model);
+  };
   const close = () => setDialog(null);
   const of = (kind: StudentDialogKind) => (dialog && dialog.kind === kind && 'student' in dialog ? dialog.student : null);
   const formStudent = of('form');
@@ -339,6 +367,21 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           )}
         </Box>
       </Box>
+      <Suspense fallback={null}>
+        <BulkActions
+          selectedCount={allMatching ? found : tickedIds.length}
+          allMatching={allMatching}
+          found={found}
+          selection={selection}
+          onSelectAll={() => setAllMatching(true)}
+          onClear={clearSelection}
+          onDone={clearSelection}
+          classes={classChoices}
+          classId={classId}
+          may={bulk}
+          narrow={narrow}
+        />
+      </Suspense>
       {listError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {errorMessage(listError)}
@@ -359,6 +402,7 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
             narrow={narrow}
             actionsOf={actionsOf}
             actionCount={actionCount}
+            selection={mayTick ? { model: allMatching ? { type: 'exclude', ids: new Set() } : ticked, onChange: onTick } : undefined}
           /> : <GridPlaceholder />}
         </Suspense>
       </Box>

@@ -482,6 +482,23 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
+  // ---- the student list's bulk actions (D83): the bystander, into the class it is in ----
+  'POST /api/students/bulk/summary': { request: () => ({ url: '/api/students/bulk/summary', body: { selection: { kind: 'filter', filter: { class_id: '5A' } } } }), ok: 200 },
+  'POST /api/students/bulk/class': {
+    request: async ({ db }) => {
+      const { class_id } = await db.selectFrom('students').select('class_id').where('id', '=', BYSTANDER_STUDENT).executeTakeFirstOrThrow();
+      return { url: '/api/students/bulk/class', body: { selection: { kind: 'ids', ids: [BYSTANDER_STUDENT] }, class_id } };
+    },
+    ok: 200,
+  },
+  'POST /api/students/bulk/invitations': { request: () => ({ url: '/api/students/bulk/invitations', body: { selection: { kind: 'ids', ids: [BYSTANDER_STUDENT] } } }), ok: 200 },
+  'POST /api/students/bulk/paper-documents': {
+    request: () => ({ url: '/api/students/bulk/paper-documents', body: { selection: { kind: 'ids', ids: [BYSTANDER_STUDENT] }, file_type: 'birth_certificate' } }),
+    ok: 200,
+  },
+  'GET /api/class-list/:classId': { costly: true, request: get('/api/class-list/5A'), ok: 200 },
+  'GET /api/class-register/:classId': { costly: true, request: get('/api/class-register/5A?month=2026-11'), ok: 200 },
+
   // ---- the new Form 1 (D61) ----
   'GET /api/intake': { request: get('/api/intake'), ok: 200 },
   'POST /api/intake/import': {
