@@ -420,10 +420,10 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(count.n).toBe(1);
   });
 
-  it("0023 stores the names of the records already held as the list's search reads them, and its down takes the column away", async () => {
+  it("0022 stores the names of the records already held as the list's search reads them, and its down takes the column away", async () => {
     const db = await emptyDatabase();
     await migrateToLatest(db);
-    await migrateDownThrough(db, '0023-student-search-name');
+    await migrateDownThrough(db, '0022-student-search-name');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'X1', first_name: 'Chloé', middle_name: 'Ann', last_name: 'DÚRAN', created_at: iso, updated_at: iso }).execute();
     await db.insertInto('students').values({ id: 'X2', created_at: iso, updated_at: iso }).execute();
@@ -433,7 +433,7 @@ describe(`migrations on ${currentEngine()}`, () => {
       { id: 'X1', search_name: 'chloe ann duran' },
       { id: 'X2', search_name: '' },
     ]);
-    await migrateDownThrough(db, '0023-student-search-name');
+    await migrateDownThrough(db, '0022-student-search-name');
     await expect(sql`select search_name from students`.execute(db)).rejects.toThrow();
   });
 });

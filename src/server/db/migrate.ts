@@ -22,8 +22,8 @@ import * as documentThumbnails from './migrations/0018-document-thumbnails.js';
 import * as yesNoAnswers from './migrations/0019-yes-no-answers.js';
 import * as intakeFinalises from './migrations/0020-intake-finalises.js';
 import * as enrolmentHistory from './migrations/0021-enrolment-history.js';
-import * as studentSearchName from './migrations/0023-student-search-name.js';
-import * as paperDocuments from './migrations/0024-paper-documents.js';
+import * as studentSearchName from './migrations/0022-student-search-name.js';
+import * as paperDocuments from './migrations/0023-paper-documents.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,8 +48,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-yes-no-answers': yesNoAnswers,
   '0020-intake-finalises': intakeFinalises,
   '0021-enrolment-history': enrolmentHistory,
-  '0023-student-search-name': studentSearchName,
-  '0024-paper-documents': paperDocuments,
+  '0022-student-search-name': studentSearchName,
+  '0023-paper-documents': paperDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -62,7 +62,7 @@ export type StudentTable = Timestamps & {
   agreed_by_name: string | null;
   agreed_by_kind: string | null;
   agreed_at: string | null;
-  /** The names as the list's search reads them, accents off, lower case (0023, D82; db/student-search.ts writes it). */
+  /** The names as the list's search reads them, accents off, lower case (0022, D82; db/student-search.ts writes it). */
   search_name: string | null;
 } & { [K in StudentTextColumn]: string | null } & { [K in Exclude<StudentFlagColumn, StudentYesNoColumn>]: Generated<number> } & {
   [K in StudentYesNoColumn]: number | null;
@@ -190,7 +190,7 @@ export interface DocumentTable extends Timestamps {
 
 export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';
 
-/** A document slot the office received on paper (migration 0024, docs/decisions.md D83). */
+/** A document slot the office received on paper (migration 0023, docs/decisions.md D83). */
 export interface PaperDocumentTable extends Timestamps {
   student_id: string;
   file_type: string;

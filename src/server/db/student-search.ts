@@ -2,7 +2,7 @@ import { studentNameSearchText } from '../../shared/admin.schemas.js';
 import type { Db } from './database.js';
 
 /**
- * `students.search_name` (migration 0023, docs/decisions.md D82) follows the names: every write of
+ * `students.search_name` (migration 0022, docs/decisions.md D82) follows the names: every write of
  * a student's first, middle or last name goes through one of these, so the list's search finds
  * the record by its names as `studentNameSearchText` folds them.
  */
