@@ -255,9 +255,20 @@ export const OfficeDocumentSchema = z.object({
 });
 export type OfficeDocument = z.infer<typeof OfficeDocumentSchema>;
 
-/** `GET /api/review/students/{studentId}`: the office's view of one student's decisions and reach. */
+/** A slot the office marked as received on paper (docs/decisions.md D83). */
+export const PaperDocumentSchema = z.object({
+  file_type: z.enum(DOCUMENT_TYPES),
+  /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
+  received_at: z.string(),
+  /** The staff member's name (or username); null for an account since removed. */
+  received_by: z.string().nullable(),
+});
+export type PaperDocument = z.infer<typeof PaperDocumentSchema>;
+
+/** `GET /api/review/students/{studentId}`: the office's view of one student's decisions, paper copies and reach. */
 export const OfficeStudentReviewSchema = z.object({
   documents: z.array(OfficeDocumentSchema),
+  paper: z.array(PaperDocumentSchema),
   reach: FamilyReachSchema,
 });
 export type OfficeStudentReview = z.infer<typeof OfficeStudentReviewSchema>;

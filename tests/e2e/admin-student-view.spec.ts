@@ -158,6 +158,7 @@ describe('row actions', () => {
     ['Attendance', `Attendance of ${listName}`],
     ['Family', `Family of ${listName}`],
     ['Review registration', `Review registration of ${listName}`],
+    ['Enrolment history', `Enrolment history of ${listName}`],
   ] as const;
 
   it('each has a tooltip on hover and a name that names the student (1280px)', async () => {

@@ -84,7 +84,7 @@ describe('the menu of each role', () => {
     await page.getByRole('heading', { level: 1, name: 'Students' }).waitFor();
     await button('Add student').waitFor();
     await button('Export call list').waitFor();
-    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'History', 'Reset password', 'Documents', 'Term reports', 'Attendance', 'Family', 'Review registration']);
+    expect(await firstRowActions()).toEqual(['View registration form', 'Edit', 'History', 'Reset password', 'Documents', 'Term reports', 'Attendance', 'Family', 'Review registration', 'Enrolment history']);
     expect(refused).toEqual([]);
   });
 
@@ -95,7 +95,7 @@ describe('the menu of each role', () => {
     await page.getByText(`Total Number of Students: ${await countStudents()}`).waitFor();
     await button('Export call list').waitFor();
     expect(await button('Add student').count()).toBe(0);
-    expect(await firstRowActions()).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance']);
+    expect(await firstRowActions()).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance', 'Enrolment history']);
     expect(await page.getByRole('button', { name: /^(Edit|Reset password) / }).count()).toBe(0);
 
     // Reports offer every class and All classes.
@@ -148,7 +148,7 @@ describe('a form teacher', () => {
     expect(await page.getByRole('combobox', { name: 'Class' }).count()).toBe(0);
     expect(await button('Add student').count()).toBe(0);
     expect(await button('Export call list').count()).toBe(0);
-    expect(await firstRowActions()).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance']);
+    expect(await firstRowActions()).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance', 'Enrolment history']);
     expect(refused).toEqual([]);
   });
 
@@ -210,7 +210,7 @@ describe('a form teacher', () => {
     const first = rows().first();
     await first.getByRole('button', { name: /^Actions for / }).click();
     const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts();
-    expect(items.map((item) => item.trim())).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance']);
+    expect(items.map((item) => item.trim())).toEqual(['View registration form', 'History', 'Documents', 'Term reports', 'Attendance', 'Enrolment history']);
     await page.keyboard.press('Escape');
     await page.screenshot({ path: screenshotPath('staff-roles-form-teacher-390.png'), fullPage: true });
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));

@@ -153,7 +153,7 @@ describe('importing term results', () => {
     await page.getByRole('button', { name: 'Check file' }).click();
     await page.getByText('0 with problems').waitFor();
     await page.getByRole('button', { name: 'Import 2 results' }).click();
-    await page.getByText(/Imported 2 results for 2 students in 1 classes into 2026 Term 1/).waitFor();
+    await page.getByText(/Imported 2 results for 2 students in 1 class into 2026 Term 1/).waitFor();
     const stored = await spec.portal.database.db
       .selectFrom('term_results')
       .select('total')

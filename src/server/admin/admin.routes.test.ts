@@ -72,12 +72,12 @@ describe('permission matrix', () => {
 
   it('every admin route is declared for staff: a school-wide action, no student route (D49)', () => {
     const adminPaths = t.app.routeTable
-      // A student's family, its parent e-mails' marks and its re-registration
-      // are reached per student, through the policy's student actions.
+      // A student's family, its parent e-mails' marks, its re-registration and its history are
+      // reached per student, through the policy's student actions.
       .filter(
         (route) =>
           /^\/api\/(students|registration-data|registration-report|parents-contact)/.test(route.url) &&
-          !/^\/api\/students\/:(student_id|studentId)\/(family|parent-emails|re-registration)/.test(route.url),
+          !/^\/api\/students\/:(student_id|studentId)\/(family|parent-emails|re-registration|history)/.test(route.url),
       )
       .map((route) => [route.url, route.config?.access] as const);
     expect(adminPaths.length).toBeGreaterThanOrEqual(7);

@@ -137,6 +137,9 @@ describe('POST /api/students/bulk/paper-documents', () => {
     const again = BulkAnswerSchema.parse((await office.post('/api/students/bulk/paper-documents', body)).json());
     expect(again).toMatchObject({ changed: 0, unchanged: 3 });
     expect(await auditCount('document-paper-received', 'birth_certificate')).toBe(3);
+    // The office sees the paper copy in the student's documents: who received it, in school time.
+    const review = (await office.get(`/api/review/students/${ids[0]}`)).json<{ paper: { file_type: string; received_at: string; received_by: string | null }[] }>();
+    expect(review.paper).toEqual([{ file_type: 'birth_certificate', received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) as string, received_by: expect.any(String) as string }]);
   });
 
   it('refuses an unknown slot (400), a former student (422, nobody marked) and a form teacher (403)', async () => {

@@ -73,6 +73,16 @@ export async function listDocumentDecisions(db: Db, studentId: string) {
     .execute();
 }
 
+/** The slots the office marked as received on paper for a student (D83), with who marked them. */
+export async function listPaperDocuments(db: Db, studentId: string) {
+  return db
+    .selectFrom('paper_documents')
+    .leftJoin('users', 'users.id', 'paper_documents.received_by_user_id')
+    .select(['paper_documents.file_type', 'paper_documents.received_at', 'users.display_name', 'users.username'])
+    .where('paper_documents.student_id', '=', studentId)
+    .execute();
+}
+
 /** The office's decision on a record, if any. */
 export async function findRegistrationReview(db: Db, studentId: string) {
   return db.selectFrom('registration_reviews').selectAll().where('student_id', '=', studentId).executeTakeFirst();

@@ -124,9 +124,14 @@ export async function familyReachOf(db: Db, studentId: string): Promise<FamilyRe
 /** The office's view of one student: each document's decision (who, when in school time) and the family's reach. */
 export async function officeStudentReview(db: Db, studentId: string): Promise<OfficeStudentReview> {
   await registration.getStudentRecord(db, studentId);
-  const [rows, reach] = await Promise.all([repo.listDocumentDecisions(db, studentId), familyReachOf(db, studentId)]);
+  const [rows, paper, reach] = await Promise.all([repo.listDocumentDecisions(db, studentId), repo.listPaperDocuments(db, studentId), familyReachOf(db, studentId)]);
   return {
     reach,
+    paper: paper.map((row) => ({
+      file_type: row.file_type as DocumentType,
+      received_at: schoolDateTime(new Date(row.received_at)),
+      received_by: row.display_name ?? row.username ?? null,
+    })),
     documents: rows.map((row) => ({
       public_id: row.public_id,
       file_type: row.file_type as DocumentType,

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
-import HistoryIcon from '@mui/icons-material/History';
+import SchoolIcon from '@mui/icons-material/School';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { useSession } from '../lib/session.js';
@@ -46,7 +46,7 @@ export function useEnrolmentActions(): EnrolmentActions {
       return [
         ...kept,
         ...(former && mayChange ? [{ key: 'readmit', label: 'Readmit', name: `Readmit ${name}`, icon: <HowToRegIcon />, onClick: show('readmit') }] : []),
-        ...(mayRead ? [{ key: 'enrolment', label: 'Enrolment history', name: `Enrolment history of ${name}`, icon: <HistoryIcon />, onClick: show('history') }] : []),
+        ...(mayRead ? [{ key: 'enrolment', label: 'Enrolment history', name: `Enrolment history of ${name}`, icon: <SchoolIcon />, onClick: show('history') }] : []),
       ];
     },
     [mayRead, mayChange],

@@ -128,7 +128,10 @@ function DocumentRow({ slot, file, divider, onPreview, decision }: DocumentRowPr
             {decision && <decision.View studentId={decision.studentId} fileType={slot.type} />}
           </>
         ) : (
-          <Typography color="text.secondary">Not uploaded</Typography>
+          <>
+            <Typography color="text.secondary">Not uploaded</Typography>
+            {decision && <decision.View studentId={decision.studentId} fileType={slot.type} />}
+          </>
         )}
       </Box>
     </ListItem>

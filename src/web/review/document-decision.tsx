@@ -37,10 +37,17 @@ export function DocumentDecision({ studentId, fileType }: { studentId: string; f
   const office = useOfficeStudentReview(studentId);
   const [open, setOpen] = useState(false);
   const document = office.data?.documents.find((entry) => entry.file_type === fileType);
-  if (!document) return null;
+  const paper = office.data?.paper.find((entry) => entry.file_type === fileType);
+  const paperLine = paper && (
+    <Typography variant="body2" data-testid={`paper-${fileType}`}>
+      Received on paper by {paper.received_by ?? 'a former staff account'} on {paper.received_at}
+    </Typography>
+  );
+  if (!document) return paperLine ?? null;
   const isChange = document.review_state !== 'submitted';
   return (
     <Box sx={{ mt: 0.5 }} data-testid={`decision-${fileType}`}>
+      {paperLine}
       <Typography variant="body2">{decisionLine(document)}</Typography>
       {open ? (
         <ChangeDecisionForm key={document.public_id} studentId={studentId} document={document} isChange={isChange} onDone={() => setOpen(false)} />

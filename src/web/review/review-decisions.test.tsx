@@ -29,7 +29,7 @@ const review = (state: RegistrationState, unreviewed = 0): RegistrationReview =>
   documents_returned: 0,
   decisions: registrationDecisionsFor(state),
 });
-const office: OfficeStudentReview = { documents: [], reach: { recipients: [{ email: FAMILY_EMAIL, via: 'family_account' }] } };
+const office: OfficeStudentReview = { documents: [], paper: [], reach: { recipients: [{ email: FAMILY_EMAIL, via: 'family_account' }] } };
 const noReRegistration = { year: null, opened_at: null, steps: [], pending: 0, changes: [] };
 
 function answers(state: RegistrationState, unreviewed = 0): Record<string, [number, unknown]> {
@@ -147,5 +147,14 @@ describe("a document's decision in the student's Documents dialog", () => {
     await waitFor(() => expect(bodies.get(`POST /api/review/documents/${publicId}`)).toEqual({ decision: 'return', reason: 'expired', change_reason: 'The copy is from 2019.' }));
     // Then the printable notice is offered.
     expect((await screen.findByRole('link', { name: 'Print notice' })).getAttribute('href')).toBe(`/api/review/students/${STUDENT}/notice`);
+  });
+
+  it('says when a slot was received on paper, with or without an uploaded file', async () => {
+    answerFetch({
+      [`/api/review/students/${STUDENT}`]: [200, { ...office, paper: [{ file_type: 'sea_slip', received_at: '2026-11-27 09:15', received_by: 'Olivia Thomas' }] }],
+    });
+    renderScreen(<DocumentDecision studentId={STUDENT} fileType="sea_slip" />);
+    expect((await screen.findByTestId('paper-sea_slip')).textContent).toBe('Received on paper by Olivia Thomas on 2026-11-27 09:15');
+    expect(screen.queryByRole('button', { name: /Change decision|Decide/ })).toBeNull();
   });
 });
