@@ -51,3 +51,11 @@ export function answerFetch(answers: Record<string, [status: number, body: unkno
   );
   return bodies;
 }
+
+/** A stand-in `fetch` answering every call with 200 and the same JSON body: a screen that only reads one thing. */
+export function answerEveryCall(body: unknown): void {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(jsonResponse(200, body))),
+  );
+}

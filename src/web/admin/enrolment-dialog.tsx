@@ -186,6 +186,23 @@ function problemsOf(parsed: { success: boolean; error?: Parameters<typeof fieldE
   return errors;
 }
 
+/**
+ * What a form of this dialog does with the server's answer: the message in the snackbar and the
+ * dialog back to the history; on a refusal, the server's messages beside its fields and its reason.
+ */
+function sentForm(form: { snackbar: (message: string) => void; onDone: () => void; setErrors: (errors: FieldErrors) => void; setFailure: (failure: string) => void }) {
+  return {
+    onSuccess: (answer: { message: string }) => {
+      form.snackbar(answer.message);
+      form.onDone();
+    },
+    onError: (cause: unknown) => {
+      if (isApiError(cause)) form.setErrors(firstFieldMessages(cause.errors));
+      form.setFailure(errorMessage(cause));
+    },
+  };
+}
+
 export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
   const withdraw = useWithdrawStudent();
   const snackbar = useSnackbar();
@@ -206,16 +223,7 @@ export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
     setFailure(null);
     withdraw.mutate(
       { studentId: enrolment.student_id, input: parsed.data },
-      {
-        onSuccess: (answer) => {
-          snackbar(answer.message);
-          onDone();
-        },
-        onError: (cause) => {
-          if (isApiError(cause)) setErrors(firstFieldMessages(cause.errors));
-          setFailure(errorMessage(cause));
-        },
-      },
+      sentForm({ snackbar, onDone, setErrors, setFailure }),
     );
   };
 
@@ -296,16 +304,7 @@ export function ReadmitForm({ enrolment, onBack, onDone }: FormProps) {
     setFailure(null);
     readmit.mutate(
       { studentId: enrolment.student_id, input: parsed.data },
-      {
-        onSuccess: (answer) => {
-          snackbar(answer.message);
-          onDone();
-        },
-        onError: (cause) => {
-          if (isApiError(cause)) setErrors(firstFieldMessages(cause.errors));
-          setFailure(errorMessage(cause));
-        },
-      },
+      sentForm({ snackbar, onDone, setErrors, setFailure }),
     );
   };
 

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderScreen } from '../../../tests/support/render-web.js';
+import { answerEveryCall, renderScreen } from '../../../tests/support/render-web.js';
 import { Privacy } from './privacy.js';
 
 /**
@@ -12,20 +12,13 @@ import { Privacy } from './privacy.js';
 const STORED = '2026-11-28T01:30:00.000Z';
 const AT_SCHOOL = '2026-11-27 21:30';
 
-function answerWith(body: unknown) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }))),
-  );
-}
-
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe('the privacy audit screen', () => {
   it('the privacy audit log gives each entry’s time in the school’s time', async () => {
-    answerWith({
+    answerEveryCall({
       entries: [{ id: 1, at: STORED, actor: 'admin:office', action: 'read', entity: 'student', entity_id: '20220001', field: null, old_value: null, new_value: null, ip: null }],
       next_before_id: null,
     });

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderScreen } from '../../../tests/support/render-web.js';
+import { answerEveryCall, renderScreen } from '../../../tests/support/render-web.js';
 import { ReRegistrationChanges } from './re-registration-changes.js';
 
 /**
@@ -12,20 +12,13 @@ import { ReRegistrationChanges } from './re-registration-changes.js';
 const STORED = '2026-11-28T01:30:00.000Z';
 const AT_SCHOOL = '2026-11-27 21:30';
 
-function answerWith(body: unknown) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }))),
-  );
-}
-
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe('the office’s “what changed” list', () => {
   it('the re-registration “what changed” list gives when in the school’s time, and the day it opened in the school’s day', async () => {
-    answerWith({
+    answerEveryCall({
       year: 2026,
       opened_at: '2026-09-01T02:00:00.000Z',
       pending: 5,
