@@ -57,7 +57,7 @@ function toListRow({ updated_at, left_on, left_class, ...row }: Pick<StudentRow,
   return { ...row, updatedAt: updated_at, ...(left_on ? { left_on, left_class } : {}) };
 }
 
-/** The whole list (SPEC §3): only its columns, in the list's order (class, then name: D82), in one query; the former students too with `includeFormer`. */
+/** The whole list: only its columns, in the list's order (class, then name: D82), in one query; the former students too with `includeFormer`. */
 export async function listStudents(db: Db, classIds: readonly string[] | null, includeFormer = false): Promise<StudentListRow[]> {
   const query = studentListQuery(db, { classIds, filter: includeFormer ? { former: 'include' } : {} });
   const rows = await inOrder(query, DEFAULT_STUDENT_SORT.sort, DEFAULT_STUDENT_SORT.direction).select(LIST_COLUMNS).execute();

@@ -38,7 +38,7 @@ import {
 /** The admin area's rules: the student list, report data, export auditing. */
 
 /**
- * The dashboard's student list (SPEC §2, §3), by class and name (D82), each with how far the
+ * The dashboard's student list, by class and name (D82), each with how far the
  * registration has come: computed now from the record and its documents by the rules the
  * registration screens and the registration report use (stored flags exist only for records
  * saved through the screens), a page of records per event-loop turn.

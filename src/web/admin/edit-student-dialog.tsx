@@ -33,7 +33,7 @@ import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useSaveStudent, type StudentEdit } from './admin.api.js';
 
-/** What the dialog edits: the four fields of SPEC §2 and the class. */
+/** What the dialog edits: the four fields of the record the office edits, and the class. */
 type EditedField = AdminEditField | 'class_id';
 type Values = Record<EditedField, string>;
 type Messages = Partial<Record<EditedField, string>>;
@@ -77,7 +77,7 @@ interface EditStudentDialogProps {
 }
 
 /**
- * Edit Student (SPEC §2, §4, §5; docs/decisions.md D82): First Name, Last Name, Date of Birth,
+ * Edit Student (docs/decisions.md D82): First Name, Last Name, Date of Birth,
  * Birth Certificate Pin and the Class. Nothing is saved until Save, which sends every changed
  * field in one request (the server stores all or none); a change of class is confirmed first
  * ("Move Jane Doe from 3A to 3B?"). While it saves the status reads 'Updating' and Save is
@@ -323,7 +323,7 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
   );
 }
 
-/** 'Updating' while the save runs (SPEC §4); 'Error Occured.' with the server's reason when refused. */
+/** 'Updating' while the save runs; 'Error Occured.' with the server's reason when refused. */
 function SaveStatus({ saving, failure }: { saving: boolean; failure: string | null }) {
   return (
     <Box role="status" aria-live="polite" sx={{ display: 'flex', alignItems: 'center', gap: 1, minHeight: 28, mt: 1 }}>
