@@ -45,7 +45,49 @@ export type BrowserOptions = BrowserSize & { args?: readonly string[]; hasTouch?
 export interface Browser {
   context: BrowserContext;
   page: Page;
+  /** What the browser did that a failed test's report needs: navigations, failed requests, console errors. */
+  trail: string[];
   close(): Promise<void>;
+}
+
+/** Keeps the last events of a context worth reading when a test fails (see `reportFailure`). */
+function recordTrail(context: BrowserContext, page: Page): string[] {
+  const trail: string[] = [];
+  const started = Date.now();
+  const note = (line: string) => {
+    trail.push(`+${((Date.now() - started) / 1000).toFixed(2)} s ${line}`);
+    if (trail.length > 60) trail.shift();
+  };
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
+  });
+  context.on('requestfailed', (request) => note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`));
+  context.on('response', (response) => {
+    if (response.status() >= 400) note(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  context.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') note(`console ${message.type()}: ${message.text()}`);
+  });
+  return trail;
+}
+
+/**
+ * A failed test's browser, written out before it closes: the address, the trail, the text on the
+ * screen and a screenshot, so a failure seen once in CI can be understood without running it again.
+ */
+async function reportFailure(browser: Browser, testName: string): Promise<void> {
+  const { page } = browser;
+  const lines = [`Browser at the failure of "${testName}": ${page.url()}`, ...browser.trail];
+  try {
+    const text = await page.locator('body').innerText({ timeout: 5_000 });
+    lines.push('Text on the screen:', text.slice(0, 2_000));
+    const file = screenshotPath(`failed-${testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`);
+    await page.screenshot({ path: file, timeout: 5_000 });
+    lines.push(`Screenshot: ${file}`);
+  } catch (error) {
+    lines.push(`(the page could not be read: ${error instanceof Error ? error.message : String(error)})`);
+  }
+  console.error(lines.join('\n'));
 }
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu'];
@@ -82,9 +124,11 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   // test's own timeout (vitest.config.ts) stays the outer bound.
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
+  const trail = recordTrail(context, page);
   return {
     context,
     page,
+    trail,
     async close() {
       await context.close();
       await own?.close();
@@ -215,7 +259,8 @@ export function browserSpec(size: BrowserSize | null = {}): BrowserSpec {
     pageErrors = [];
     if (size) await spec.open(size);
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    if (browser && context.task.result?.state === 'fail') await reportFailure(browser, context.task.name);
     await browser?.close();
     browser = undefined;
     expect(pageErrors.map((error) => error.message)).toEqual([]);
