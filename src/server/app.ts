@@ -139,7 +139,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   if (config.apiDocs) {
     await app.register(fastifySwagger, {
       openapi: {
-        info: { title: 'School Portal API', version: '1', description: 'SPEC §7 calls and the additions of DESIGN §5.' },
+        info: { title: 'School Portal API', version: '1', description: 'The calls the screens began with and those added since (docs/requirements.md R15).' },
       },
       transform: jsonSchemaTransform,
     });
@@ -160,7 +160,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     });
   }
 
-  // Feature routes: one line per feature (STYLE "Layout").
+  // Feature routes: one line per feature (docs/architecture.md "Adding a server feature").
   await app.register(healthRoutes, appDeps);
   await app.register(authRoutes, appDeps);
   await app.register(staff2faRoutes, appDeps);

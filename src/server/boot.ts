@@ -32,7 +32,7 @@ function endsDemo(config: Config): boolean {
 }
 
 /**
- * Start-up steps in order (DESIGN §1): migrate, reference lookups, the demo school into an empty
+ * Start-up steps in order (README "Two commands", D35): migrate, reference lookups, the demo school into an empty
  * database when wanted, and the configured administrator (how a real school gets its first admin).
  */
 export async function prepareDatabase(db: Db, config: Config, log: Pick<FastifyBaseLogger, 'info'>): Promise<PreparedDatabase> {

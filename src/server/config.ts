@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DEMO_ADMIN } from './db/demo-data/demo-accounts.js';
 
 /**
- * Environment → a frozen, typed configuration (DESIGN §1). Every bad key is listed at once and
+ * Environment → a frozen, typed configuration (README "Configuration"). Every bad key is listed at once and
  * the process stops with a one-line reason, rather than failing later on first use.
  */
 

@@ -6,30 +6,29 @@ import { FIELD_MESSAGES, checkFieldValue, findField, yesNoText, type Registratio
 import type { ProgressFlags } from './registration.progress.js';
 
 /**
- * The admin area (SPEC §2 "Admin dashboard", §3 "Student (admin list and edit)", §4 edit-save
- * status, §5 admin rules, §7 the admin calls, §8 messages): the student list, the Edit
- * Student dialog's rules, the class reports and the student import. One definition for the
- * routes and the screens.
+ * The admin area (docs/requirements.md R11; R16 for the edit-save status and messages): the
+ * student list, the Edit Student dialog's rules, the class reports and the student import. One
+ * definition for the routes and the screens.
  */
 
-// ---- the spec's words ----------------------------------------------------------------------------
+// ---- the fixed words (R16) -----------------------------------------------------------------------
 
 export const ADMIN_MESSAGES = {
-  /** SPEC §2 dashboard student list. */
+  /** The dashboard student list (R11). */
   totalStudents: (count: number) => `Total Number of Students: ${count}`,
-  /** SPEC §4 edit-save status and §8. */
+  /** The edit-save status (R16). */
   updating: 'Updating',
   updated: 'Updated Successfully.',
   error: 'Error Occured.',
-  /** SPEC §5 admin edit: first name, last name and pin must not be empty. */
+  /** Edit Student (R5): first name, last name and pin must not be empty. */
   required: 'Required',
-  /** SPEC §2 Export Data. */
+  /** Export Data (R11). */
   downloading: 'Downloading data...',
-  /** SPEC §2 password-reset dialog, §8. */
+  /** The password-reset dialog (R11, R16). */
   passwordReset: 'password reset successfully',
 } as const;
 
-/** The file the registration spreadsheet downloads as (SPEC §2 Export Data, §7). */
+/** The file the registration spreadsheet downloads as (R11 Export Data). */
 export const REGISTRATION_DATA_FILE_NAME = 'Registration Data.xlsx';
 
 // ---- GET /api/students -------------------------------------------------------------------------
@@ -63,7 +62,7 @@ export function registrationStateOf(
   return done === 0 ? 'not_started' : done === 6 ? 'submitted' : 'in_progress';
 }
 
-/** SPEC §3 "Student (admin list and edit)": one row of the dashboard's student list. */
+/** One row of the dashboard's student list. */
 export const AdminStudentSchema = z.object({
   id: z.string(),
   first_name: z.string().nullable(),
@@ -86,7 +85,7 @@ export const AdminStudentSchema = z.object({
 export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 export const AdminStudentListSchema = z.array(AdminStudentSchema);
 
-/** 'Last, First' as the Name column shows it (SPEC §2). */
+/** 'Last, First' as the Name column shows it (R11). */
 export function listName(student: Pick<AdminStudent, 'first_name' | 'last_name'>): string {
   const last = student.last_name?.trim() ?? '';
   const first = student.first_name?.trim() ?? '';
@@ -278,11 +277,11 @@ export function callListUrl(filter: StudentListFilter): string {
 
 // ---- the Edit Student dialog (POST /api/student, admin) ------------------------------------------
 
-/** The four fields of the Edit Student dialog (SPEC §2), in screen order. */
+/** The four fields of the Edit Student dialog (R11), in screen order. */
 export const ADMIN_EDIT_FIELDS = ['first_name', 'last_name', 'date_of_birth', 'birth_certificate_no'] as const;
 export type AdminEditField = (typeof ADMIN_EDIT_FIELDS)[number];
 
-/** The Date of Birth picker's earliest date (SPEC §5). */
+/** The Date of Birth picker's earliest date (R5). */
 export const ADMIN_MIN_BIRTH_DATE = '1950-01-01';
 
 function catalogueField(name: AdminEditField | AddStudentField): RegistrationField {
@@ -293,7 +292,7 @@ function catalogueField(name: AdminEditField | AddStudentField): RegistrationFie
 
 /**
  * The message under an Edit Student field, or null when the value may be saved: an empty value
- * says 'Required' (SPEC §5 admin edit); otherwise the catalogue's rules (max lengths, no future
+ * says 'Required' (R5, Edit Student); otherwise the catalogue's rules (max lengths, no future
  * dates, the 1950-01-01 minimum) — the same rules `POST /api/student` applies on the server.
  */
 export function adminEditFieldMessage(name: AdminEditField, value: string, options: { today?: string } = {}): string | null {
@@ -379,7 +378,7 @@ export type AddStudentField = (typeof ADD_STUDENT_FIELDS)[number];
 
 export const NEW_STUDENT_MESSAGES = {
   required: 'Required for a new student.',
-  /** The first sign-in asks for one of them with the date of birth (DESIGN §6). */
+  /** The first sign-in asks for one of them with the date of birth (R3). */
   pinOrSea: 'A new student needs a Birth Certificate Pin or an SEA Number for the first sign-in.',
   idTaken: (id: string) => `Student ${id} already exists. Search for it in the list to change it.`,
 } as const;
@@ -440,7 +439,7 @@ export const ReportClassParamsSchema = z.object({
 });
 export type ReportClassParams = z.infer<typeof ReportClassParamsSchema>;
 
-/** The registration report PDF of one class or all (SPEC §7 /api/registration-report/all). */
+/** The registration report PDF of one class or all (R15: /api/registration-report/all). */
 export function registrationReportUrl(classId: ReportClassParams['classId']): string {
   return `/api/registration-report/${encodeURIComponent(classId)}`;
 }
@@ -452,7 +451,7 @@ export function parentsContactUrl(classId: ReportClassParams['classId']): string
 export function parentsContactSpreadsheetUrl(classId: ReportClassParams['classId']): string {
   return `/api/parents-contact-spreadsheet/${encodeURIComponent(classId)}`;
 }
-/** The printable registration form of a student (SPEC §7). */
+/** The printable registration form of a student (R8). */
 export function registrationFormUrl(studentId: string): string {
   return `/api/registration-form/${encodeURIComponent(studentId)}`;
 }

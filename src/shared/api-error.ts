@@ -1,12 +1,12 @@
 import { z } from 'zod/mini';
 
 /**
- * The one error body every failing call answers, `{ message, code, errors? }` (DESIGN §5). Its
+ * The one error body every failing call answers, `{ message, code, errors? }` (docs/requirements.md R15). Its
  * schema is `zod/mini`, like the sign-in schemas: the web client parses every failure with it, so
  * it is on the login page's load (docs/performance.md, web).
  */
 
-/** Stable error codes the server answers with (DESIGN §5). */
+/** Stable error codes the server answers with (R15). */
 export const ERROR_CODES = [
   'bad_request',
   'validation_failed',
@@ -36,7 +36,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** The message a screen shows: the first field error when present, else the message (SPEC §8). */
+/** The message a screen shows: the first field error when present, else the message (R16). */
 export function firstErrorMessage(body: { message: string; errors?: Record<string, string[]> | undefined }): string {
   const first = body.errors ? Object.values(body.errors).find((messages) => messages.length > 0) : undefined;
   return first?.[0] ?? body.message;

@@ -4,15 +4,15 @@ import { StudentIdSchema } from './auth.schemas.js';
 import { isIsoDate } from './dates.js';
 
 /**
- * Request and response schemas of attendance (SPEC §2 "Attendance screen", §3 attendance
- * response, §7 `/api/student-attendance/{userID}` and the attendance report), the gate scanners'
+ * Request and response schemas of attendance (docs/requirements.md R10; the
+ * `/api/student-attendance/{userID}` answer and the attendance report), the gate scanners'
  * calls and the admin's attendance settings. The server's routes and the web's forms
  * and fetchers use these same definitions.
  */
 
 // ---- field rules ------------------------------------------------------------------------------
 
-/** 'yyyy-MM-dd', a real calendar date (SPEC §9). */
+/** 'yyyy-MM-dd', a real calendar date (R17). */
 export const IsoDateSchema = z
   .string()
   .trim()
@@ -59,7 +59,7 @@ export const StudentAttendanceQuerySchema = z
   });
 export type StudentAttendanceQuery = z.infer<typeof StudentAttendanceQuerySchema>;
 
-/** One day's record (SPEC §3): flags 0/1, times 'HH:mm', scan moments 'yyyy-MM-dd HH:mm:ss'. */
+/** One day's record (R10): flags 0/1, times 'HH:mm', scan moments 'yyyy-MM-dd HH:mm:ss'. */
 export const AttendanceRecordSchema = z.object({
   date_scanned: z.string(),
   attendance_am: z.number().int(),
@@ -81,7 +81,7 @@ export const AcademicTermSchema = z.object({
 export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
 
 /**
- * SPEC §3 attendance response: class_id, term, possible_attendance, attendance, lates and
+ * The attendance answer (R10, R15): class_id, term, possible_attendance, attendance, lates and
  * attendance_records. possible_attendance and attendance count sessions (two per school day),
  * lates the days late (one arrival a day, D76); `term` is '1', '2' or '3' as in
  * the term report record, or null when the school has no term yet. The rest are additions the
@@ -149,7 +149,7 @@ export function checkReportRange(startDate: string | null, endDate: string | nul
   return problems;
 }
 
-/** The report's address, embedded in a frame (SPEC §7 "PDFs embedded by URL"). */
+/** The report's address, embedded in a frame (R15, the PDFs shown by address). */
 export function attendanceReportPath(studentId: string, startDate: string, endDate: string): string {
   return `/api/student-attendance-report/${encodeURIComponent(studentId)}/${startDate}/${endDate}`;
 }
@@ -191,7 +191,7 @@ export type ClassAttendanceRow = z.infer<typeof ClassAttendanceRowSchema>;
 
 export const ClassAttendanceSchema = z.object({
   class_id: z.string(),
-  /** 'Form 4 4A', as the spec writes a class. */
+  /** 'Form 4 4A', as the term report list writes a class (R9). */
   class_name: z.string(),
   form_teacher: z.string().nullable(),
   from: z.string(),

@@ -25,7 +25,7 @@ const day = (overrides: Partial<Parameters<typeof countAttendance>[0][number]> =
   ...overrides,
 });
 
-describe('attendance percentage (SPEC §5: present / possible, whole percent, 0 % when nothing is possible)', () => {
+describe('attendance percentage (requirements R5: present / possible, whole percent, 0 % when nothing is possible)', () => {
   it('is 0 % when nothing is possible, whatever was present', () => {
     expect(attendancePercent(0, 0)).toBe(0);
     expect(attendancePercent(5, 0)).toBe(0);
@@ -71,7 +71,7 @@ describe('attendance percentage (SPEC §5: present / possible, whole percent, 0 
   });
 });
 
-describe('punctuality percentage (SPEC §5: (attendance − lates) / attendance, 0 % when attendance is 0)', () => {
+describe('punctuality percentage (requirements R5: (attendance − lates) / attendance, 0 % when attendance is 0)', () => {
   it('is 0 % when nothing was attended, even with lates', () => {
     expect(punctualityPercent(0, 0)).toBe(0);
     expect(punctualityPercent(0, 3)).toBe(0);
@@ -99,7 +99,7 @@ describe('wholePercent', () => {
   });
 });
 
-describe('sessions of a day (SPEC §4: a time in without a time out is present AM and PM)', () => {
+describe('sessions of a day (requirements R10: a time in without a time out is present AM and PM)', () => {
   it('counts the stored flags', () => {
     expect(isPresentAm(day())).toBe(true);
     expect(isPresentPm(day({ attendance_pm: 0, time_out: '12:05' }))).toBe(false);

@@ -9,7 +9,7 @@ import { SESSIONS_PER_SCHOOL_DAY } from './school-days.js';
  * (docs/decisions.md D15, D76).
  */
 
-/** The session flags of one day's record, as attendance_records stores them (SPEC §3). */
+/** The session flags of one day's record, as attendance_records stores them (docs/requirements.md R10). */
 export interface DailySessions {
   attendance_am: number;
   attendance_pm: number;
@@ -19,10 +19,10 @@ export interface DailySessions {
 }
 
 /**
- * A whole percentage of `part` in `whole`, rounded to the nearest whole percent (SPEC §5, §9),
+ * A whole percentage of `part` in `whole`, rounded to the nearest whole percent (R5),
  * except that 100 % means nothing was missed and 0 % means nothing was had: 199 of 200 shows
  * 99 %, not 100 %, and 1 of 200 shows 1 %, not 0 % (docs/decisions.md "Percentages at the edges").
- * 0 when `whole` is 0 or less (SPEC §5).
+ * 0 when `whole` is 0 or less.
  */
 export function wholePercent(part: number, whole: number): number {
   if (!(whole > 0)) return 0;
@@ -34,23 +34,23 @@ export function wholePercent(part: number, whole: number): number {
   return Math.min(99, Math.max(1, rounded));
 }
 
-/** Attendance = present / possible, whole percent, 0 % when nothing is possible (SPEC §5). */
+/** Attendance = present / possible, whole percent, 0 % when nothing is possible (R5). */
 export function attendancePercent(present: number, possible: number): number {
   return wholePercent(present, possible);
 }
 
-/** Punctuality = (attendance − lates) / attendance, whole percent, 0 % when attendance is 0 (SPEC §5). */
+/** Punctuality = (attendance − lates) / attendance, whole percent, 0 % when attendance is 0 (R5). */
 export function punctualityPercent(attendance: number, lates: number): number {
   if (!(attendance > 0)) return 0;
   return wholePercent(attendance - Math.min(Math.max(lates, 0), attendance), attendance);
 }
 
-/** Morning session present: the flag, or a time in without a time out (SPEC §4). */
+/** Morning session present: the flag, or a time in without a time out (R10). */
 export function isPresentAm(record: DailySessions): boolean {
   return record.attendance_am === 1 || (record.time_in !== null && record.time_out === null);
 }
 
-/** Afternoon session present: the flag, or a time in without a time out (SPEC §4). */
+/** Afternoon session present: the flag, or a time in without a time out (R10). */
 export function isPresentPm(record: DailySessions): boolean {
   return record.attendance_pm === 1 || (record.time_in !== null && record.time_out === null);
 }

@@ -4,7 +4,7 @@ import { SCHOOL_ACTIONS, STUDENT_ACTIONS, StaffRoleSchema } from './staff.js';
 import { STAFF_PASSWORD_MIN_LENGTH, StaffPasswordSchema } from './staff.schemas.js';
 
 /**
- * Request and response schemas of the sign-in calls (SPEC §7, DESIGN §5–6), used by the server's
+ * Request and response schemas of the sign-in calls (docs/requirements.md R3, R15), used by the server's
  * routes and the sign-in screens. Written with `zod/mini`, whose functions are bundled one by one:
  * these are the only schemas the login page loads, and the whole of zod would be 26 kB gzip of its
  * JS budget (docs/performance.md, web). Classic schemas take them as parts like any other.
@@ -58,7 +58,7 @@ export const BirthDateSchema = z.pipe(
   z.transform((value: string) => parseBirthDate(value) ?? value),
 );
 
-/** First login: birth certificate pin or SEA number, plus date of birth (DESIGN §6). */
+/** First login: birth certificate pin or SEA number, plus date of birth (R3). */
 export const FirstLoginSchema = z.object({
   identifier: z
     .string()
@@ -83,7 +83,7 @@ export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, no
 
 /**
  * Own change: `password` (+ `current_password` unless the account is in forced-change mode);
- * the spec's forced change after a reset sends `reset_password` instead (SPEC §7).
+ * the forced change after a reset sends `reset_password` instead (R15).
  */
 export const ChangePasswordSchema = z
   .object({
@@ -108,7 +108,7 @@ export const AdminLoginSchema = z.object({
 export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
 
 /**
- * A completed staff sign-in: `role` is the account kind of the spec's admin area, `staff_role` the
+ * A completed staff sign-in: `role` is the account kind of the admin area (R11), `staff_role` the
  * job it does (D49); `second_factor_setup` when the session may only set up the second factor.
  */
 export const AdminSignedInSchema = z.object({

@@ -1,4 +1,4 @@
-/** Date helpers shared by both sides; dates travel as 'yyyy-MM-dd' text (SPEC §9). */
+/** Date helpers shared by both sides; dates travel as 'yyyy-MM-dd' text (docs/requirements.md R17). */
 
 const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -26,7 +26,7 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** 'yyyy-MM-dd' → 'yyyymmdd', the form a reset password takes (SPEC §2, DESIGN §6). */
+/** 'yyyy-MM-dd' → 'yyyymmdd', the form a reset password takes (R3, R11). */
 export function toCompactDate(isoDate: string): string {
   return isoDate.replaceAll('-', '');
 }
@@ -115,7 +115,7 @@ export function schoolClock(instant: Date): SchoolClock {
 
 /**
  * 'yyyy-MM-dd HH:mm' of an instant in the school's time zone (footers of printed documents), or
- * 'yyyy-MM-dd HH:mm:ss' with seconds (the Swedish-locale form SPEC §4 gives a posting date).
+ * 'yyyy-MM-dd HH:mm:ss' with seconds (the form of a posting date, R17).
  */
 export function schoolDateTime(instant: Date, options: { seconds?: boolean } = {}): string {
   const c = schoolClock(instant);

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { StudentIdSchema } from './auth.schemas.js';
 
 /**
- * The document slots of the Documents step (SPEC §2 "Documents", §3 "Uploaded file", §4
- * "Document slot", §5 upload rules) and the schemas of the file calls (SPEC §7). One place for
+ * The document slots of the Documents step (docs/requirements.md R7,
+ * and R5 for the upload rules) and the schemas of the file calls (R15). One place for
  * both sides: the upload screen, the server's checks, the progress flag and the printed checklist.
  */
 
@@ -41,7 +41,7 @@ export function cleanFileName(raw: string, kind: DocumentKind, fallbackBase = 'd
 }
 
 // ---------------------------------------------------------------------------------------------
-// Messages (SPEC §5, §8: the spec's words first)
+// Messages (R5, R7, R16: the fixed words first)
 
 export const DOCUMENT_MESSAGES = {
   selectFile: 'Please select a file!',
@@ -80,7 +80,7 @@ export function formatBytes(bytes: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Calls (SPEC §7)
+// Calls (R15)
 
 /** `POST /api/store-file` text fields (the file is the multipart part named `file`). */
 export const StoreFileFieldsSchema = z.object({
@@ -89,7 +89,7 @@ export const StoreFileFieldsSchema = z.object({
 });
 export type StoreFileFields = z.infer<typeof StoreFileFieldsSchema>;
 
-/** One uploaded file as `GET /api/get-files/{student_id}` lists it (SPEC §3 "Uploaded file"). */
+/** One uploaded file as `GET /api/get-files/{student_id}` lists it (R7). */
 export const UploadedFileSchema = z.object({
   /** The cleaned file name. */
   name: z.string(),
@@ -114,12 +114,12 @@ const Bit = z.union([z.literal(0), z.literal(1)]);
 export const StoreFileAnswerSchema = z.object({
   message: z.string(),
   file: UploadedFileSchema,
-  /** The Documents flag after the change (SPEC §3 registration progress). */
+  /** The Documents flag after the change (R6). */
   documents: Bit,
 });
 export type StoreFileAnswer = z.infer<typeof StoreFileAnswerSchema>;
 
-/** The stored file record keyed by student (SPEC §3): what `/api/student-data-files` speaks. */
+/** The stored file record keyed by student (R7): what `/api/student-data-files` speaks. */
 export const StudentDataFileSchema = z.object({
   fileName: z.string().min(1, 'fileName is required.').max(FILE_NAME_MAX * 2),
   fileType: DocumentTypeSchema,
@@ -151,7 +151,7 @@ export function documentThumbnailUrl(publicId: string): string {
   return `${documentUrl(publicId)}/thumbnail`;
 }
 
-/** The printable registration form (SPEC §7), shown in a frame on the Complete step. */
+/** The printable registration form (R8), shown in a frame on the Complete step. */
 export function registrationFormUrl(studentId: string): string {
   return `/api/registration-form/${encodeURIComponent(studentId)}`;
 }

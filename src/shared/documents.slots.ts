@@ -1,17 +1,16 @@
 import type { RecordValues } from './registration.fields.js';
 
 /**
- * The document slots of the Documents step (SPEC §2 "Documents", §3 "Uploaded file", §4
- * "Document slot") and which of them a record needs, without zod: the registration step's first
- * screen reads them through the progress rules, and loads no schema library for that
- * (docs/performance.md, web). documents.schemas.ts re-exports all of it beside the file calls'
+ * The document slots of the Documents step (docs/requirements.md R7) and which of them a record
+ * needs, without zod: the registration step's first screen reads them through the progress
+ * rules, and loads no schema library for that (docs/performance.md, web). documents.schemas.ts re-exports all of it beside the file calls'
  * schemas, so the rest of the code imports one module.
  */
 
 // ---------------------------------------------------------------------------------------------
 // Kinds of file
 
-/** The kinds of file a slot may hold (SPEC §9: PDF or jpeg/png). Decided from the bytes. */
+/** The kinds of file a slot may hold (R7: PDF, JPEG or PNG). Decided from the bytes. */
 export const DOCUMENT_KINDS = {
   pdf: { mime: 'application/pdf', extension: 'pdf', label: 'PDF' },
   jpeg: { mime: 'image/jpeg', extension: 'jpg', label: 'JPEG' },
@@ -22,7 +21,7 @@ export type DocumentKind = keyof typeof DOCUMENT_KINDS;
 // ---------------------------------------------------------------------------------------------
 // Slots
 
-/** The document types of SPEC §3, in screen order. */
+/** The document types (R7), in screen order. */
 export const DOCUMENT_TYPES = ['birth_certificate', 'immunization_card', 'sea_slip', 'picture', 'passport', 'student_permit'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 

@@ -3,7 +3,7 @@ import { formClassName } from './form-class.js';
 import { toLookupOptions } from './lookups.schemas.js';
 
 describe('formClassName', () => {
-  it("writes a class as the spec does: 'Form {form_level} {class_id}'", () => {
+  it("writes a class as the term report list does: 'Form {form_level} {class_id}'", () => {
     expect(formClassName('4A', 4)).toBe('Form 4 4A');
     expect(formClassName('1C', 1)).toBe('Form 1 1C');
   });

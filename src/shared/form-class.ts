@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * How a form class is written for people, as the spec titles a report card (SPEC §2, Term Report
- * screen: 'Form {form_level} {class_id}'): 'Form 4 4A'. The one place every screen takes it from.
+ * How a form class is written for people, as the term report list titles a report card
+ * (docs/requirements.md R9: 'Form {form_level} {class_id}'): 'Form 4 4A'. The one place every
+ * screen takes it from.
  * Without a known form level the class id alone; without a class, 'Form 4'; with neither, null,
  * for the screen to word ('Not recorded').
  */

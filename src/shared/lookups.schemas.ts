@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formClassName } from './form-class.js';
 
-/** Answers of the lookup calls (SPEC §3 "Lookups", §7), one schema per list. */
+/** Answers of the lookup calls (docs/requirements.md R4, R15), one schema per list. */
 
 export const TownSchema = z.object({ id: z.number().int(), town_name: z.string() });
 export const RegionalCorporationSchema = z.object({ id: z.number().int(), title: z.string() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * How every PDF of the portal is asked for (SPEC §7 "PDFs embedded by URL"): shown in the page
+ * How every PDF of the portal is asked for (docs/requirements.md R15, the PDFs shown by address): shown in the page
  * (inline, the default) or saved as a file with its name (`?download=1`, the "Download PDF"
  * action, D45). One schema for every PDF route, one helper for every address.
  */

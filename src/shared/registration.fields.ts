@@ -5,13 +5,13 @@ import { ownNameProblems, PERSON_NAME_MESSAGES, personNameProblems } from './per
 export type { LookupName };
 
 /**
- * The field catalogue of the registration record (SPEC §3) with every rule of SPEC §5, in one
+ * The field catalogue of the registration record (docs/requirements.md R4) with every rule of R5, in one
  * place: the server's validation (`POST /api/student`), the screens, the progress rules, the
  * printable form and the exports all read it. `name` is the column of the `students` table.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Enumerations (SPEC §3)
+// Enumerations (R4)
 
 const SEXES = ['Female', 'Male'] as const;
 const SEX_ABBREVIATIONS: Readonly<Record<string, (typeof SEXES)[number]>> = { F: 'Female', M: 'Male' };
@@ -24,7 +24,7 @@ export type Sex = (typeof SEXES)[number];
 export type LivingStatus = (typeof LIVING_STATUSES)[number];
 export type MaritalStatus = (typeof MARITAL_STATUSES)[number];
 
-/** The fixed country-area prefix shown before every 7-digit phone number (SPEC §5); not stored. */
+/** The fixed country-area prefix shown before every 7-digit phone number (R5); not stored. */
 export const PHONE_PREFIX = '(868)';
 export const PHONE_DIGITS = 7;
 export const PHONE_PATTERN = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
@@ -53,7 +53,7 @@ export function formatPhone(stored: string | null | undefined): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Messages (the spec's words where it gives them)
+// Messages (the fixed words of docs/requirements.md R5 where it gives them)
 
 export const FIELD_MESSAGES = {
   required: 'This field is required.',
@@ -92,7 +92,7 @@ export type RegistrationStep = 'student' | 'family' | 'health' | 'other' | 'comp
 export type FieldControl = 'text' | 'select' | 'switch' | 'yesno' | 'date' | 'phone' | 'email' | 'number' | 'textarea';
 /**
  * Groups of fields shown or hidden together: the parent sections and demographics/emergency by
- * living status (SPEC §2), the permit dates by the permit switch, the sibling's class and the
+ * living status (R4), the permit dates by the permit switch, the sibling's class and the
  * parent's year by their switches. Fields without a section are always shown.
  */
 export type FieldSection =
@@ -138,7 +138,7 @@ export interface RegistrationField {
   readonly section?: FieldSection;
   /** Shown to students but only administrators may change it (house, class). */
   readonly readOnlyForStudents?: boolean;
-  /** Dates: registration date pickers cannot pick future dates (SPEC §5) unless this is set. */
+  /** Dates: registration date pickers cannot pick future dates (R5) unless this is set. */
   readonly allowFuture?: boolean;
   /** Dates: earliest accepted date, yyyy-MM-dd. */
   readonly minDate?: string;
@@ -162,14 +162,14 @@ const PARENT_ADDRESS_MAX = 255;
 const WORK_MAX = 50;
 const ID_CARD_MAX = 20;
 const EMAIL_MAX = 50;
-/** Not given by the spec: free-text answers (health notes, achievements) are capped here. */
+/** Free-text answers (health notes, achievements) are capped here (R5). */
 const NOTE_MAX = 255;
-/** The earliest birth or permit date accepted (the admin edit dialog's minimum, SPEC §5). */
+/** The earliest birth or permit date accepted (R5). */
 const EARLIEST_DATE = '1950-01-01';
 
 type Parent = 'mother' | 'father' | 'guardian';
 
-/** The eleven fields of one parent section; guardian columns follow their own naming (SPEC §3). */
+/** The eleven fields of one parent section; guardian columns follow their own naming (R4). */
 function parentFields(parent: Parent): RegistrationField[] {
   const Title = parent === 'mother' ? "Mother's" : parent === 'father' ? "Father's" : "Guardian's";
   const g = parent === 'guardian';
@@ -209,7 +209,7 @@ const HEALTH_FLAGS: readonly (readonly [string, string, 'immunisation' | 'condit
 
 /** Every field of the registration record, in screen order. */
 export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
-  // Student Data (SPEC §2): identity, address, contact, school, religion, ethnic group, birth and
+  // Student Data (R4): identity, address, contact, school, religion, ethnic group, birth and
   // nationality, immigration permit.
   { name: 'first_name', label: 'First Name', step: 'student', section: 'identity', control: 'text', required: true, maxLength: NAME_MAX, personName: 'own' },
   { name: 'middle_name', label: 'Middle Name', step: 'student', section: 'identity', control: 'text', required: false, maxLength: NAME_MAX, personName: 'own' },
@@ -272,13 +272,13 @@ export const REGISTRATION_FIELDS: readonly RegistrationField[] = [
   { name: 'school_feeding', label: 'School Feeding', question: 'Will the student take part in the school feeding programme?', step: 'other', control: 'yesno', required: false },
   { name: 'transport', label: 'Transport to School', step: 'other', control: 'text', required: true, maxLength: 50 },
   { name: 'sibling_attending', label: 'Sibling Attending', question: 'Does a brother or sister attend this school?', step: 'other', control: 'yesno', required: false },
-  // The spec's "four class names": the school's classes (A–D in each form) from the form classes
-  // lookup, so the value names a real class such as 3B (docs/decisions.md).
+  // The sibling's class: the school's classes (A–D in each form) from the form classes
+  // lookup, so the value names a real class such as 3B (docs/decisions.md D16).
   { name: 'sibling_class', label: "Sibling's Class", step: 'other', section: 'sibling', control: 'select', required: true, lookup: 'formClasses' },
   { name: 'parent_attended', label: 'Parent Attended This School', question: 'Did a parent attend this school?', step: 'other', control: 'yesno', required: false },
   { name: 'parent_attended_year', label: 'Year Parent Attended', step: 'other', section: 'parentAttended', control: 'number', required: true, maxLength: 4, format: 'year' },
 
-  // Complete: terms (SPEC §4 "Complete step saves agree_terms_conditions as 1 or 0").
+  // Complete: terms (R8: agree_terms_conditions is saved as 1 or 0).
   { name: 'terms_and_conditions', label: 'Terms and Conditions Read', step: 'complete', section: 'terms', control: 'switch', required: false },
   { name: 'agree_terms_conditions', label: 'I Agree to the Terms and Conditions', step: 'complete', section: 'terms', control: 'switch', required: false },
   { name: 'agree_terms_date', label: 'Date Terms Agreed', step: 'complete', section: 'terms', control: 'date', required: false, serverManaged: true },
@@ -305,7 +305,7 @@ export function fieldsOfStep(step: RegistrationStep): readonly RegistrationField
 export const WRITABLE_FIELDS: readonly RegistrationField[] = REGISTRATION_FIELDS.filter((f) => !f.serverManaged);
 
 // ---------------------------------------------------------------------------------------------
-// Identity numbers (DESIGN §6 first login)
+// Identity numbers (R3: the first login)
 
 /**
  * The numbers a first login names a student by, with the date of birth. Each belongs to one
@@ -332,7 +332,7 @@ export const IDENTITY_TAKEN_MESSAGES: Readonly<Record<IdentityField, string>> = 
 };
 
 // ---------------------------------------------------------------------------------------------
-// Visibility (SPEC §2)
+// Visibility (R4)
 
 const PARENT_SECTIONS_BY_STATUS: Record<LivingStatus, readonly FieldSection[]> = {
   'Both Parents': ['mother', 'father', 'demographics', 'emergency'],
@@ -437,7 +437,7 @@ export function isAfterToday(dateOrYear: string, options: CheckOptions = {}): bo
 
 /**
  * Checks one raw value against its field's rules and answers the value to store: strings
- * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of SPEC §5,
+ * trimmed, '' → null, switches 0/1, numbers as digit text. The one implementation of R5,
  * used by the screens before they save (web), the imports, the progress flags and, through
  * `SaveStudentBodySchema` and the registration service, `POST /api/student`: the rules that hold
  * whatever the day (`checkFieldRules`), then those that depend on it (`dayRuleMessages`).
@@ -450,7 +450,7 @@ export function checkFieldValue(field: RegistrationField, raw: unknown, options:
 }
 
 /**
- * The rules of SPEC §5 that hold whatever the day: the value's type, required, digits and lengths,
+ * The rules of R5 that hold whatever the day: the value's type, required, digits and lengths,
  * the e-mail pattern, the listed options, a real calendar date and the earliest one. Answers the
  * value to store. A request's schema can apply these; the server's day is the service's business.
  */
@@ -542,7 +542,7 @@ export function yesNoText(stored: unknown): string {
 }
 
 /**
- * The rules of SPEC §5 that depend on the day, for a value `checkFieldRules` answered: dates
+ * The rules of R5 that depend on the day, for a value `checkFieldRules` answered: dates
  * cannot lie in the future (except where the field allows it), years neither. Today is
  * `options.today`, else the school's day by the caller's clock.
  */

@@ -46,7 +46,7 @@ const COMPLETE: RecordValues = {
   terms_and_conditions: 0,
 };
 
-describe('visible sections (SPEC §2)', () => {
+describe('visible sections (requirements R4)', () => {
   it.each([
     ['Both Parents', ['mother', 'father', 'demographics', 'emergency']],
     ['Father Only', ['father', 'demographics', 'emergency']],

@@ -10,8 +10,8 @@ import {
 import { requiredDocumentTypes } from './documents.slots.js';
 
 /**
- * The registration progress flags (SPEC §3), computed from the record by the server and by the
- * header alike, so both always agree. SPEC §5 leaves the rules open; they are (docs/decisions.md):
+ * The registration progress flags (docs/requirements.md R6), computed from the record by the server and by the
+ * header alike, so both always agree. The rules are (docs/decisions.md D16):
  * - a data step is done when every required field of it that is shown for the record's current
  *   values (living status, permit, sibling and parent-attended switches) holds a valid value;
  * - documents: every required document slot has a file;
@@ -34,7 +34,7 @@ export interface ProgressFlags {
 }
 
 /**
- * The document slots every finished registration has (SPEC §3 document types). `computeProgress`
+ * The document slots every finished registration has (R7). `computeProgress`
  * asks `requiredDocumentTypes(record)` (documents.slots.ts), which adds passport and student
  * permit for non-nationals, unless a caller passes its own list.
  */

@@ -16,7 +16,7 @@ import {
 import type { ProgressFlags } from './registration.progress.js';
 import { OWN_NAME_RULE_TEXT, PERSON_NAME_RULE_TEXT } from './person-name.js';
 
-/** Request and answer schemas of the registration calls (SPEC §7, DESIGN §5). */
+/** Request and answer schemas of the registration calls (docs/requirements.md R15). */
 
 const Bit = z.union([z.literal(0), z.literal(1)]);
 
@@ -89,7 +89,7 @@ export interface StudentRecord {
 }
 
 /**
- * The record's schema (in a list, as the spec's screens expect): every catalogue field, plus the
+ * The record's schema (in a list, as the screens have always read it): every catalogue field, plus the
  * id, the agreement date and the progress flags.
  */
 const recordShape: Record<string, z.ZodType> = {
@@ -235,7 +235,7 @@ export const SaveStudentAnswerSchema = z.object({
 export type SaveStudentAnswer = z.infer<typeof SaveStudentAnswerSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Registration window (SPEC §3 "Registration status", §4)
+// Registration window (docs/requirements.md R6)
 
 export const DeadlineSchema = z
   .string()
@@ -274,7 +274,7 @@ export const SaveRegistrationPeriodSchema = z.object({
 });
 export type SaveRegistrationPeriodInput = z.infer<typeof SaveRegistrationPeriodSchema>;
 
-/** Messages of the read-only banner (SPEC §4: read-only when closed or past the deadline). */
+/** Messages of the read-only banner (R6: read-only when closed or past the deadline). */
 export const WINDOW_MESSAGES = {
   closed: 'Registration is closed. The record can be viewed but not changed.',
   deadlinePassed: (deadline: string) =>

@@ -1,6 +1,6 @@
 /**
  * School days: the weekdays of a date range that are not school holidays. Possible attendance is
- * two sessions (AM and PM) for each school day (SPEC §3 attendance, §5 percentages). Pure date
+ * two sessions (AM and PM) for each school day (docs/requirements.md R10, and R5 for the percentages). Pure date
  * maths on 'yyyy-MM-dd' text, computed in UTC so the server's time zone never shifts a day.
  */
 

@@ -4,9 +4,8 @@ import { StudentIdSchema } from './auth.schemas.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from './school.constants.js';
 
 /**
- * Term reports (SPEC §2 "Term Report screen" and "Post Term Reports", §3 term report record, §4,
- * §7): the report card list, posting and removing, scheduling, and the import of the
- * marks behind the cards. Field rules live here once, for the routes and the screens.
+ * Term reports (docs/requirements.md R9): the report card list, posting and removing,
+ * scheduling, and the import of the marks behind the cards. Field rules live here once, for the routes and the screens.
  */
 
 // ---- years and terms ---------------------------------------------------------------------------
@@ -21,7 +20,7 @@ const AcademicYearSchema = z.coerce
   .min(ACADEMIC_YEAR_MIN, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`)
   .max(ACADEMIC_YEAR_MAX, `Academic year must be from ${ACADEMIC_YEAR_MIN} to ${ACADEMIC_YEAR_MAX}.`);
 
-/** 1 Michaelmas, 2 Hilary, 3 Trinity (SPEC §9); accepted as a number or '1'–'3'. */
+/** 1 Michaelmas, 2 Hilary, 3 Trinity (R17); accepted as a number or '1'–'3'. */
 const TermSchema = z.coerce
   .number({ message: 'Term must be 1, 2 or 3.' })
   .int('Term must be 1, 2 or 3.')
@@ -29,18 +28,18 @@ const TermSchema = z.coerce
   .max(3, 'Term must be 1, 2 or 3.')
   .transform((term) => term as TermNumber);
 
-/** SPEC §3 answers the term as text: '1', '2' or '3'. */
+/** The calls answer the term as text (R15): '1', '2' or '3'. */
 export const TermTextSchema = z.enum(['1', '2', '3']);
 export type TermText = z.infer<typeof TermTextSchema>;
 
-/** 'Term 1 Michaelmas 2025-2026', the subtitle of a report in the list (SPEC §2). */
+/** 'Term 1 Michaelmas 2025-2026', the subtitle of a report in the list (R9). */
 export function termTitle(year: number, term: number): string {
   return `Term ${term} ${TERM_NAMES[term as TermNumber] ?? ''} ${academicYearLabel(year)}`.replace(/\s+/g, ' ');
 }
 
 // ---- the student's list: GET /api/report-card-terms/{userID} ---------------------------------
 
-/** SPEC §3 "Term report record", as the student's list answers it. */
+/** A term report record, as the student's list answers it (R9). */
 export const ReportCardTermSchema = z.object({
   year: z.number().int(),
   term: TermTextSchema,
@@ -63,7 +62,7 @@ export const ReportCardParamsSchema = z.object({
   year: AcademicYearSchema,
   term: TermSchema,
 });
-/** Where the report card PDF of a student's term is (SPEC §7 "PDFs embedded by URL"). */
+/** Where the report card PDF of a student's term is (R15, the PDFs shown by address). */
 export function reportCardUrl(studentId: string, year: number, term: number | string): string {
   return `/api/report-card/${encodeURIComponent(studentId)}/${year}/${term}`;
 }
@@ -132,7 +131,7 @@ export type ReportCardBuildEvent = z.infer<typeof ReportCardBuildEventSchema>;
 
 // ---- posting: GET /api/term-reports-posted, POST /api/post-term-reports ------------------------
 
-/** A row of the admin's Post Term Reports table (SPEC §2), with the scheduling addition. */
+/** A row of the admin's Post Term Reports table (R9), with the scheduling addition. */
 export const PostedTermReportSchema = z.object({
   year: z.number().int(),
   term: TermTextSchema,
@@ -167,7 +166,7 @@ export const PostTermReportsSchema = z.object({
 export type PostTermReportsInput = z.input<typeof PostTermReportsSchema>;
 export type PostTermReportsData = z.output<typeof PostTermReportsSchema>;
 
-/** Scheduling (beyond the spec): post the term automatically at `scheduled_at`; null cancels. */
+/** Scheduling (an addition to R9 posting): post the term automatically at `scheduled_at`; null cancels. */
 export const ScheduleTermReportsSchema = z.object({
   year: AcademicYearSchema,
   term: TermSchema,
@@ -180,7 +179,7 @@ export const ScheduleTermReportsSchema = z.object({
 });
 export type ScheduleTermReportsInput = z.input<typeof ScheduleTermReportsSchema>;
 
-/** 'Report posted 2025-12-19' or 'Report not posted' (SPEC §2; dates shown yyyy-MM-dd, §9). */
+/** 'Report posted 2025-12-19' or 'Report not posted' (R9; the date as yyyy-MM-dd). */
 export function postedText(record: { posted: number; date_posted: string | null }): string {
   if (record.posted !== 1) return 'Report not posted';
   return `Report posted ${record.date_posted?.slice(0, 10) ?? ''}`.trim();

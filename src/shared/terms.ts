@@ -1,5 +1,5 @@
 /**
- * The school's terms and conditions of registration (SPEC §2 "Complete"): shown on the Complete
+ * The school's terms and conditions of registration (docs/requirements.md R8): shown on the Complete
  * step above the agree control and printed on the registration form with the date agreed, so the
  * words a parent agreed to and the words on paper are the same.
  */

@@ -10,7 +10,7 @@ import { findDemoAttendanceTerm } from '../../src/server/db/demo-data/demo-calen
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * The attendance screen (SPEC §2) and the admin's attendance screens in a real browser against
+ * The attendance screen (docs/requirements.md R10) and the admin's attendance screens in a real browser against
  * the real server and the demo school: charts and table render, the date search narrows the
  * table, the report opens, scans from a gate reach the screen, and it all fits a phone.
  */
@@ -194,7 +194,7 @@ describe('attendance screen', () => {
     expect(await page.getByText(/^Sessions (absent|present): \d+$/).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Attendance records' }).count()).toBe(0);
     const classCell = page.locator('dt', { hasText: 'Class' }).locator('xpath=following-sibling::dd[1]');
-    // Written as the spec writes a class: 'Form 4 4A'.
+    // Written as the term report list writes a class (docs/requirements.md R9): 'Form 4 4A'.
     expect(await classCell.textContent()).toBe(`Form ${pastClass.form_level} ${pastClass.class_id}`);
     expect(pastClass.class_id).not.toBe('5A');
   });

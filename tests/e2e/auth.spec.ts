@@ -6,7 +6,7 @@ import { browserSpec, screenshotPath } from '../support/e2e.js';
 
 /**
  * The sign-in screens in a real browser against the real server and the demo school
- * (SPEC §2 student login and admin login, §4 authentication states).
+ * (docs/requirements.md R3: the student and staff sign-in, the forced password change).
  */
 
 const NEW_PASSWORD = 'a-brand-new-password-7';

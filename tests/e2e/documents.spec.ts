@@ -10,7 +10,7 @@ import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * The Documents and Complete steps in a real browser against the real server and the
- * demo school: upload as soon as a file is chosen with a progress bar, preview, remove, the spec's
+ * demo school: upload as soon as a file is chosen with a progress bar, preview, remove, the fixed
  * messages, agree to the terms, and the registration form in its frame; and a phone's camera shot
  * at a phone's width, made smaller in the browser (D74).
  */
@@ -45,7 +45,7 @@ const storedTypes = async () =>
   (await spec.portal.database.db.selectFrom('documents').select('file_type').where('student_id', '=', student.student_id).execute()).map((row) => row.file_type).sort();
 
 describe('documents step', () => {
-  it('uploads on choosing with a progress bar, previews, refuses an impostor, removes, and keeps the spec’s messages', async () => {
+  it('uploads on choosing with a progress bar, previews, refuses an impostor, removes, and keeps the fixed messages', async () => {
     await signInStudent();
     await openDocuments();
     expect(await page.getByRole('button', { name: 'Upload' }).count()).toBe(0);
@@ -88,7 +88,7 @@ describe('documents step', () => {
     await page.keyboard.press('Escape');
     await imageDialog.waitFor({ state: 'hidden' });
 
-    // An HTML page named .png is refused with the spec's message.
+    // An HTML page named .png is refused with the fixed message (docs/requirements.md R7).
     await choose('passport', 'passport.png', 'image/png', HTML_PAGE);
     const refused = slot('passport').getByRole('alert').filter({ hasText: DOCUMENT_MESSAGES.uploadFailed });
     await refused.waitFor();

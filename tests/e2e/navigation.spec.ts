@@ -6,7 +6,7 @@ import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
  * What a person finds their way with: a focus ring they can see when they move
- * by keyboard, a "Page not found" page for a wrong address, classes written as the spec writes
+ * by keyboard, a "Page not found" page for a wrong address, classes written as the term report list writes
  * them ('Form 4 4A'), and the registration's bottom navigation on a 360 px phone.
  */
 
@@ -123,9 +123,9 @@ describe('an unknown address says "Page not found" and links home', () => {
   });
 });
 
-// ---- classes as the spec writes them -------------------------------------------------------------
+// ---- classes as the term report list writes them ------------------------------------------------
 
-describe("a class reads 'Form 5 5A', as the spec writes it", () => {
+describe("a class reads 'Form 5 5A', as the term report list writes it", () => {
   for (const width of [1280, 390]) {
     it(`on the attendance page and the registration record (${width}px)`, async () => {
       page = await spec.open({ width, height: 844 });

@@ -11,10 +11,10 @@ import { WINDOW_MESSAGES } from '../../src/shared/registration.schemas.js';
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * The registration steps in a real browser (SPEC §2 registration screens, §4 save indicator and
- * editing window, §5 rules): a student who has only their identity on file fills the four data
- * steps field by field on a desktop and on a phone, reloads, finds every value kept and the
- * progress flags on; a broken rule shows its message and sends nothing; a closed registration
+ * The registration steps in a real browser (docs/requirements.md R4 the steps and save indicator,
+ * R6 the editing window, R5 the rules): a student who has only their identity on file fills the
+ * four data steps field by field on a desktop and on a phone, reloads, finds every value kept and
+ * the progress flags on; a broken rule shows its message and sends nothing; a closed registration
  * shows read-only fields and says why.
  */
 
@@ -73,7 +73,7 @@ async function openStep(path: string, title: string, inApp = false): Promise<voi
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 }
 
-/** The header's flag of a step: '1' when done (SPEC §3 progress flags). */
+/** The header's flag of a step: '1' when done (R6 progress flags). */
 function headerFlag(path: string): Promise<string | null> {
   return page.getByRole('navigation', { name: 'Registration progress' }).locator(`[data-step="${path}"]`).getAttribute('data-done');
 }

@@ -5,11 +5,11 @@ import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-ac
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**
- * Term reports in a real browser against the real server and the demo school (SPEC §2 "Post
- * Term Reports" and "Term Report screen"): an administrator posts a term, and the
- * student opens the report card on a phone; a removed term is greyed out and cannot be opened;
- * the results import checks a file before committing it. On SQLite only: the server suites run
- * every repository on PostgreSQL, and the screens do not know which engine answered.
+ * Term reports in a real browser against the real server and the demo school (docs/requirements.md
+ * R9): an administrator posts a term, and the student opens the report card on a phone; a removed
+ * term is greyed out and cannot be opened; the results import checks a file before committing it.
+ * On SQLite only: the server suites run every repository on PostgreSQL, and the screens do not know
+ * which engine answered.
  */
 
 const student = DEMO_STUDENTS.registered;
@@ -26,7 +26,7 @@ async function openPostTermReports(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Post Term Reports' }).waitFor();
 }
 
-/** Edit → the spec's dialog → Yes (post) or No (remove) → the spec's snackbar. */
+/** Edit → the dialog → Yes (post) or No (remove) → the snackbar (docs/requirements.md R9). */
 async function setPosted(page: Page, year: number, term: number, post: boolean): Promise<void> {
   await page.getByRole('button', { name: `Edit ${year} Term ${term}` }).click();
   const dialog = page.getByRole('dialog', { name: `Post ${year} Term ${term} reports?` });

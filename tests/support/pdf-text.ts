@@ -11,7 +11,7 @@ export interface PdfSummary {
   compact: string;
 }
 
-/** Reads a PDF back (text and page sizes), so tests check content, never bytes (STYLE "Tests"). */
+/** Reads a PDF back (text and page sizes), so tests check content, never bytes (docs/architecture.md "PDFs"). */
 export async function readPdf(bytes: Uint8Array | Buffer): Promise<PdfSummary> {
   const data = new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const doc = await getDocument({ data, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;

@@ -5,11 +5,11 @@ import type { Database, StudentTable } from '../db/schema.js';
 import { onRoll, studentScope } from '../db/student-scope.js';
 import { searchNameOfNew, searchNameOfUpdate } from '../db/student-search.js';
 
-/** All SQL of the admin area (STYLE "A server feature"). Nothing here reads document bytes. */
+/** All SQL of the admin area (docs/architecture.md "Adding a server feature"). Nothing here reads document bytes. */
 
 export type StudentRow = Selectable<StudentTable>;
 
-/** The columns of one list row (SPEC §3 "Student (admin list and edit)"); the registration state is the service's. */
+/** The columns of one list row (docs/requirements.md R11); the registration state is the service's. */
 export type StudentListRow = Omit<AdminStudent, 'registration'>;
 const LIST_COLUMNS = ['id', 'first_name', 'middle_name', 'last_name', 'sex', 'class_id', 'date_of_birth', 'birth_certificate_no', 'updated_at', 'left_on', 'left_class'] as const;
 

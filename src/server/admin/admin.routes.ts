@@ -39,7 +39,7 @@ import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from './xlsx-writer.j
 
 
 /**
- * The admin area (SPEC §2 Admin dashboard, §7): the student list, the registration
+ * The admin area (docs/requirements.md R11, R15): the student list, the registration
  * spreadsheet, the registration report and Parents Contact per class or for all, Add Student, and
  * Import Students with its template. Administrators only; every route says so.
  */
@@ -56,8 +56,8 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       schema: {
         tags,
         summary:
-          "The dashboard list (SPEC §3), newest change first; a form teacher's classes only; former=include adds former students. " +
-          'Without any other query, every student (the spec\'s call); with one (page, page_size, sort, direction and the filters), one page with its counts',
+          "The dashboard list, newest change first; a form teacher's classes only; former=include adds former students. " +
+          'Without any other query, every student (the original call); with one (page, page_size, sort, direction and the filters), one page with its counts',
         querystring: StudentListQuerySchema,
         response: { 200: z.union([AdminStudentListSchema, StudentListPageSchema]), ...errorResponses },
       },

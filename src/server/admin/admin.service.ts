@@ -148,7 +148,7 @@ export function scopeLabel(formClass: repo.FormClassRow | null): string {
   return formClass === null ? 'All classes' : (formClassName(formClass.id, formClass.form_level) ?? formClass.id);
 }
 
-/** Readable names of the document slots (SPEC §3 document types). */
+/** Readable names of the document slots (docs/requirements.md R7). */
 const DOCUMENT_LABELS: Record<string, string> = {
   birth_certificate: 'Birth Certificate',
   immunization_card: 'Immunization Card',

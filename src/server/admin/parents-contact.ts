@@ -8,9 +8,9 @@ import { classTitle, type ReportHeading } from './registration-report.pdf.js';
 import type { SheetColumn } from './xlsx-writer.js';
 
 /**
- * Parents Contact (SPEC §2 Reports sub-menu): per student the mother's, father's and
+ * Parents Contact (docs/requirements.md R11, under Reports): per student the mother's, father's and
  * guardian's names, phones and e-mails, and the emergency contact, per class or for the whole
- * school, as a PDF and as a spreadsheet. A parent section the living status hides (SPEC §2) is
+ * school, as a PDF and as a spreadsheet. A parent section the living status hides (R4) is
  * left out of the PDF, so an old number of a parent no longer at home is not called by mistake;
  * the spreadsheet keeps every stored value for the office to sort out. The PDF is made a class
  * at a time (renderer.ts PdfInParts, D63).

@@ -6,7 +6,7 @@ import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pd
 import { PAGE_SIZES, type PdfFrame } from '../pdf/renderer.js';
 
 /**
- * The registration report (SPEC §2 Reports, §7 `/api/registration-report/all`): one
+ * The registration report (docs/requirements.md R11; `/api/registration-report/all`): one
  * section per form class listing each student's six progress flags, the documents still
  * missing and whether the terms are agreed, with class totals, and a summary of every class
  * with the school's totals. Made in parts (renderer.ts PdfInParts, D63): the classes are
@@ -53,7 +53,7 @@ export interface ClassSummary {
   totals: Totals;
 }
 
-/** The six progress flags in step order, as the report's columns name them (SPEC §3). */
+/** The six progress flags in step order, as the report's columns name them (R6). */
 const PROGRESS_STEPS: readonly (readonly [keyof ProgressFlags, string])[] = [
   ['studentData', 'Student Data'],
   ['familyData', 'Family Data'],

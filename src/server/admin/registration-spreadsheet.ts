@@ -7,7 +7,7 @@ import * as repo from './admin.repository.js';
 import type { SheetColumn } from './xlsx-writer.js';
 
 /**
- * 'Registration Data.xlsx' (SPEC §2 Export Data, §7 `GET /api/registration-data-spreadsheet`):
+ * 'Registration Data.xlsx' (docs/requirements.md R11 Export Data; `GET /api/registration-data-spreadsheet`):
  * every student with every field of the catalogue, headed by the catalogue's labels; codes
  * shown as names (religion, ethnic group, house); switches as Yes/No; dates as dates; the six
  * progress flags computed exactly as the registration screens compute them.

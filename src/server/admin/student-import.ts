@@ -39,7 +39,7 @@ import * as repo from './admin.repository.js';
 import { restoreText } from './spreadsheet-cells.js';
 
 /**
- * Import Students (DESIGN §6): an XLSX or CSV whose header row names the columns (the
+ * Import Students (docs/requirements.md R11): an XLSX or CSV whose header row names the columns (the
  * catalogue's labels or column names; 'Student ID' is required). Each row creates the student
  * with that ID or updates the one that exists, by the field catalogue's rules. A dry run
  * answers what every row would do and every problem; the import itself re-checks everything

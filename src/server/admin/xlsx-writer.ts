@@ -8,7 +8,7 @@ import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
  * The office's spreadsheets (Export Data, Parents Contact): exceljs's streaming
  * WorkbookWriter straight into the reply. Rows arrive page by page from the database and are
  * committed (written and forgotten) as they go, so neither the table nor the workbook is ever
- * held in memory, and nothing is written to disk (DESIGN §2 XLSX).
+ * held in memory, and nothing is written to disk (docs/performance.md, the export).
  */
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime';

@@ -9,9 +9,9 @@ import { headingsByColumn, normaliseHeading, readSpreadsheet, type Cell, type Sh
 import { screenScans, storeScans, type IncomingScan } from './scans.service.js';
 
 /**
- * The admin's import of a day's or a term's scans from CSV or XLSX (DESIGN §6
- * "importable"): a header row naming the student (student_id or card_serial), date and time
- * columns, one scan a row. A dry run answers the preview; the import itself is all-or-nothing:
+ * The admin's import of a day's or a term's scans from CSV or XLSX (docs/requirements.md R10, D15):
+ * a header row naming the student (student_id or card_serial), date and time columns, one scan a
+ * row. A dry run answers the preview; the import itself is all-or-nothing:
  * any bad row and nothing is stored (400 with every row's messages).
  */
 

@@ -8,7 +8,7 @@ import type { AcademicTerm } from '../../shared/attendance.schemas.js';
 import { listName } from '../../shared/admin.schemas.js';
 
 /**
- * The attendance report (SPEC §7 `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
+ * The attendance report (docs/requirements.md R10; `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
  * the student, class and range; one row per school day of the range (absent days too, so the
  * page reads as a register) plus any day scanned while the school was closed; the totals and
  * both percentages in the attendance screen's words, sessions and days said as such

@@ -4,7 +4,7 @@ import { nowIso, type Db } from '../db/database.js';
 import type { AttendanceRecordTable } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
 
-/** All attendance SQL (STYLE "A server feature"): functions take a `Db` or a transaction first. */
+/** All attendance SQL (docs/architecture.md "Adding a server feature"): functions take a `Db` or a transaction first. */
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_ROWS = 500;

@@ -10,7 +10,7 @@ import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { DEMO_ACADEMIC_TERMS, DEMO_SCHOOL_HOLIDAYS, findDemoAttendanceTerm } from '../db/demo-data/demo-calendar.js';
 
 /**
- * GET /api/student-attendance/{userID} and the attendance report PDF (SPEC §3, §5, §7) against
+ * GET /api/student-attendance/{userID} and the attendance report PDF (docs/requirements.md R10, R5, R15) against
  * the demo school: the permission matrix, the response's shape and figures for a known student,
  * and the report's bad ranges.
  */
@@ -62,7 +62,7 @@ describe('GET /api/student-attendance/{userID}', () => {
     expectError(await other.get(`/api/student-attendance/${registered.student_id}`), 403, 'forbidden');
   });
 
-  it("answers the SPEC §3 shape and this term's figures for the demo student", async () => {
+  it("answers the attendance shape and this term's figures for the demo student", async () => {
     const response = await student.get(`/api/student-attendance/${registered.student_id}`);
     expect(response.statusCode).toBe(200);
     const body: StudentAttendance = StudentAttendanceSchema.parse(response.json());

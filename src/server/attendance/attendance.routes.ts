@@ -47,7 +47,7 @@ import { ingestScans } from './scans.service.js';
 const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
 
 /**
- * Attendance: the student's records and the report PDF (SPEC §7), the gate scanners'
+ * Attendance: the student's records and the report PDF (docs/requirements.md R10, R15), the gate scanners'
  * endpoint and their keys, the admin's import of scans, bell time and school holidays.
  */
 export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
@@ -65,7 +65,7 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       config: { access: { can: 'student.read', student: { param: 'userID' } } },
       schema: {
         tags,
-        summary: 'The SPEC §3 attendance response for the current term, or ?year=&term=',
+        summary: 'The attendance answer for the current term, or ?year=&term=',
         params: StudentAttendanceParamsSchema,
         querystring: StudentAttendanceQuerySchema,
         response: { 200: StudentAttendanceSchema, ...errorResponses },

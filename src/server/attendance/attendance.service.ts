@@ -23,7 +23,7 @@ import * as repo from './attendance.repository.js';
 import { BELL_TIME_KEY, getBellTime } from './scans.service.js';
 
 /**
- * A student's attendance (SPEC §2 "Attendance screen", §3, §5): the term's school days so far,
+ * A student's attendance (docs/requirements.md R10, R5): the term's school days so far,
  * the records of those days, and the figures. School days are the term's dates minus weekends
  * and the school holidays administrators list (src/shared/school-days.ts); possible attendance
  * is two sessions for each (docs/decisions.md "Attendance counts").
@@ -79,7 +79,7 @@ async function classDuring(db: Db, student: repo.AttendanceStudent, term: Academ
   return current && term.start_date < current.start_date ? null : student.class_id;
 }
 
-/** GET /api/student-attendance/{userID}: the SPEC §3 attendance response for a term. */
+/** GET /api/student-attendance/{userID}: the attendance answer for a term (R10). */
 export async function getStudentAttendance(
   db: Db,
   studentId: string,
@@ -102,7 +102,7 @@ export async function getStudentAttendance(
     student: { id: student.id, first_name: student.first_name, last_name: student.last_name },
     terms: started,
   };
-  // No term yet, or one that has not started: nothing is possible yet (SPEC §5: 0 %).
+  // No term yet, or one that has not started: nothing is possible yet (R5: 0 %).
   if (!term || term.start_date > today) {
     return {
       ...base,

@@ -8,7 +8,7 @@ import type { SheetColumn } from '../admin/xlsx-writer.js';
 
 /**
  * A class's attendance over a date range: one row per student now in the
- * class with the sessions present, absent and late and both percentages of SPEC §5, and the
+ * class with the sessions present, absent and late and both percentages (docs/requirements.md R5), and the
  * class's totals; as a PDF (Letter) and as a spreadsheet with the same columns.
  */
 

@@ -28,7 +28,7 @@ describe('a day record from its scans', () => {
     expect(deriveDailyRecord(DATE, ['08:20:00'], '08:30')?.late).toBe(0);
   });
 
-  it('counts AM and PM for a time in without a time out (SPEC §4)', () => {
+  it('counts AM and PM for a time in without a time out (requirements R10)', () => {
     const record = deriveDailyRecord(DATE, ['07:30:00'], '08:00')!;
     expect(record).toMatchObject({ attendance_am: 1, attendance_pm: 1, time_out: null, time_scanned_out: null });
   });

@@ -3,7 +3,7 @@ import type { AttendanceRecord } from '../../shared/attendance.schemas.js';
 /**
  * How a student's scans of one day become that day's record: the first scan is the
  * time in, the last the time out; late when the time in is after the bell; the sessions as
- * SPEC §4 and docs/decisions.md "Scans into records" say. Pure, so the same scans give the same
+ * docs/requirements.md R10 and docs/decisions.md D15 ("Scans into records") say. Pure, so the same scans give the same
  * record whatever order they arrived in and however often.
  */
 
@@ -49,7 +49,7 @@ export function deriveDailyRecord(date: string, times: readonly string[], bellTi
   if (first === undefined) return undefined;
   const last = sorted[sorted.length - 1]!;
   const out = secondsOf(last) - secondsOf(first) >= REPEAT_SCAN_WINDOW_SECONDS ? last : null;
-  // SPEC §4: a time in without a time out counts both sessions.
+  // R10: a time in without a time out counts both sessions.
   const am = out === null || first < MIDDAY ? 1 : 0;
   const pm = out === null || out >= AFTERNOON_REGISTER ? 1 : 0;
   return {

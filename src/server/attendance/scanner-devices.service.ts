@@ -74,7 +74,7 @@ export async function authenticateDevice(db: Db, authorization: string | undefin
 
 /**
  * Records that the device sent a call the portal accepted. Called once the body is valid, so a
- * refused call changes nothing stored (DESIGN §5), not even the device's last-seen time.
+ * refused call changes nothing stored (docs/requirements.md R15), not even the device's last-seen time.
  */
 export async function noteDeviceSeen(db: Db, device: ScannerDevice): Promise<void> {
   const now = Date.now();

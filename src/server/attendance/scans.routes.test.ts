@@ -181,7 +181,7 @@ describe('POST /api/attendance/scans (gate scanners)', () => {
     await clearDay(registered.student_id, day);
     const out = ScanResultSchema.parse((await scan({ student_id: registered.student_id, date: day, time: '14:47:12' })).json());
     expect(out).toEqual({ received: 1, stored: 1, duplicates: 0, records_updated: 1, rejected: [] });
-    // One scan so far: a time in without a time out, both sessions (SPEC §4).
+    // One scan so far: a time in without a time out, both sessions (docs/requirements.md R10).
     expect(await recordOf(registered.student_id, day)).toMatchObject({ time_in: '14:47', time_out: null, attendance_am: 1, attendance_pm: 1 });
 
     const early = ScanResultSchema.parse((await scan({ card_serial: registered.student_id, date: day, time: '06:52' })).json());

@@ -70,7 +70,7 @@ const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.
 const pendingCookieOptions = (request: FastifyRequest) =>
   ({ path: '/api/admin-login', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' }) as const;
 
-/** Sign-in, sign-out, password and session calls (SPEC §7). */
+/** Sign-in, sign-out, password and session calls (docs/requirements.md R3, R15). */
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config, secret }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];

@@ -41,7 +41,7 @@ import type { TrustedDevices } from './device-cookie.js';
 import { isPendingSignInValid, type parsePendingSignIn } from './pending-sign-in.js';
 
 /**
- * Sign-in rules (SPEC §2/§4, DESIGN §5–6, OWASP authentication cheat sheet): generic failure
+ * Sign-in rules (docs/requirements.md R3, OWASP authentication cheat sheet): generic failure
  * messages, failed attempts that slow an account down rather than lock it (docs/decisions.md
  * D37), counted in the database so every process shares them; no master password, hashes never
  * leave this module.
@@ -65,7 +65,7 @@ const BUSY_ADDRESS_DELAY_RULE: DelayRule = { ...ACCOUNT_DELAY_RULE, freeFailures
 /** The ID finder: calls per address, and per person asked about. */
 const FINDER_ADDRESS_RULE: RateLimitRule = { limit: 10, windowMs: FIFTEEN_MINUTES };
 const FINDER_PERSON_RULE: RateLimitRule = { limit: 5, windowMs: FIFTEEN_MINUTES };
-/** The pre-sign-in status call (SPEC §7): a lab's worth of typed IDs per address. */
+/** The pre-sign-in status call (R15: `/api/user/{student_id}`): a lab's worth of typed IDs per address. */
 const USER_STATUS_ADDRESS_RULE: RateLimitRule = { limit: 60, windowMs: FIFTEEN_MINUTES };
 
 const INVALID_STUDENT = 'Student ID or password is incorrect.';
@@ -168,7 +168,7 @@ function loginAnswer(user: AuthUser): LoginAnswer {
 }
 
 /**
- * First login (DESIGN §6): birth certificate pin or SEA number + date of birth → the student ID.
+ * First login (R3, D5): birth certificate pin or SEA number + date of birth → the student ID.
  * The student is the account here, so the pin and the SEA number share one attempt window; a
  * wrong date and an account already set up are the same failure (same answer, same work, same
  * count), so neither a child's date of birth nor an account's state can be learnt from it.
@@ -189,7 +189,7 @@ export async function signInFirstTime(db: Db, input: FirstLoginInput, actor: Act
 }
 
 /**
- * The spec's pre-sign-in status call: the same shape for an unknown ID, so it reveals no account,
+ * The pre-sign-in status call (`GET /api/user/{student_id}`): the same shape for an unknown ID, so it reveals no account,
  * and throttled per address like the other visitor calls (it tells which IDs are in reset).
  */
 export async function getUserStatus(db: Db, studentId: string, ip: string): Promise<UserStatus> {
@@ -357,7 +357,7 @@ async function isRefusedDemoFamilySignIn(db: Db, user: AuthUser, password: strin
   return user.email === DEMO_FAMILY.email && password === DEMO_FAMILY.password && !(await isDemoSchool(db));
 }
 
-/** Admin reset (DESIGN §6): the password becomes the date of birth as yyyymmdd; sessions end. */
+/** Admin reset (R11): the password becomes the date of birth as yyyymmdd; sessions end. */
 export async function resetStudentPassword(db: Db, studentId: string, actor: Actor): Promise<number> {
   const student = await repo.findStudentBirthDate(db, studentId);
   if (!student) throw notFound('No student has that ID.');
@@ -369,7 +369,7 @@ export async function resetStudentPassword(db: Db, studentId: string, actor: Act
   return userId;
 }
 
-/** The ID finder (DESIGN §6): exact first name, last name and date of birth → only that ID. */
+/** The ID finder (R3): exact first name, last name and date of birth → only that ID. */
 export async function findStudentId(db: Db, input: FindStudentIdInput, ip: string): Promise<string> {
   const address = await hitRateLimit(db, `find-id:ip:${ip}`, FINDER_ADDRESS_RULE);
   if (address.limited) throw tooManyRequests('Too many look-ups from this network. Please wait and try again.', address.retryAfterMs);

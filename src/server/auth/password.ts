@@ -4,7 +4,7 @@ import type { Config, PasswordHashCost } from '../config.js';
 
 /**
  * argon2id (@node-rs/argon2's default algorithm; the costs are set explicitly). It runs on libuv's
- * thread pool, so hashing never blocks the event loop (DESIGN §2).
+ * thread pool, so hashing never blocks the event loop (docs/decisions.md D24).
  *
  * - `owasp`: OWASP's minimum for argon2id (19 MiB, 2 passes, 1 lane), the production cost.
  * - `test`: the smallest argon2 accepts (8 KiB per lane, 1 pass), for the test suites only: a

@@ -3,7 +3,7 @@ import { nowIso } from './database.js';
 import type { Database } from './schema.js';
 
 /**
- * The lookups of SPEC §3 with Trinidad and Tobago's real values (DESIGN §4). A real school needs
+ * The lookups (docs/requirements.md R4) with Trinidad and Tobago's real values. A real school needs
  * these as much as the demo does, so they are reference data, not demo data. Form classes are
  * not here: each school defines its own.
  */
@@ -172,7 +172,7 @@ type EducationDistrict =
   | 'South Eastern'
   | 'Tobago';
 
-/** Real primary schools (the "previous school" list), at most 50 characters each (SPEC §5). */
+/** Real primary schools (the "previous school" list), at most 50 characters each (R5). */
 const PRIMARY_SCHOOLS: readonly { name: string; district: EducationDistrict }[] = [
   ...schoolsIn('Port of Spain and Environs', [
     'Tranquillity Government Primary School',

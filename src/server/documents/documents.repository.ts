@@ -1,7 +1,7 @@
 import type { DocumentReviewState, DocumentTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 
-/** All SQL of the documents feature (STYLE "A server feature"). */
+/** All SQL of the documents feature (docs/architecture.md "Adding a server feature"). */
 
 /** A stored document without its bytes. */
 export interface DocumentMeta {

@@ -35,7 +35,7 @@ const tooLarge = (maxBytes: number) => new AppError(413, 'payload_too_large', DO
 /**
  * Reads the file part into memory in chunks, never past the cap: busboy stops passing bytes at
  * `limits.fileSize` and marks the stream truncated, and the upload is refused with 413 at once.
- * Collecting up to the cap is the point: the bytes go into one database row (DESIGN §4).
+ * Collecting up to the cap is the point: the bytes go into one database row (docs/decisions.md D17, "Storage").
  */
 async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -81,7 +81,7 @@ function sendThumbnail(reply: FastifyReply, thumbnail: Buffer) {
 
 const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
 
-/** The document slots (SPEC §2 "Documents", §7 the file calls). */
+/** The document slots (docs/requirements.md R7; the file calls of R15). */
 export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
   // Multipart only here (encapsulated): no other route accepts multipart bodies.
   await base.register(fastifyMultipart, {

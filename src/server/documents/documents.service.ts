@@ -53,7 +53,7 @@ const describe = (meta: Pick<repo.DocumentMeta, 'file_name' | 'size' | 'sha256'>
 /**
  * The checks that come before the bytes are read (the route has asked the policy whether the
  * caller may edit this student): a student that exists, and (for students) an open registration window: uploads and removals are registration
- * writes (DESIGN §5: 422 when closed). Administrators may change documents at any time, as they
+ * writes (docs/requirements.md R6: 422 when closed). Administrators may change documents at any time, as they
  * may change the record (office corrections).
  */
 export async function requireDocumentWrite(db: Db, caller: Caller, studentId: string, now = new Date()): Promise<void> {
@@ -73,7 +73,7 @@ export interface UploadInput {
 }
 
 /**
- * Stores an uploaded file in its slot (SPEC §7 `POST /api/store-file`). The kind is decided from
+ * Stores an uploaded file in its slot (docs/requirements.md R7; `POST /api/store-file`). The kind is decided from
  * the bytes and must be one the slot accepts; PDFs that act when opened, carry other files, are
  * encrypted or cannot be parsed are refused (file-sniffing.ts); a photo is decoded, turned
  * upright, scaled and encoded again, or refused when it does not decode (photo-processing.ts,
@@ -146,13 +146,13 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
   });
 }
 
-/** The student's uploaded files, in slot order (SPEC §7 `GET /api/get-files/{student_id}`). */
+/** The student's uploaded files, in slot order (R15: `GET /api/get-files/{student_id}`). */
 export async function listFiles(db: Db, studentId: string): Promise<UploadedFile[]> {
   if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
   return (await repo.listDocuments(db, studentId)).sort(bySlotOrder).map(toUploadedFile);
 }
 
-/** The stored file records of a student (SPEC §3, §7 `GET /api/student-data-files/{studentId}`). */
+/** The stored file records of a student (R7; `GET /api/student-data-files/{studentId}`). */
 export async function listStudentDataFiles(db: Db, studentId: string): Promise<StudentDataFile[]> {
   if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
   return (await repo.listDocuments(db, studentId))
@@ -161,7 +161,7 @@ export async function listStudentDataFiles(db: Db, studentId: string): Promise<S
 }
 
 /**
- * `POST /api/student-data-files`: in the spec the screen records the file after uploading it.
+ * `POST /api/student-data-files`: the screen once recorded the file after uploading it.
  * Here the upload itself records it (one transaction), so this call only confirms that the
  * record names a file the student really uploaded to that slot: idempotent, changes nothing.
  */
@@ -173,7 +173,7 @@ export async function confirmStudentDataFile(db: Db, record: StudentDataFile): P
 }
 
 /**
- * Removes the file of a slot (SPEC §7 `DELETE /api/file`). When the screen sends the file name it
+ * Removes the file of a slot (docs/requirements.md R7; `DELETE /api/file`). When the screen sends the file name it
  * must still be the slot's file, so a page left open cannot remove a newer upload by mistake.
  */
 export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery, now = new Date()): Promise<DeleteFileAnswer> {

@@ -6,7 +6,7 @@ import { accountDisabled, AppError, forbidden, unauthenticated } from './errors.
 import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js';
 
 /**
- * Who may call a route (SPEC §6, DESIGN §5, docs/decisions.md D49). Every route declares one in
+ * Who may call a route (docs/requirements.md R15, docs/decisions.md D3, D49). Every route declares one in
  * `config.access`; `listUndeclaredRoutes` and the access matrix fail the suite for a route that
  * does not. What a role may do is decided by the policy module (http/policy.ts), never here.
  * - `public`: anyone (CSRF cookie, health, static files, docs)
@@ -81,7 +81,7 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
   const user = request.user;
   if (!user) throw signedOut(request);
   // A student after a first login or a reset, a staff member with a new or reset account: the
-  // password comes first (SPEC §4; staff D50). Sign-out and the password change let them through.
+  // password comes first (docs/requirements.md R3, D4; staff D50). Sign-out and the password change let them through.
   const mustChangePassword = user.role === 'student' ? user.passwordReset || user.firstLogin : user.passwordReset;
   if (mustChangePassword && !config.allowDuringPasswordChange) {
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');

@@ -4,8 +4,8 @@ import fp from 'fastify-plugin';
 import { AppError } from './errors.js';
 
 /**
- * CSRF by a signed double submit bound to the session (DESIGN §2, the spec's Sanctum call
- * sequence; OWASP CSRF cheat sheet, "Signed Double-Submit Cookie"): `GET /sanctum/csrf-cookie`
+ * CSRF by a signed double submit bound to the session (docs/decisions.md D2, D38: the Sanctum
+ * call sequence; OWASP CSRF cheat sheet, "Signed Double-Submit Cookie"): `GET /sanctum/csrf-cookie`
  * sets an `XSRF-TOKEN` cookie readable by the page, and every state-changing call must echo it
  * in `X-XSRF-TOKEN`. A signed-in browser's token is the HMAC of its session id under the
  * server's secret, so a token is worth nothing with another session's cookie and a planted or

@@ -115,8 +115,9 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 }
 
 /**
- * The one error handler (STYLE "Errors"): every failure leaves as `{ message, code, errors? }`;
- * 5xx text is logged with the request id and never shown (no stack traces or SQL to callers).
+ * The one error handler (docs/architecture.md "Request path"): every failure leaves as
+ * `{ message, code, errors? }`; 5xx text is logged with the request id and never shown (no stack
+ * traces or SQL to callers).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 
-/** The error answers most routes can give, for the OpenAPI page (DESIGN §5). */
+/** The error answers most routes can give, for the OpenAPI page (docs/requirements.md R15). */
 export const errorResponses = {
   400: ApiErrorSchema,
   401: ApiErrorSchema,

@@ -125,7 +125,7 @@ export function needsSecondFactorByDefault(role: StaffRole): boolean {
 
 /**
  * Students and their families are held to the registration window and to the fields only the
- * office may change (SPEC §6); staff correct records at any time.
+ * office may change (docs/requirements.md R4, R6); staff correct records at any time.
  */
 export function isFamilyRole(role: UserRole): boolean {
   return role === 'student' || role === 'guardian';

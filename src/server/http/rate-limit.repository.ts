@@ -3,9 +3,10 @@ import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 
 /**
- * Throttles in the `rate_limits` table, so every process behind a load balancer shares them
- * (DESIGN §1: the process keeps no state of its own): fixed-window counters (`hitRateLimit`) and
- * growing delays (`takeDelayedAttempt`). One atomic upsert per attempt.
+ * Throttles in the `rate_limits` table, so every process behind a load balancer shares them (the
+ * process keeps no state of its own: docs/operations.md, "More than one process"): fixed-window
+ * counters (`hitRateLimit`) and growing delays (`takeDelayedAttempt`). One atomic upsert per
+ * attempt.
  */
 
 export interface RateLimitRule {

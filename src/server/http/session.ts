@@ -8,7 +8,7 @@ import type { UserRole } from '../db/schema.js';
 import type { StaffRole } from '../../shared/staff.js';
 
 /**
- * Server-side sessions on our own `sessions` table (DESIGN §2): an opaque random id in an
+ * Server-side sessions on our own `sessions` table (docs/decisions.md D1): an opaque random id in an
  * httpOnly SameSite=Lax cookie, only its sha256 stored, idle and absolute expiry, a new id at
  * every sign-in (OWASP session fixation) and the row deleted at sign-out. Written here rather
  * than with @fastify/session: see docs/decisions.md (hashed ids, absolute expiry, no shared secret).

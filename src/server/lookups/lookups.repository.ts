@@ -1,7 +1,7 @@
 import type { LookupName } from '../../shared/lookups.schemas.js';
 import type { Db } from '../db/database.js';
 
-/** The lookup lists of SPEC §3, each in the order a select shows them. */
+/** The lookup lists (docs/requirements.md R4), each in the order a select shows them. */
 
 export const listTowns = (db: Db) => db.selectFrom('towns').select(['id', 'town_name']).orderBy('town_name').execute();
 export const listRegionalCorporations = (db: Db) =>

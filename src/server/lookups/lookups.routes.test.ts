@@ -12,7 +12,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('lookup lists (SPEC §7)', () => {
+describe('lookup lists (requirements R4)', () => {
   it.each(LOOKUP_NAMES)('%s: answers its list to anyone, cacheable, with an ETag', async (name) => {
     const lookup = LOOKUPS[name];
     const response = await new TestClient(t.app).get(lookup.path);

@@ -11,7 +11,7 @@ import { listLookup } from './lookups.service.js';
 const LOOKUP_MAX_AGE_S = 3600;
 
 /**
- * The lookup lists of SPEC §7 (towns, religions, ethnic groups, houses, regional corporations,
+ * The lookup lists (docs/requirements.md R4: towns, religions, ethnic groups, houses, regional corporations,
  * form classes, primary schools). Public: they hold no personal data, and a shared cache may keep
  * them (docs/decisions.md). Each answer carries an ETag; a matching If-None-Match gets 304.
  */

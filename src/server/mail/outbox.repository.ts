@@ -91,12 +91,12 @@ export async function claimDueMessages(db: Db, claim: Claim): Promise<OutboxRow[
       .orderBy('id')
       .limit(claim.limit);
     // The one difference between the engines. PostgreSQL may be shared by several portal processes
-    // (DESIGN §1): FOR UPDATE locks the rows this sender takes until its claim commits, and SKIP
-    // LOCKED lets another sender pass over them to the next due rows instead of waiting and then
-    // taking the same ones; a row claimed and committed meanwhile is checked again and is no longer
-    // due. SQLite runs one writing transaction at a time, and inGroupedTransaction begins it
-    // IMMEDIATE (the write lock first), so the read and the update are one claim even with a
-    // second process on the file: the plain transaction is enough.
+    // (docs/operations.md, "More than one process"): FOR UPDATE locks the rows this sender takes
+    // until its claim commits, and SKIP LOCKED lets another sender pass over them to the next due
+    // rows instead of waiting and then taking the same ones; a row claimed and committed meanwhile
+    // is checked again and is no longer due. SQLite runs one writing transaction at a time, and
+    // inGroupedTransaction begins it IMMEDIATE (the write lock first), so the read and the update
+    // are one claim even with a second process on the file: the plain transaction is enough.
     if (isPostgres(trx)) due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => row.id);
     if (ids.length === 0) return [];

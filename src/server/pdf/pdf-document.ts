@@ -2,7 +2,7 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { PageFooter } from './pieces.js';
 
 /**
- * A document as plain data (DESIGN §2 "documents described as data"): pdfmake's definition, with
+ * A document as plain data (docs/architecture.md "PDFs"): pdfmake's definition, with
  * the portal's page footer named rather than written as a function, table layouts named
  * (pieces.ts TABLE_LAYOUTS), and pictures as bytes. Being data, it crosses to the rendering
  * thread as it is; the renderer (pdf-printer.ts) turns the names back into what pdfmake needs.

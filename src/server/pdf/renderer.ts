@@ -12,7 +12,7 @@ export type { PdfDocument, PdfFrame, PdfImage } from './pdf-document.js';
  * (pdf-printer.ts), so a 2,000-student report never holds other users' requests (D33).
  */
 
-/** Page sizes in PDF points (1/72 in). Legal is the spec's registration form paper (SPEC §9). */
+/** Page sizes in PDF points (1/72 in). Legal is the registration form's paper (docs/requirements.md R8). */
 export const PAGE_SIZES = {
   legal: { width: 612, height: 1008 },
   letter: { width: 612, height: 792 },

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { AuditLogTable } from '../db/schema.js';
 import type { AuditEntry } from '../../shared/privacy.schemas.js';
 
-/** All SQL of the privacy feature (STYLE: repositories take `db | trx`). */
+/** All SQL of the privacy feature (repositories take `db | trx`: docs/architecture.md "Adding a server feature"). */
 
 export function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
   return {

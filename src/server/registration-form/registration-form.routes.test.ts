@@ -10,7 +10,7 @@ import { headerOnlyJpeg, ONE_PIXEL_JPEG, storeFileBody } from '../../../tests/su
 import { FORM_TITLE } from './registration-form.pdf.js';
 
 /**
- * The printable registration form (SPEC §7 `/api/registration-form/{studentId}`):
+ * The printable registration form (docs/requirements.md R8; `/api/registration-form/{studentId}`):
  * Legal paper, the student's name and ID in its text, every section, the picture, the documents
  * checklist and the terms with the date agreed; who may print whose; a record filled to every
  * maximum length still lays out.

@@ -9,7 +9,7 @@ import { sendPdf } from '../pdf/renderer.js';
 import { RegistrationFormContentSchema } from '../../shared/registration-form.schemas.js';
 import { loadRegistrationForm, loadRegistrationFormContent, renderRegistrationForm } from './registration-form.service.js';
 
-/** The printable registration form on Legal paper (SPEC §7 `/api/registration-form/{studentId}`). */
+/** The printable registration form on Legal paper (docs/requirements.md R8; `/api/registration-form/{studentId}`). */
 export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
 

@@ -7,7 +7,7 @@ import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { Database, RegistrationProgressTable, StudentTable } from '../db/schema.js';
 import { searchNameOfUpdate } from '../db/student-search.js';
 
-/** All SQL of the registration feature (STYLE "A server feature"). */
+/** All SQL of the registration feature (docs/architecture.md "Adding a server feature"). */
 
 export type StudentRow = Selectable<StudentTable>;
 

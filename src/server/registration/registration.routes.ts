@@ -24,7 +24,7 @@ function callerOf(request: FastifyRequest): registration.Caller {
   return { ...actorOf(request), role: user.role, studentId: user.studentId };
 }
 
-/** The registration record, its per-field save and the registration window (SPEC §2–§5, §7). */
+/** The registration record, its per-field save and the registration window (docs/requirements.md R4–R6, R15). */
 export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['registration'];
@@ -35,7 +35,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       config: { access: { can: 'student.read', student: { param: 'userID' } } },
       schema: {
         tags,
-        summary: 'The registration record (a list of one, as the spec answers) with its progress flags',
+        summary: 'The registration record (a list of one, as the call has always answered) with its progress flags',
         params: z.object({ userID: StudentIdSchema }),
         response: { 200: StudentRecordListSchema, ...errorResponses },
       },

@@ -78,7 +78,7 @@ export async function getStudentRecord(db: Db, id: string, now = new Date()): Pr
 }
 
 // ---------------------------------------------------------------------------------------------
-// The registration window (SPEC §4)
+// The registration window (docs/requirements.md R6)
 
 /** No window row at all: registration is closed. */
 const CLOSED: Pick<RegistrationPeriod, 'open' | 'deadline'> = { open: 0, deadline: null };

@@ -3,7 +3,7 @@ import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { StaffRole } from '../../shared/staff.js';
 import type { StaffAccount } from '../../shared/staff.schemas.js';
 
-/** All SQL of staff accounts: users with role 'admin' (the spec's account kind) and their classes. */
+/** All SQL of staff accounts: users with role 'admin' (the admin area's account kind) and their classes. */
 
 function staffQuery(db: Db) {
   return db

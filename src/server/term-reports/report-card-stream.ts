@@ -11,9 +11,10 @@ import { buildClassCardsPdf, recordReportCardsPrinted, type BuildOptions, type C
 
 /**
  * The report-day answer as a stream of JSON lines (docs/decisions.md D59): the browser reads the
- * progress while the server builds and the file when it is made, in one request, so nothing is
- * kept between calls (DESIGN §1: any process answers any call) and the access checks of the
- * route are the only ones needed. The file goes out base64 in `data` lines of DATA_LINE_BYTES.
+ * progress while the server builds and the file when it is made, in one request, so nothing is kept
+ * between calls (any process answers any call: docs/operations.md, "More than one process") and the
+ * access checks of the route are the only ones needed. The file goes out base64 in `data` lines of
+ * DATA_LINE_BYTES.
  */
 
 const DATA_LINE_BYTES = 48 * 1024;

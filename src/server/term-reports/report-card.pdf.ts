@@ -6,7 +6,7 @@ import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sec
 import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
 
 /**
- * The end-of-term report card (SPEC §7 `/api/report-card/{studentId}/{year}/{term}`),
+ * The end-of-term report card (docs/requirements.md R9; `/api/report-card/{studentId}/{year}/{term}`),
  * one Letter page: who, which term, standing in class, subjects, attendance, remarks, grade key.
  */
 

@@ -4,8 +4,9 @@ import { nowIso } from '../db/database.js';
 import { onRoll } from '../db/student-scope.js';
 
 /**
- * All SQL of term reports (STYLE "A server feature"): the report list, posting, scheduling, the
- * report card's content and the import's reads and writes. Functions take `db` or a transaction.
+ * All SQL of term reports (docs/architecture.md "Adding a server feature"): the report list,
+ * posting, scheduling, the report card's content and the import's reads and writes. Functions take
+ * `db` or a transaction.
  */
 
 /** Statements stay under SQLite's (32,766) and PostgreSQL's (65,535) bound-parameter limits. */

@@ -10,7 +10,7 @@ import { schoolDateTime } from '../../shared/dates.js';
 import { postDueTermReports } from './term-reports.service.js';
 
 /**
- * Term reports over HTTP against the demo school (SPEC §2, §4, §7): the student's list,
+ * Term reports over HTTP against the demo school (docs/requirements.md R9, R15): the student's list,
  * the report card and who may read it, posting and removing, and scheduled posting. The demo has
  * 2025 results (its form 2–5 students, then in forms 1–4): terms 1 and 2 posted, term 3 not.
  */
@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/report-card-terms/{userID}', () => {
-  it('lists every term the student has results for, newest first, posted or not (SPEC §3 record)', async () => {
+  it('lists every term the student has results for, newest first, posted or not (R9)', async () => {
     const response = await student.get(`/api/report-card-terms/${registered.student_id}`);
     expect(response.statusCode).toBe(200);
     const terms = ReportCardTermListSchema.parse(response.json());
@@ -218,7 +218,7 @@ describe('GET /api/report-card/{studentId}/{year}/{term}', () => {
   });
 });
 
-describe('posting and removing (SPEC §2 Post Term Reports, §4)', () => {
+describe('posting and removing (R9 Post Term Reports)', () => {
   it('lists every term with its state and how many students have results (admin only)', async () => {
     expectError(await student.get('/api/term-reports-posted'), 403, 'forbidden');
     expectError(await client().get('/api/term-reports-posted'), 401);
@@ -287,7 +287,7 @@ describe('posting and removing (SPEC §2 Post Term Reports, §4)', () => {
   });
 });
 
-describe('scheduled posting (beyond the spec)', () => {
+describe('scheduled posting (an addition to posting)', () => {
   const schedule = (body: unknown) => admin.post('/api/term-reports/schedule', body);
   const soon = () => new Date(Date.now() + 3_600_000).toISOString();
 

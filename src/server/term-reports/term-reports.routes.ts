@@ -42,7 +42,7 @@ const withTooLarge = {
 } as const;
 
 /**
- * Term report calls (SPEC §7) and the portal's additions to them: results import and its template,
+ * Term report calls (docs/requirements.md R9, R15) and the portal's additions to them: results import and its template,
  * scheduled posting, the grading settings. Multipart is registered here only, with this
  * feature's limits, so other features keep their own.
  */

@@ -23,8 +23,8 @@ import * as repo from './term-reports.repository.js';
 import { averagesByStudent, checkRecords, mapColumns, readRecords, TERM_RESULTS_SHEET } from './term-results.import.js';
 
 /**
- * Term report rules (SPEC §2, §4, §6; DESIGN §5 "unposted report cards are served to
- * administrators only"): the student's list, the card's content, posting and removing,
+ * Term report rules (docs/requirements.md R9; R15: unposted report cards are for staff only):
+ * the student's list, the card's content, posting and removing,
  * scheduled posting, and the all-or-nothing import of the marks.
  */
 
@@ -33,7 +33,7 @@ const entityId = (year: number, term: number) => `${year}-${term}`;
 
 // ---- the student's list ------------------------------------------------------------------------
 
-/** SPEC §7 `GET /api/report-card-terms/{userID}`: every term with results, posted or not. */
+/** `GET /api/report-card-terms/{userID}` (R9): every term with results, posted or not. */
 export async function listReportCardTerms(db: Db, studentId: string): Promise<ReportCardTerm[]> {
   if (!(await repo.findStudent(db, studentId))) throw notFound('No student has that ID.');
   const terms = await repo.listStudentTerms(db, studentId);
@@ -168,7 +168,7 @@ async function termAttendance(db: Db, studentIds: readonly string[], year: numbe
   const byStudent = groupBy(records, (record) => record.student_id);
   return new Map(
     studentIds.map((studentId) => {
-      // The attendance screen's own counting (SPEC §4: a time in without a time out is both sessions).
+      // The attendance screen's own counting (R10: a time in without a time out is both sessions).
       const counted = countAttendance((byStudent.get(studentId) ?? []).filter((record) => open.has(record.date_scanned)));
       const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
       return [studentId, { possibleSessions: summary.possible, absentSessions: summary.absent, lateSessions: summary.lates }] as const;
@@ -201,14 +201,14 @@ function toPostedRecord(row: repo.TermReportRow, students: number): PostedTermRe
   };
 }
 
-/** SPEC §7 `GET /api/term-reports-posted`: every term with a report row, newest first. */
+/** `GET /api/term-reports-posted` (R9): every term with a report row, newest first. */
 export async function listPostedTerms(db: Db): Promise<PostedTermReport[]> {
   const [rows, counts] = await Promise.all([repo.listTermReports(db), repo.countStudentsByTerm(db)]);
   return rows.map((row) => toPostedRecord(row, counts.get(entityId(row.year, row.term)) ?? 0));
 }
 
 /**
- * SPEC §4 posting and removing through one call. Idempotent: posting a posted term keeps its
+ * Posting and removing through one call (R9). Idempotent: posting a posted term keeps its
  * first date (a retried call changes nothing), removing an unposted term changes nothing. A term
  * can be posted only when it has results.
  */

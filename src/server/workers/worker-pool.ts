@@ -6,8 +6,8 @@ import type { Config } from '../config.js';
 import type { TaskRequest, TaskAnswer } from './tasks.js';
 
 /**
- * The worker pool for CPU-heavy work (DESIGN §2 "a worker pool (piscina) for PDFs and spreadsheet
- * parsing"): rendering PDFs, checking uploaded PDFs, reading uploaded spreadsheets. Work that
+ * The worker pool for CPU-heavy work (docs/decisions.md D33, docs/architecture.md "Heavy work"):
+ * rendering PDFs, checking uploaded PDFs, reading uploaded spreadsheets. Work that
  * takes seconds runs on another thread, so one clerk's 40-page report or 300,000-row import never
  * holds another user's sign-in or save (docs/decisions.md D33).
  *

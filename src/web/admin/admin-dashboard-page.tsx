@@ -20,7 +20,7 @@ import { ADMIN_MENU_GROUPS, findMenuEntry, menuFor, type AdminMenuEntry, type Ad
 const SELECTION_FRESH_MS = 5_000;
 
 /**
- * The admin area (/admin/dashboard, SPEC §2): the side menu and the chosen option's screen. The
+ * The admin area (/admin/dashboard, docs/requirements.md R11): the side menu and the chosen option's screen. The
  * choice lives in the address (?view=…), so reloading or going back keeps it. Wide screens show
  * the menu beside the screen; narrow ones open it in a drawer from the Menu button. The menu's
  * entries come from the route wiring (app/admin-menu.tsx), narrowed to what the person's role may

@@ -3,7 +3,7 @@ import AssessmentIcon from '@mui/icons-material/Assessment';
 import type { SchoolAction } from '../../shared/staff.js';
 
 /**
- * The admin side menu's shape (SPEC §2 Admin dashboard). The entries themselves, each screen
+ * The admin side menu's shape (docs/requirements.md R11). The entries themselves, each screen
  * from the feature that owns its data, are listed where the routes are wired
  * (app/admin-menu.tsx); only one is active at a time, and it is kept in the address
  * (/admin/dashboard?view=<id>).
@@ -14,7 +14,7 @@ export interface AdminScreenProps {
   selectedAt?: number;
 }
 
-/** Headings that gather entries under them (SPEC §2: Reports with its sub-menu). */
+/** Headings that gather entries under them (R11: Reports with its sub-menu). */
 export const ADMIN_MENU_GROUPS = {
   reports: { label: 'Reports', icon: <AssessmentIcon /> },
 } as const;

@@ -21,7 +21,7 @@ import { ApiError, apiRequest, errorFromBody, fileForm, UNREACHABLE_MESSAGE } fr
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { saveFile } from '../lib/save-file.js';
 
-/** The admin area's calls (SPEC §7): one fetcher and one hook per call. */
+/** The admin area's calls (docs/requirements.md R11, R15): one fetcher and one hook per call. */
 
 // ---- GET /api/students ---------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ export function resetStudentPassword(studentId: string) {
   return apiRequest('/api/reset-password-student', { method: 'POST', body: { student_id: studentId }, schema: ResetAnswerSchema });
 }
 
-/** The reset dialog shows its own progress (SPEC §2), so no page overlay. */
+/** The reset dialog shows its own progress (R11), so no page overlay. */
 export function useResetStudentPassword() {
   return useMutation({ mutationFn: resetStudentPassword, meta: BACKGROUND_QUERY });
 }
@@ -153,7 +153,7 @@ async function errorOf(response: Response): Promise<ApiError> {
 
 /**
  * Downloads a file the server makes (the registration spreadsheet) and saves it under `fileName`.
- * Resolves once the browser has the whole file, so a dialog can block until then (SPEC §2).
+ * Resolves once the browser has the whole file, so a dialog can block until then (R11, Export Data).
  */
 export async function downloadFile(url: string, fileName: string): Promise<void> {
   let response: Response;

@@ -15,7 +15,7 @@ import { useDownloadFile } from './admin.api.js';
 import type { AdminScreenProps } from './admin-menu.js';
 
 /**
- * Export Data (SPEC §2): choosing it in the menu downloads 'Registration Data.xlsx' behind the
+ * Export Data (docs/requirements.md R11): choosing it in the menu downloads 'Registration Data.xlsx' behind the
  * blocking 'Downloading data...' dialog; the button here downloads it again.
  */
 export default function ExportDataScreen({ selectedAt }: AdminScreenProps) {

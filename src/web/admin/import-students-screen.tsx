@@ -34,7 +34,7 @@ const importLabel = (count: number) => (count === 0 ? 'Import' : `Import ${count
 const fieldLabel = (name: string) => (name === 'id' ? 'Student ID' : (findField(name)?.label ?? name));
 
 /**
- * Import Students (DESIGN §6): download the template, choose an XLSX or CSV, check it
+ * Import Students (docs/requirements.md R11): download the template, choose an XLSX or CSV, check it
  * (a dry run shows what every row would do and every problem), then import — all rows or none —
  * and see how many students were created, updated or left unchanged.
  */

@@ -97,7 +97,7 @@ function ClassReport({ title, classId, onClass: setClassId, url, spreadsheetUrl 
   );
 }
 
-/** Reports ▸ Registration Report (SPEC §2 Reports: the embedded registration report for all classes). */
+/** Reports ▸ Registration Report (docs/requirements.md R11: the registration report for all classes, embedded). */
 export function RegistrationReportScreen() {
   return (
     <ReportFrame

@@ -20,10 +20,10 @@ interface ResetPasswordDialogProps {
 }
 
 /**
- * The password-reset dialog of SPEC §2: confirm, then in progress (Cancel and Ok hidden), then
+ * The password-reset dialog (docs/requirements.md R11): confirm, then in progress (Cancel and Ok hidden), then
  * 'password reset successfully' with a single Ok. The new password is the date of birth
- * (yyyymmdd) and the student must choose another at the next sign-in (DESIGN §6). A failure
- * shows the server's message (the spec leaves the dialog spinning; docs/decisions.md).
+ * (yyyymmdd) and the student must choose another at the next sign-in (R3). A failure
+ * shows the server's message (rather than leaving the dialog spinning; docs/decisions.md D19).
  */
 export function ResetPasswordDialog({ student, onClose }: ResetPasswordDialogProps) {
   return (

@@ -105,7 +105,7 @@ type Dialog = { kind: StudentDialogKind; student: AdminStudent } | { kind: 'add'
 
 /**
  * A student's uploaded documents over the list. The documents feature draws it; src/web/app hands
- * it in, since one feature does not import another (STYLE.md).
+ * it in, since one feature does not import another (docs/architecture.md "Web").
  */
 export type StudentDocumentsDialog = ComponentType<{ student: { id: string; name: string } | null; onClose: () => void }>;
 
@@ -139,7 +139,7 @@ function serverSortOf(model: GridSortModel): Pick<StudentListPageRequest, 'sort'
 const DEFAULT_SORT_MODEL: GridSortModel = [{ field: DEFAULT_STUDENT_SORT.sort, sort: DEFAULT_STUDENT_SORT.direction }];
 
 /**
- * The dashboard's student list (SPEC §2): ID, Name ('Last, First'), Class, Date of Birth, Birth
+ * The dashboard's student list (docs/requirements.md R11): ID, Name ('Last, First'), Class, Date of Birth, Birth
  * Certificate Pin, Sex, Registration and Actions, by class then name (D82); one search box over ID,
  * names (middle names too, accents and case aside, either order), pin, class and date of birth, and filters by class and registration stage (not started, in progress,
  * complete); 'Total Number of Students: N'. Export call list downloads the rows shown with the

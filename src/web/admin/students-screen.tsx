@@ -6,7 +6,7 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import StudentList, { type ClassTools, type StudentDocumentsDialog, type StudentFamilyDialog, type StudentReviewDialog } from './student-list.js';
 
 /**
- * Dashboard (SPEC §2, the default option): the student list, headed "Students", or for someone who
+ * Dashboard (docs/requirements.md R11, the default option): the student list, headed "Students", or for someone who
  * sees only their classes (a form teacher) with those classes and their name: "Form 5 5A — Mrs. J. Francis".
  */
 export default function StudentsScreen(props: { documentsDialog: StudentDocumentsDialog; familyDialog?: StudentFamilyDialog; reviewDialog?: StudentReviewDialog; classTools?: ClassTools }) {

@@ -23,10 +23,10 @@ import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
 import { loadDashboardScreen } from './dashboard-screen.load.js';
 
 /**
- * The admin area's menu (SPEC §2 Admin dashboard): every option a role may use is shown (the spec's
- * other reading hides Export Data, Reports and Import Students; docs/decisions.md D19); `needs`
- * names the policy's action each needs (D49). Each screen lives in
- * the feature that owns its data and is loaded when first opened. Adding a screen is one entry.
+ * The admin area's menu (docs/requirements.md R11): every option a role may use is shown (a
+ * stricter reading would hide Export Data, Reports and Import Students; docs/decisions.md D19);
+ * `needs` names the policy's action each needs (D49). Each screen lives in the feature that owns
+ * its data and is loaded when first opened. Adding a screen is one entry.
  */
 
 const screen = <M,>(load: () => Promise<M>, name: keyof M): Pick<AdminMenuEntry, 'screen' | 'load'> => ({

@@ -11,7 +11,7 @@ import { loadDashboardScreen } from './dashboard-screen.load.js';
 import { RootLayout } from './root-layout.js';
 
 /**
- * The routes of SPEC §2, and the one way a screen gets its data: the route's loader puts it in
+ * The routes (docs/requirements.md R2), and the one way a screen gets its data: the route's loader puts it in
  * the query cache (`queryClient.ensureQueryData`, with the query options the screen's hooks use,
  * from its feature's `*.api.ts`), and the screen reads it from there with those hooks. A loader's
  * API module and the route's screen are fetched on first visit, side by side, so the sign-in

@@ -10,7 +10,7 @@ import { ATTENDANCE_WORDS, type AttendanceFigures } from '../../shared/attendanc
 ChartJS.register(ArcElement, Tooltip);
 
 const OPTIONS: ChartOptions<'doughnut'> = {
-  cutout: '80%', // SPEC §2
+  cutout: '80%', // docs/requirements.md R10
   responsive: true,
   maintainAspectRatio: false,
   animation: { duration: 400 },

@@ -30,7 +30,7 @@ function termLabel(term: Pick<AcademicTerm, 'year' | 'term'>): string {
 }
 
 /**
- * /attendance (SPEC §2 "Attendance screen"): the student's name, term, ID and class; the
+ * /attendance (docs/requirements.md R10): the student's name, term, ID and class; the
  * attendance and punctuality doughnuts; the records table; 'Generate Report'. A student sees
  * their own; an administrator names a student with ?student=ID (the student list's Attendance
  * action), sees the student's name in the tab's title and has a way back to the list (D46).

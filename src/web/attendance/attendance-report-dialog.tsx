@@ -20,7 +20,7 @@ interface RangeDialogProps {
 }
 
 /**
- * 'Generate Report' (SPEC §2): a start and an end date (no future dates, the start not after the
+ * 'Generate Report' (docs/requirements.md R10): a start and an end date (no future dates, the start not after the
  * end — the same rule the server applies), Cancel and Display Report.
  */
 function ReportRangeDialog({ open, defaultStart, defaultEnd, onCancel, onDisplay }: RangeDialogProps) {

@@ -146,7 +146,7 @@ function SchoolHolidays() {
       </Typography>
       <Typography color="text.secondary">Days the school is closed. Weekends are never school days and need not be listed.</Typography>
       <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        {/* Text, not the browser's date input, which shows the computer's own order (SPEC §9: yyyy-MM-dd). */}
+        {/* Text, not the browser's date input, which shows the computer's own order (docs/requirements.md R17: yyyy-MM-dd). */}
         <TextField
           name="holiday_date"
           label="Date"

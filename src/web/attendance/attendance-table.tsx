@@ -40,7 +40,7 @@ function Dashes({ spoken }: { spoken: string }) {
   );
 }
 
-/** A check when the session was attended, '--' when not (SPEC §2, §4). */
+/** A check when the session was attended, '--' when not (docs/requirements.md R10). */
 function SessionCell({ present }: { present: boolean }) {
   return (
     <TableCell align="center">
@@ -57,7 +57,7 @@ export function matchesDateSearch(date: string, search: string): boolean {
 
 interface DayRow {
   date: string;
-  /** The day's record; none on a school day means absent all day (SPEC §3 keeps no row for it). */
+  /** The day's record; none on a school day means absent all day (R10: no row is kept for it). */
   record: AttendanceRecord | undefined;
 }
 
@@ -69,9 +69,9 @@ export function dailyRows(schoolDays: readonly string[], records: readonly Atten
 }
 
 /**
- * The records table of SPEC §2: searchable by date; Date, AM, PM, Late, Time In, Time Out; Late
+ * The records table (R10): searchable by date; Date, AM, PM, Late, Time In, Time Out; Late
  * 'Y' in red or '--'. One row per school day, a day without a record shown as absent. On wide
- * screens the table scrolls in a box of 60vh under a sticky header (SPEC §2); on phones it is part
+ * screens the table scrolls in a box of 60vh under a sticky header (R10); on phones it is part
  * of the page (a 40vh box inside a scrolling page traps the thumb, D41).
  */
 export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly string[]; records: readonly AttendanceRecord[] }) {

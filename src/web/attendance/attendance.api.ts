@@ -3,7 +3,7 @@ import { StudentAttendanceSchema, type StudentAttendance } from '../../shared/at
 import { apiRequest } from '../lib/api-client.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 
-/** The student's attendance calls (SPEC §7): one fetcher and one hook per call, and the screen's loader. */
+/** The student's attendance calls (docs/requirements.md R10, R15): one fetcher and one hook per call, and the screen's loader. */
 
 export interface TermChoice {
   year: number;

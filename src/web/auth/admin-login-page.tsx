@@ -22,7 +22,7 @@ import { SignInFrame } from '../components/sign-in-frame.js';
 const StaffNewPasswordForm = lazy(async () => ({ default: (await import('./staff-new-password-form.js')).StaffNewPasswordForm }));
 
 /**
- * Admin login (/admin): username and password; problems show in the red alert (SPEC §2, §8). An
+ * Admin login (/admin): username and password; problems show in the red alert (docs/requirements.md R3, R16). An
  * account with a second factor is asked for its code next; one that must still set it up goes to
  * the enrolment screen (D51). A staff member signed in with a one-time password stays here to
  * choose their own first (D50).

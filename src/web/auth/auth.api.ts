@@ -24,13 +24,13 @@ import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { refreshSession } from '../lib/session.js';
 
 /**
- * The sign-in calls of SPEC §7: one fetcher and one hook per call. The session itself
+ * The sign-in calls (docs/requirements.md R3, R15): one fetcher and one hook per call. The session itself
  * (GET /api/session) is every screen's, in lib/session.ts.
  */
 
 // ---- GET /api/user/{student_id} --------------------------------------------------------------
 
-/** Whether the account is new or reset, which changes what the password field expects (SPEC §2). */
+/** Whether the account is new or reset, which changes what the password field expects (R3). */
 export function getUserStatus(studentId: string, signal?: AbortSignal) {
   return apiRequest(`/api/user/${encodeURIComponent(studentId)}`, { schema: UserStatusSchema, signal });
 }
@@ -81,7 +81,7 @@ export function changePasswordStaff(input: ChangeStaffPasswordInput) {
   return apiRequest('/api/change-password-staff', { method: 'POST', body: input, schema: ChangeStaffPasswordAnswerSchema });
 }
 
-/** POST /api/find-student-id: the one matching ID, never a list (DESIGN §6). */
+/** POST /api/find-student-id: the one matching ID, never a list (R3). */
 export function findStudentId(input: FindStudentIdInput) {
   return apiRequest('/api/find-student-id', { method: 'POST', body: input, schema: FindStudentIdAnswerSchema });
 }

@@ -20,7 +20,7 @@ import { NewPasswordFields } from '../components/new-password-fields.js';
 
 const AFTER_CHANGE_PATH = '/registration/student-data';
 
-/** The voluntary password change (/registration/change-password); then back to Student Data (SPEC §2). */
+/** The voluntary password change (/registration/change-password); then back to Student Data (docs/requirements.md R2). */
 export function ChangePasswordPage() {
   usePageTitle('Change password');
   const user = useSession().data?.user ?? null;

@@ -22,7 +22,7 @@ interface FindStudentIdDialogProps {
   onUseId: (studentId: string) => void;
 }
 
-/** 'Forgot your Student ID?': name and date of birth give back the one matching ID (DESIGN §6). */
+/** 'Forgot your Student ID?': name and date of birth give back the one matching ID (docs/requirements.md R3). */
 export function FindStudentIdDialog({ open, onClose, onUseId }: FindStudentIdDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>

@@ -10,7 +10,7 @@ import { BirthDateField } from '../components/birth-date-field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { RememberDeviceCheckbox } from '../components/remember-device-checkbox.js';
 
-/** First-login mode: birth certificate pin or SEA number plus date of birth (SPEC §2, DESIGN §6). */
+/** First-login mode: birth certificate pin or SEA number plus date of birth (docs/requirements.md R3). */
 export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswer) => void }) {
   const [identifier, setIdentifier] = useState('');
   const [dateOfBirth, setDateOfBirth] = useState('');

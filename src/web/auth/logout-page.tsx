@@ -12,7 +12,7 @@ import { MAIN_CONTENT_ID } from '../components/main-content.js';
 
 /**
  * /logout: a spinner, about a second's pause, the sign-out call, then /. The device forgets the
- * session even when the call fails (SPEC §4), so a dead network never leaves someone signed in.
+ * session even when the call fails (docs/requirements.md R3), so a dead network never leaves someone signed in.
  */
 export function LogoutPage() {
   usePageTitle('Signing out');

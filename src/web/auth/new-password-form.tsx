@@ -9,7 +9,7 @@ import { useChangePasswordStudent } from './auth.api.js';
 import { NewPasswordFields, PASSWORDS_DO_NOT_MATCH } from '../components/new-password-fields.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
-/** New and confirm fields checked with the shared rule; a mismatch sends nothing (SPEC §4–5). */
+/** New and confirm fields checked with the shared rule; a mismatch sends nothing (docs/requirements.md R3). */
 export function checkNewPassword(password: string, confirmation: string): FieldErrors {
   const errors: FieldErrors = {};
   const rule = NewPasswordSchema.safeParse(password);
@@ -18,7 +18,7 @@ export function checkNewPassword(password: string, confirmation: string): FieldE
   return errors;
 }
 
-/** New-password mode: the forced change after a first login or an office reset (SPEC §4). */
+/** New-password mode: the forced change after a first login or an office reset (R3). */
 export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChanged: () => void }) {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');

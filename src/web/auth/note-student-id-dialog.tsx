@@ -6,7 +6,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 
-/** After a first login: tells the student the ID to sign in with next time (SPEC §2). */
+/** After a first login: tells the student the ID to sign in with next time (docs/requirements.md R3). */
 export function NoteStudentIdDialog({ studentId, onClose }: { studentId: string | null; onClose: () => void }) {
   return (
     <Dialog open={studentId !== null} onClose={onClose} maxWidth="xs" fullWidth>

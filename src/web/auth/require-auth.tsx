@@ -4,10 +4,10 @@ import { PageSpinner } from '../components/page-spinner.js';
 import { homePathFor, needsPasswordChange, passwordChangePathFor, safeNextPath, TWO_FACTOR_PATH, useSession } from '../lib/session.js';
 
 /**
- * The route guard of SPEC §2, as layout routes: wrap a group of routes in one of these and the
+ * The route guard (docs/requirements.md R2), as layout routes: wrap a group of routes in one of these and the
  * group inherits its rule. The root route's loader has the session in the cache before any of
  * them renders; they follow it as it changes (sign-in, sign-out, an expired session). The server
- * still checks every call itself (DESIGN §5).
+ * still checks every call itself (R15).
  */
 
 interface RequireAuthProps {

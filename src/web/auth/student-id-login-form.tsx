@@ -21,7 +21,7 @@ interface StudentIdLoginFormProps {
   onSignedIn: (answer: LoginAnswer) => void;
 }
 
-/** Normal mode: Student ID and password; a reset account's password is the birth date (SPEC §2). */
+/** Normal mode: Student ID and password; a reset account's password is the birth date (docs/requirements.md R3). */
 export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }: StudentIdLoginFormProps) {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);

@@ -17,7 +17,7 @@ const NewPasswordForm = lazy(async () => ({ default: (await import('./new-passwo
 const NoteStudentIdDialog = lazy(async () => ({ default: (await import('./note-student-id-dialog.js')).NoteStudentIdDialog }));
 
 /**
- * The student login screen (/) and its three modes (SPEC §2): normal, first login, and new
+ * The student login screen (/) and its three modes (docs/requirements.md R3): normal, first login, and new
  * password. New-password mode follows the session, so a reload keeps a student in it until the
  * password is changed. Parents with a family account sign in on their own page, the
  * first link under the form.

@@ -1,6 +1,6 @@
 import Alert from '@mui/material/Alert';
 
-/** The red alert above a sign-in form (SPEC §2); renders nothing without a message. */
+/** The red alert above a sign-in form (docs/requirements.md R3); renders nothing without a message. */
 export function ErrorAlert({ message }: { message: string | null | undefined }) {
   if (!message) return null;
   return (

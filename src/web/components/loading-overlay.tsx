@@ -7,7 +7,7 @@ import { useDelayedFlag } from '../lib/use-delayed-flag.js';
 const SHOW_AFTER_MS = 250;
 
 /**
- * Covers the page while a call or a screen load is in flight (SPEC §1): a route's loader and
+ * Covers the page while a call or a screen load is in flight (docs/requirements.md R1): a route's loader and
  * code, or a call the screen does not show in place. Background work (`BACKGROUND_QUERY`: the
  * session check, the student-ID status lookup, a field's save) does not raise it.
  */

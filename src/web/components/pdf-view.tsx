@@ -172,7 +172,7 @@ interface PdfDialogProps {
 }
 
 /**
- * A PDF full screen with Download PDF and Close (SPEC §2: the registration form from the student
+ * A PDF full screen with Download PDF and Close (docs/requirements.md R8–R11: the registration form from the student
  * list, a report card, the attendance report); page images on a phone (D45).
  */
 export function PdfDialog({ url, title, label, onClose }: PdfDialogProps) {

@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { errorMessage } from '../lib/api-client.js';
 
-/** The spreadsheet types an import takes (DESIGN §6: XLSX or CSV). */
+/** The spreadsheet types an import takes (docs/requirements.md R11: XLSX or CSV). */
 const SPREADSHEET_TYPES = '.xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Sends the file to the server: a dry run (`dryRun`) or the import itself; `onSuccess` gets the answer. */
@@ -86,7 +86,7 @@ interface ImportFileControlsProps<Result> {
   doneMessage: ReactNode;
 }
 
-/** Template links, the file chooser, 'Check file' and 'Import', and the spec's messages (SPEC §8). */
+/** Template links, the file chooser, 'Check file' and 'Import', and the fixed messages (R16). */
 export function ImportFileControls<Result>({ importer, fileLabel, templates, importLabel, canImport, request, doneMessage }: ImportFileControlsProps<Result>) {
   return (
     <>

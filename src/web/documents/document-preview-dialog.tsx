@@ -13,7 +13,7 @@ import type { UploadedFile } from '../../shared/documents.schemas.js';
 import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 
 /**
- * An uploaded file opened in a dialog (SPEC §4 document slot: the preview opens the file): the
+ * An uploaded file opened in a dialog (docs/requirements.md R7: the preview opens the file): the
  * picture itself (with "Open file"), or the PDF (with Download PDF) in a frame, as page images on a
  * phone (D45). Full screen on phones.
  */

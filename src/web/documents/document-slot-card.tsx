@@ -74,7 +74,7 @@ const HIDDEN_INPUT: CSSProperties = { position: 'absolute', width: 1, height: 1,
 type Sending = { phase: 'preparing' } | { phase: 'sending'; fraction: number };
 
 /**
- * One document slot (SPEC §4): empty → uploading with a progress bar → uploaded (file name, a
+ * One document slot (docs/requirements.md R7): empty → uploading with a progress bar → uploaded (file name, a
  * thumbnail that opens the file, Remove, Resubmit). The file chosen uploads at once, a photo made
  * smaller first; a failure says why, and where sending again may work (a dropped connection, a
  * busy server) offers Try again with the same file (D74). One upload at a

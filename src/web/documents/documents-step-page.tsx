@@ -11,7 +11,7 @@ import { DocumentSlotCard } from './document-slot-card.js';
 import { useDocumentUploadsInProgress, useFiles } from './documents.api.js';
 
 /**
- * The Documents step (SPEC §2): one slot per document type. Passport and student permit are
+ * The Documents step (docs/requirements.md R7): one slot per document type. Passport and student permit are
  * required for non-nationals (docs/decisions.md); the Documents flag follows the server's answer.
  * `data-uploading` says whether a file is on its way (D74), for a warning before leaving the page.
  */

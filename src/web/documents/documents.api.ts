@@ -12,7 +12,7 @@ import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 import { preparePhoto } from './prepare-photo.js';
 
-/** The file calls of SPEC §7: one fetcher and one hook per call. */
+/** The file calls (docs/requirements.md R7, R15): one fetcher and one hook per call. */
 
 // ---- GET /api/get-files/{student_id} -----------------------------------------------------------
 
@@ -47,7 +47,7 @@ export interface UploadRequest {
   studentId: string;
   fileType: DocumentType;
   file: Blob & { name?: string };
-  /** 0..1 as the bytes leave the browser (SPEC §7: "progress reported"). */
+  /** 0..1 as the bytes leave the browser (R7: upload progress). */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
 }

@@ -2,8 +2,8 @@ import { ApiErrorSchema, firstErrorMessage, type ApiErrorBody, type ErrorCode } 
 
 /**
  * The one way the web client talks to the server: same origin, session cookie sent, CSRF header
- * on every state-changing call (DESIGN §2 sessions), error bodies turned into typed `ApiError`s
- * and answers parsed with their zod schema, never cast (STYLE "What not to copy").
+ * on every state-changing call (docs/decisions.md D2, D38), error bodies turned into typed `ApiError`s
+ * and answers parsed with their zod schema, never cast (docs/architecture.md "Web").
  */
 
 const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -34,7 +34,7 @@ export class ApiError extends Error {
     this.errors = body.errors;
   }
 
-  /** What a screen shows: the first field message when present, else the message (SPEC §8). */
+  /** What a screen shows: the first field message when present, else the message (docs/requirements.md R16). */
   get displayMessage(): string {
     return firstErrorMessage({ message: this.message, errors: this.errors });
   }
@@ -58,7 +58,7 @@ export function readCookie(name: string): string | null {
   return entry === undefined ? null : decodeURIComponent(entry.slice(prefix.length));
 }
 
-/** Asks the server for a fresh `XSRF-TOKEN` cookie; sign-in calls do this first (SPEC §7). */
+/** Asks the server for a fresh `XSRF-TOKEN` cookie; sign-in calls do this first (R15). */
 export async function fetchCsrfCookie(): Promise<void> {
   const response = await send(CSRF_COOKIE_PATH, { method: 'GET' });
   if (!response.ok) throw await toApiError(response);
@@ -75,7 +75,7 @@ export interface RequestOptions<T> {
   body?: unknown;
   /** Parses the answer; `z.void()` for a 204. */
   schema: AnswerSchema<T>;
-  /** Fetch a fresh CSRF cookie first, as every sign-in call does (SPEC §7). */
+  /** Fetch a fresh CSRF cookie first, as every sign-in call does (R15). */
   freshCsrf?: boolean;
   signal?: AbortSignal;
   /**

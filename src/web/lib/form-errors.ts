@@ -18,7 +18,7 @@ export function fieldErrorsOf(error: Pick<$ZodError, 'issues'>): FieldErrors {
   return result;
 }
 
-/** The first message of a failed parse, for screens that show one alert (SPEC §2 admin login). */
+/** The first message of a failed parse, for screens that show one alert (docs/requirements.md R3, staff sign-in). */
 export function firstIssueMessage(error: Pick<$ZodError, 'issues'>): string {
   return error.issues[0]?.message ?? 'Check the form and try again.';
 }

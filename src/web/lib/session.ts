@@ -134,7 +134,7 @@ export function forgetSession(queryClient: QueryClient): void {
 
 /**
  * Someone who must choose a new password before anything else: a student after a first login or
- * an office reset (SPEC §4), a staff member with a new or reset account (one-time password, D50).
+ * an office reset (docs/requirements.md R3), a staff member with a new or reset account (one-time password, D50).
  */
 export function needsPasswordChange(user: SessionUser | null | undefined): boolean {
   if (!user) return false;

@@ -13,7 +13,7 @@ interface ProgressHeaderProps {
 }
 
 /**
- * The shared six-step header (SPEC §2): clickable in any order, each step showing its progress
+ * The shared six-step header (docs/requirements.md R4): clickable in any order, each step showing its progress
  * flag with a check. Each button's name says whether the step is done.
  */
 export function ProgressHeader({ progress, activePath, compact }: ProgressHeaderProps) {

@@ -48,7 +48,7 @@ const asText = (value: FieldValue): string => (value === null ? '' : String(valu
 /**
  * One field of the registration record, drawn from its catalogue entry: it checks the input with
  * the same rules as the server and shows the message before any save; a valid change is saved on
- * blur (text) or on change (select, switch, date) with its own indicator (SPEC §2, §4, §5).
+ * blur (text) or on change (select, switch, date) with its own indicator (docs/requirements.md R4, R5).
  * Nothing typed is lost (D73): until the server takes it, the value is a draft of the signed-in
  * account on this device (field-problems.ts), shown in the field whatever happens. Connection
  * trouble, a server failure, no answer in time or an ended session keep it "not saved yet" in
@@ -132,7 +132,7 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
     const started = Date.now();
     const outcome = await sendDraft(queryClient, account, studentId, field, valid);
     if (outcome.kind === 'saved') setConfirmed(valid);
-    // The spec's indicator: 'saving' for at least 600 ms, then the check, the waiting or the alert icon.
+    // The save indicator (docs/requirements.md R4): 'saving' for at least 600 ms, then the check, the waiting or the alert icon.
     await sleep(Math.max(0, SAVE_INDICATOR_DELAY_MS - (Date.now() - started)));
     // The sender may have settled a waiting value meanwhile: the store says where it is now.
     const kept = draftsOf(account)[studentId]?.[field.name];

@@ -14,7 +14,7 @@ import { RegistrationField } from './registration-field.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
 import { Link as RouterLink } from 'react-router';
 
-/** Headings of the sections a step's fields fall into (SPEC §2's lists of what each step holds). */
+/** Headings of the sections a step's fields fall into (docs/requirements.md R4 lists what each step holds). */
 const SECTION_TITLES: Partial<Record<FieldSection, string>> = {
   identity: 'Identity',
   address: 'Address',
@@ -64,7 +64,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
   const next = REGISTRATION_STEPS[REGISTRATION_STEPS.findIndex((entry) => entry.path === `${step}-data`) + 1];
   const labels = (names: readonly string[]) => names.map((name) => labelOf.get(name) ?? name).join(', ');
   const groups = groupFields(shown);
-  // Closed: nothing is saved, so the line must not promise it (SPEC §4 read-only fields).
+  // Closed: nothing is saved, so the line must not promise it (R6: read-only when closed).
   const savingLine = editable ? 'Every change is saved as you go.' : 'Registration is closed, so nothing here can be changed.';
   const stateLine =
     withProblems.length > 0

@@ -1,6 +1,6 @@
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 
-/** The six registration steps of SPEC §2, in order: path under /registration, label and flag. */
+/** The six registration steps (docs/requirements.md R4), in order: path under /registration, label and flag. */
 export const REGISTRATION_STEPS = [
   { path: 'student-data', label: 'Student Data', short: 'Student', flag: 'studentData' },
   { path: 'family-data', label: 'Family Data', short: 'Family', flag: 'familyData' },

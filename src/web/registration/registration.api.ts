@@ -18,7 +18,7 @@ import type { SessionUser } from '../../shared/auth.schemas.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 
 /**
- * The registration calls of SPEC §7: one fetcher and one hook per call, and the loaders of the
+ * The registration calls (docs/requirements.md R15): one fetcher and one hook per call, and the loaders of the
  * registration routes (app/router.tsx), which fill the query cache with the same query options
  * before a step renders.
  */
@@ -59,7 +59,7 @@ function registrationStatusQuery(studentId: string | null) {
   });
 }
 
-/** Only a family account names the child; a student's call stays the spec's bare one. */
+/** Only a family account names the child; a student's call stays the original bare one. */
 const statusStudentOf = (user: SessionUser, studentId: string) => (user.role === 'guardian' ? studentId : null);
 
 export function useRegistrationStatus(user: SessionUser | null, studentId: string | null) {

@@ -28,7 +28,7 @@ import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.j
 const PREVIEW_ROWS = 200;
 const PROBLEM_BG = 'rgba(211, 47, 47, 0.06)';
 
-/** The academic year running now: a year starts in September (SPEC §9: named by its first year). */
+/** The academic year running now: a year starts in September (docs/requirements.md R17: named by its first year). */
 function currentAcademicYear(now = new Date()): number {
   return now.getMonth() >= 7 ? now.getFullYear() : now.getFullYear() - 1;
 }

@@ -31,9 +31,9 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { usePostTermReports, usePostedTerms, useScheduleTermReports } from './term-reports.api.js';
 
 /**
- * Post Term Reports (SPEC §2 admin dashboard): every term with its state, and per term a dialog
+ * Post Term Reports (docs/requirements.md R9): every term with its state, and per term a dialog
  * 'Post {year} Term {term} reports?' with Cancel, No (remove) and Yes (post). While the call runs
- * the dialog says so with a progress bar; afterwards a snackbar confirms. Beyond the spec: a term
+ * the dialog says so with a progress bar; afterwards a snackbar confirms. In addition, a term
  * can be scheduled to post itself at a chosen time.
  */
 export function PostTermReports() {
@@ -106,7 +106,7 @@ export function PostTermReports() {
   );
 }
 
-/** The Edit dialog of one term (SPEC §2 wording). */
+/** The Edit dialog of one term (R9 wording). */
 function PostDialog({ term, onClose }: { term: PostedTermReport; onClose: () => void }) {
   const post = usePostTermReports();
   const schedule = useScheduleTermReports();

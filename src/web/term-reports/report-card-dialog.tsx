@@ -10,8 +10,8 @@ export interface OpenReportCard {
 }
 
 /**
- * The report card in a full-screen dialog with Download PDF and Close (SPEC §2 Term Report
- * screen); on a phone its pages are images (D45).
+ * The report card in a full-screen dialog with Download PDF and Close (docs/requirements.md R9);
+ * on a phone its pages are images (D45).
  */
 export function ReportCardDialog({ card, onClose }: { card: OpenReportCard | null; onClose: () => void }) {
   return (

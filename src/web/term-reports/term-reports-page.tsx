@@ -22,7 +22,7 @@ import { useReportCardTerms } from './term-reports.api.js';
 const TITLE = 'Select Term Report';
 
 /**
- * 'Select Term Report' (SPEC §2 Term Report screen): one item per term with results, posted or
+ * 'Select Term Report' (docs/requirements.md R9): one item per term with results, posted or
  * not. Unposted items are greyed and cannot be opened by a student; an administrator (who names
  * the student with ?student=ID) can open them. Opening one shows the card full screen.
  */
@@ -83,7 +83,7 @@ interface TermReportItemProps {
   onOpen: () => void;
 }
 
-/** One report: title 'Form {form_level} {class_id}', headline, subtitle, and the posted text (SPEC §2). */
+/** One report: title 'Form {form_level} {class_id}', headline, subtitle, and the posted text (R9). */
 function TermReportItem({ term, divider, canOpen, onOpen }: TermReportItemProps) {
   const title = formClassName(term.class_id, term.form_level) ?? 'End of Term Report';
   const posted = term.posted === 1;
@@ -98,7 +98,7 @@ function TermReportItem({ term, divider, canOpen, onOpen }: TermReportItemProps)
           alignItems: { xs: 'flex-start', sm: 'center' },
           gap: { xs: 0.5, sm: 2 },
           py: 1.5,
-          // An unposted report an administrator can still open stays greyed, as the spec's list does.
+          // An unposted report an administrator can still open stays greyed, as the list always has (R9).
           ...(!posted ? { color: 'text.disabled' } : {}),
         }}
       >

@@ -18,7 +18,7 @@ import { saveFile } from '../lib/save-file.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
 
-/** The term report calls (SPEC §7): one fetcher and one hook per call, and the list's loader. */
+/** The term report calls (docs/requirements.md R9, R15): one fetcher and one hook per call, and the list's loader. */
 
 // ---- GET /api/report-card-terms/{userID} ---------------------------------------------------------
 
@@ -75,7 +75,7 @@ function useUpdateCachedTerm() {
   };
 }
 
-/** Post or remove; the dialog shows its own progress (SPEC §2), so the page overlay stays down. */
+/** Post or remove; the dialog shows its own progress (R9), so the page overlay stays down. */
 export function usePostTermReports() {
   const update = useUpdateCachedTerm();
   return useMutation({ mutationFn: postTermReports, meta: BACKGROUND_QUERY, onSuccess: update });

@@ -1,7 +1,7 @@
 /**
  * The demo school's calendar: academic terms, Trinidad and Tobago's public holidays, which term
- * reports are posted, and the clock arithmetic the seeder needs (text dates, SPEC §9; day arithmetic is in
- * src/shared/school-days.ts).
+ * reports are posted, and the clock arithmetic the seeder needs (text dates, docs/requirements.md
+ * R17; day arithmetic is in src/shared/school-days.ts).
  */
 
 /** The academic year the demo school is in: 2026-2027 (a year is named by the year it starts). */
@@ -63,7 +63,7 @@ export const DEMO_SCHOOL_HOLIDAYS: readonly { date: string; name: string }[] = [
   { date: '2027-08-31', name: 'Independence Day' },
 ];
 
-/** Which term reports exist and which are posted ('yyyy-MM-dd HH:mm:ss', the SPEC §4 format). */
+/** Which term reports exist and which are posted ('yyyy-MM-dd HH:mm:ss', the R17 format). */
 export const DEMO_TERM_REPORTS = [
   { year: 2025, term: 1, posted: 1, date_posted: '2025-12-19 14:05:00' },
   { year: 2025, term: 2, posted: 1, date_posted: '2026-04-10 10:30:00' },

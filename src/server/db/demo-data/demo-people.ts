@@ -1,7 +1,7 @@
 /**
  * Word lists for the demo school's people: Trinidad and Tobago names by family heritage (with the
  * religions and census groups that go with them), jobs, employers, streets. Plain data; the
- * seeder draws from it with its seeded PRNG. Every name fits SPEC §5's 20-character limit.
+ * seeder draws from it with its seeded PRNG. Every name fits the 20-character limit (docs/requirements.md R5).
  */
 
 export interface Heritage {
@@ -477,7 +477,7 @@ export const HERITAGES: readonly Heritage[] = [
   },
 ];
 
-/** Countries of birth (SPEC §5: at most 25) with the nationality that goes with them. */
+/** Countries of birth (R5: at most 25) with the nationality that goes with them. */
 export const BIRTHPLACES: readonly { country: string; nationality: string; weight: number; isNational: boolean }[] = [
   { country: 'Trinidad and Tobago', nationality: 'Trinidadian', weight: 93, isNational: true },
   { country: 'Venezuela', nationality: 'Venezuelan', weight: 3, isNational: false },

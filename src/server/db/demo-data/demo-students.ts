@@ -20,7 +20,8 @@ import type { Random } from './random.js';
 
 /**
  * The demo school's students: one registration record each, filled up to a drawn stage of the six
- * registration steps with values that pass SPEC §5, and the documented demo accounts pinned in.
+ * registration steps with values that pass docs/requirements.md R5, and the documented demo
+ * accounts pinned in.
  */
 
 export const FORM_LEVELS = [1, 2, 3, 4, 5] as const;
@@ -28,7 +29,7 @@ const CLASS_LETTERS = ['A', 'B', 'C', 'D'] as const;
 /** The 20 form classes, '1A' … '5D'. */
 export const DEMO_CLASS_IDS: readonly string[] = FORM_LEVELS.flatMap((form) => CLASS_LETTERS.map((l) => `${form}${l}`));
 
-/** SPEC §3 enumerations; the seeder fills only these values. */
+/** The record's enumerations (R4); the seeder fills only these values. */
 export const BLOOD_TYPES = ['O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
 export const LIVING_STATUSES = ['Both Parents', 'Father Only', 'Mother Only', 'Guardian', 'Other'] as const;
 export const MARITAL_STATUSES = ['Married', 'Single', 'Divorced', 'Widowed', 'Common Law', 'Other'] as const;
@@ -40,7 +41,7 @@ type MaritalStatus = (typeof MARITAL_STATUSES)[number];
 const STAGES = ['identity', 'student', 'family', 'health', 'other', 'complete'] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** Upper forms have had longer to finish; form 1 has just been admitted (DESIGN §6). */
+/** Upper forms have had longer to finish; form 1 has just been admitted (D13). */
 function stageWeights(formLevel: number): (readonly [Stage, number])[] {
   if (formLevel === 1)
     return [
@@ -149,7 +150,7 @@ function emailFor(random: Random, first: string, last: string): string {
   const domain = random.pick(EMAIL_DOMAINS);
   const suffix = random.chance(0.6) ? String(random.int(1, 99)) : '';
   const full = `${clean(first)}.${clean(last)}${suffix}@${domain}`;
-  // SPEC §5: at most 50 characters; long names fall back to an initial.
+  // R5: at most 50 characters; long names fall back to an initial.
   return full.length <= 50 ? full : `${clean(first).slice(0, 1)}${clean(last).slice(0, 30)}${suffix}@${domain}`;
 }
 
@@ -487,7 +488,7 @@ function fillFamily(
     row.email_guardian = guardian.email;
     row.id_card_guardian = guardian.idCard;
   }
-  // SPEC §2: 'Other' hides the demographics and emergency sections, so they stay empty.
+  // R4: 'Other' hides the demographics and emergency sections, so they stay empty.
   if (livingStatus === 'Other') return;
   const inFamily = random.int(2, 8);
   row.no_in_family = String(inFamily);

@@ -73,7 +73,7 @@ export interface PlaceholderDocument {
   sha256: string;
 }
 
-/** One placeholder file per document type of SPEC §3: PDFs for the papers, PNGs for the images. */
+/** One placeholder file per document type (docs/requirements.md R7): PDFs for the papers, PNGs for the images. */
 export function buildPlaceholderDocuments(): ReadonlyMap<string, PlaceholderDocument> {
   const withHash = (file_name: string, mime: string, bytes: Buffer): PlaceholderDocument => ({
     file_name,

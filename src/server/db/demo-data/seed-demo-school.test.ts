@@ -23,7 +23,7 @@ const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5
 const TODAY = '2026-11-18'; // a Wednesday in term 1 of 2026-2027, after the Divali holiday
 const fakeHash = (plain: string) => Promise.resolve(`hash:${plain}`);
 
-/** SPEC §5 maximum lengths of the fields the seeder fills. */
+/** The maximum lengths (docs/requirements.md R5) of the fields the seeder fills. */
 const MAX_LENGTHS: Record<string, number> = {
   first_name: 20,
   last_name: 20,
@@ -305,7 +305,7 @@ describe.each(engines)('demo school on %s', (engine) => {
     }
   });
 
-  it('fills every value within SPEC §5 limits, enumerations and lookups', async () => {
+  it('fills every value within the R5 limits, enumerations and lookups', async () => {
     const students = await db.selectFrom('students').selectAll().execute();
     const [religions, groups, corporations, towns, schools, houses] = await Promise.all([
       db.selectFrom('religions').select('code').execute(),
@@ -394,7 +394,7 @@ describe.each(engines)('demo school on %s', (engine) => {
         `${s.id}: terms date`,
       );
 
-      // Only the sections living_status shows are filled (SPEC §2).
+      // Only the sections living_status shows are filled (R4).
       if (s.living_status === null) {
         for (const columns of Object.values(SECTION_COLUMNS))
           for (const c of columns) check(at(c) === null, `${s.id}: ${c} without living status`);
@@ -516,7 +516,7 @@ describe.each(engines)('demo school on %s', (engine) => {
         problems.push(`${where}: time_scanned_in ${r.time_scanned_in}`);
       }
       if (r.time_out === null) {
-        // SPEC §4: no scan-out still counts the afternoon.
+        // R10: no scan-out still counts the afternoon.
         if (r.attendance_pm !== 1 || r.time_scanned_out !== null) problems.push(`${where}: no time_out`);
       } else if (r.time_scanned_out?.slice(0, -3) !== `${r.date_scanned} ${r.time_out}`) {
         problems.push(`${where}: time_scanned_out ${r.time_scanned_out}`);

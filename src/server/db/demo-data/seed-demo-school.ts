@@ -44,7 +44,7 @@ import { createRandom } from './random.js';
 import { searchNameOfNew } from '../student-search.js';
 
 /**
- * The demo school (DESIGN §6 "seeded in the demo school"): 20 form classes, ~640 students at every
+ * The demo school (docs/decisions.md D13): 20 form classes, ~640 students at every
  * stage of registration, the documented demo sign-ins, a school calendar with Trinidad and
  * Tobago's public holidays, last year's term results and this term's attendance, written in one
  * transaction. Deterministic for a seed; attendance runs up to `today`. The pieces live beside
@@ -632,7 +632,7 @@ async function seedAttendance(
   days.forEach((day, d) => {
     students.forEach((student, s) => {
       const habit = habits[s]!;
-      if (random.next() < habit.absentRate * dayFactor[d]!) return; // absent: no row (SPEC §3)
+      if (random.next() < habit.absentRate * dayFactor[d]!) return; // absent: no row (docs/requirements.md R10)
       const late = random.next() < habit.lateRate;
       // On time: 07:10–07:59, most arriving after 07:35. Late: 08:01–08:29, most within 15 min.
       const inMinutes = late
@@ -641,7 +641,7 @@ async function seedAttendance(
       const timeIn = clock(inMinutes);
       const roll = random.next();
       const halfDay = roll < 0.015; // signed out at lunch
-      const forgotScanOut = !halfDay && roll < 0.045; // SPEC §4: no time_out still counts AM and PM
+      const forgotScanOut = !halfDay && roll < 0.045; // R10: no time_out still counts AM and PM
       const outMinutes = halfDay ? 11 * 60 + 45 + random.int(0, 60) : 14 * 60 + 30 + random.int(0, 60);
       const timeOut = forgotScanOut ? null : clock(outMinutes);
       const secondsIn = random.int(0, 59);

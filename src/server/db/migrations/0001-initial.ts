@@ -1,9 +1,9 @@
 import { sql, type Kysely, type CreateTableBuilder, PostgresAdapter } from 'kysely';
 
 /**
- * The whole data model of DESIGN §4 in one migration, so later features add behaviour, not
+ * The whole first data model in one migration, so later features add behaviour, not
  * schema churn. Dialect-neutral: text dates (yyyy-MM-dd) and ISO timestamps, 0/1 integers for
- * the spec's flags; only the id and byte columns differ between SQLite and PostgreSQL.
+ * the record's flags; only the id and byte columns differ between SQLite and PostgreSQL.
  */
 
 // Migrations are frozen in time: they must not depend on today's table types.
@@ -26,7 +26,7 @@ function withTimestamps<T extends string, C extends string>(table: CreateTableBu
     .addColumn('updated_at', 'text', (c) => c.notNull());
 }
 
-/** Text columns of the registration record (SPEC §3); flags and numbers are listed apart. */
+/** Text columns of the registration record (docs/requirements.md R4); flags and numbers are listed apart. */
 export const STUDENT_TEXT_COLUMNS = [
   'first_name',
   'last_name',
@@ -101,7 +101,7 @@ export const STUDENT_TEXT_COLUMNS = [
   'parent_attended_year',
 ] as const;
 
-/** 0/1 columns of the registration record (SPEC §3). */
+/** 0/1 columns of the registration record (R4). */
 export const STUDENT_FLAG_COLUMNS = [
   'immigration_permit',
   'terms_and_conditions',
@@ -132,7 +132,7 @@ export async function up(db: Db): Promise<void> {
   const bytesType = pg ? 'bytea' : 'blob';
   const bigint = pg ? 'bigint' : 'integer';
 
-  // Lookups (SPEC §3 "Lookups").
+  // Lookups (R4).
   await withTimestamps(
     db.schema
       .createTable('houses')
@@ -173,7 +173,7 @@ export async function up(db: Db): Promise<void> {
       .addColumn('district', 'text'),
   ).execute();
 
-  // The registration record: one column per SPEC §3 field.
+  // The registration record: one column per field (R4).
   let students = db.schema
     .createTable('students')
     .addColumn('id', 'text', (c) => c.primaryKey())

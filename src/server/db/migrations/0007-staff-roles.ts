@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Staff roles (docs/decisions.md D49). A staff account stays `role = 'admin'` (the
- * account kind the spec's admin area and sign-in know) and gains the job it does in `staff_role`;
+ * account kind the admin area and its sign-in know) and gains the job it does in `staff_role`;
  * every existing staff account was an administrator and stays one. A form teacher's classes live
  * in `staff_classes`; `disabled` ends an account without deleting its audit trail; the second
  * factor keeps its secret and its one-time recovery codes (hashed) beside the account.
