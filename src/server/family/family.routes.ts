@@ -17,7 +17,7 @@ import {
   StudentFamilySchema,
   StudentIdParamsSchema,
 } from '../../shared/family.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { invitesOnlyRecordAddresses, requireGuardian, requireRequester } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';

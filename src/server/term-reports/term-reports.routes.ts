@@ -20,7 +20,7 @@ import {
   SubjectListSchema,
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
