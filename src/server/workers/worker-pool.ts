@@ -121,7 +121,8 @@ export async function runInWorker<K extends TaskKind>(
   if (running.queueSize >= MAX_QUEUED) throw busy();
   try {
     const signal = AbortSignal.timeout(options.timeLimitMs ?? TASK_TIME_LIMIT_MS);
-    return (await running.run(task as TaskRequest, { signal, transferList: options.transferList })) as TaskAnswer<K>;
+    // The pool is typed for every kind at once; the task is one of them.
+    return await running.run(task as TaskRequest, { signal, transferList: options.transferList });
   } catch (error) {
     if (error instanceof Error && error.message === 'Task queue is at limit') throw busy();
     if (error instanceof Error && error.name === 'AbortError') throw new WorkerTaskFailed('timeout', error);
