@@ -5,10 +5,9 @@ import { AppError } from '../http/errors.js';
 import type { Config } from '../config.js';
 
 /**
- * The worker pool for CPU-heavy work (DESIGN §2 "a worker pool (piscina) for PDFs and spreadsheet
- * parsing"): rendering PDFs, checking uploaded PDFs, reading uploaded spreadsheets. Work that
- * takes seconds runs on another thread, so one clerk's 40-page report or 300,000-row import never
- * holds another user's sign-in or save (docs/decisions.md D33).
+ * The worker pool (piscina) for CPU-heavy work: rendering PDFs, checking uploaded PDFs, reading
+ * uploaded spreadsheets. Work that takes seconds runs on another thread, so one clerk's 40-page
+ * report or 300,000-row import never holds another user's sign-in or save (D33).
  *
  * - Threads: cores − 1 (at least 1), so the event loop keeps a core on a 2-core school server.
  * - Queue: at most MAX_QUEUED tasks wait; past that a request is refused with 503 and a message,
