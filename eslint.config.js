@@ -7,7 +7,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 /**
  * Lint keeps the boundaries of STYLE.md: src/shared imports nothing from server/ or web/, the web
- * never imports the server, a web feature never reaches into another, and no import cycles.
+ * never imports the server, a web feature never reaches into another, the server's infrastructure
+ * imports no server feature, and no import cycles.
  * TypeScript under src/ and tests/ gets the type-checked rules; the plain .mjs of bench/ and
  * scripts/ and the config files get the syntactic set only.
  */
@@ -17,6 +18,18 @@ const webCommon = new Set(['app', 'components', 'lib', 'public']);
 const webFeatures = fs
   .readdirSync(path.join(import.meta.dirname, 'src/web'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !webCommon.has(entry.name))
+  .map((entry) => entry.name);
+
+/**
+ * Server folders that are infrastructure: they serve every feature and know none (D87), so a
+ * feature can be added or removed without touching them. `access` is where the access policy
+ * lives (D86); `audit` is the audit trail every feature writes. Every other folder of src/server
+ * is a feature; the files directly in src/server (app.ts, worker-tasks.ts, main.ts) compose them.
+ */
+const serverInfrastructure = ['access', 'audit', 'db', 'http', 'mail', 'pdf', 'spreadsheets', 'workers'];
+const serverFeatures = fs
+  .readdirSync(path.join(import.meta.dirname, 'src/server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !serverInfrastructure.includes(entry.name))
   .map((entry) => entry.name);
 
 export default tseslint.config(
@@ -54,6 +67,11 @@ export default tseslint.config(
               from: webFeatures.map((feature) => `./src/web/${feature}`),
               message: 'Only src/web/app composes features.',
             },
+            ...serverInfrastructure.map((folder) => ({
+              target: `./src/server/${folder}`,
+              from: serverFeatures.map((feature) => `./src/server/${feature}`),
+              message: 'Server infrastructure knows no feature: the feature hands it what it needs (D87).',
+            })),
           ],
         },
       ],

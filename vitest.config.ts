@@ -26,7 +26,7 @@ const ENGINE_FREE_FILES = [
   'src/server/documents/pdf-inspection.test.ts',
   'src/server/http/policy.test.ts',
   'src/server/mail/templates/layout.test.ts',
-  'src/server/pdf/renderer.test.ts',
+  'src/server/pdf/render-on-pool.test.ts',
   'src/server/registration-form/registration-form.content.test.ts',
   'src/server/term-reports/report-card.pdf.test.ts',
 ];

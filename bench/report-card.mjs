@@ -1,7 +1,7 @@
 // report-card: milliseconds per report card PDF, GET /api/report-card/{id}/{year}/{term}
 // for signed-in students opening their own posted card (session, access, the card's data, the
 // pdfmake document, the audit row of the view). Baseline: a bare Fastify route rendering a bare
-// one-page pdfmake document with the portal's own renderer (dist/server/pdf/renderer.js), in the
+// one-page pdfmake document with the portal's own renderer (dist/server/pdf/render-on-pool.js), in the
 // same run. Tool: autocannon, one connection (a PDF is CPU work: one at a time is its cost);
 // ms per PDF = mean latency; medians of the interleaved runs. Budget: ratio (portal ms / bare ms) <= 3.
 

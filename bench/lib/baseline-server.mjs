@@ -17,7 +17,7 @@ const dist = process.env.BENCH_DIST;
 const dbFile = process.env.BENCH_DB;
 if (!dist || !dbFile) throw new Error('BENCH_DIST and BENCH_DB are required');
 
-const { renderPdf } = await import(pathToFileURL(path.join(dist, 'server/pdf/renderer.js')).href);
+const { renderPdf } = await import(pathToFileURL(path.join(dist, 'server/pdf/render-on-pool.js')).href);
 const { SQLITE_PRAGMAS } = await import(pathToFileURL(path.join(dist, 'server/db/database.js')).href);
 
 // The pragmas the portal's database.ts sets (the same list), so only the work per request differs.

@@ -189,7 +189,7 @@ function currentSnapshot() {
   return snapshot;
 }
 
-/** Imports a module of the built server from the snapshot (e.g. 'server/pdf/renderer.js'). */
+/** Imports a module of the built server from the snapshot (e.g. 'server/pdf/render-on-pool.js'). */
 export function importDist(relative) {
   return import(pathToFileURL(path.join(currentSnapshot().dist, relative)).href);
 }

@@ -10,6 +10,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { accessPlugin } from './http/access.js';
@@ -49,18 +50,6 @@ import { registrationFormRoutes } from './registration-form/registration-form.ro
 import { staffRoutes } from './staff/staff.routes.js';
 import { termReportRoutes } from './term-reports/term-reports.routes.js';
 
-/** Everything a feature's routes need; passed to each feature plugin. */
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  /**
-   * The server's secret, the key of its HMACs (CSRF tokens, device cookies), read from the
-   * database when first needed: an app built while the database is out of reach still starts and
-   * answers 503 until it is back.
-   */
-  secret: () => Promise<Buffer>;
-}
-
 export interface BuildOptions {
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
@@ -78,13 +67,6 @@ export interface BuildOptions {
    * unless asked, and call `runAttendanceDigest` instead.
    */
   attendanceDigest?: { start?: boolean; intervalMs?: number };
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The process's mail sender: `wake()` after committing a message that should leave now. */
-    mailSender: MailSender;
-  }
 }
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

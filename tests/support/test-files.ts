@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { renderPdf } from '../../src/server/pdf/renderer.js';
+import { renderPdf } from '../../src/server/pdf/render-on-pool.js';
 
 /**
  * Files for the upload tests, built in memory: real ones of each kind and impostors that carry a

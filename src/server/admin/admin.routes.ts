@@ -28,7 +28,7 @@ import type { Db } from '../db/database.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireRequester, visibleClassIds } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { sendPdf } from '../pdf/renderer.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import * as admin from './admin.service.js';
 import * as repo from './admin.repository.js';
 import { callListColumns, contactColumns } from './parents-contact.js';

@@ -24,7 +24,8 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './admin.repository.js';
-import { PdfInParts } from '../pdf/renderer.js';
+import { PdfInParts } from '../pdf/printout-in-parts.js';
+import type { ReportSection } from './report-sections.js';
 import { parentsContactFrame, type CallListRow } from './parents-contact.js';
 import {
   registrationReportFrame,
@@ -240,7 +241,7 @@ export async function makeRegistrationReport(db: Db, schoolName: string, formCla
   const now = options.now ?? new Date();
   const heading = reportHeading(schoolName, formClass, now);
   const today = schoolToday(now);
-  const pdf = new PdfInParts(registrationReportFrame(heading), { rowsPerPart: options.rowsPerPart, openingLater: true });
+  const pdf = new PdfInParts<ReportSection>(registrationReportFrame(heading), { rowsPerPart: options.rowsPerPart, openingLater: true });
   const summary: ClassSummary[] = [];
   for (const group of await documentClasses(db, formClass)) {
     const reportClass = await gatherReportClass(db, group, today);
@@ -254,7 +255,7 @@ export async function makeRegistrationReport(db: Db, schoolName: string, formCla
 /** The Parents Contact PDF of one class or of all, made a class at a time (D63): a query and a section per class. */
 export async function makeParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: DocumentOptions = {}): Promise<Buffer> {
   const heading = reportHeading(schoolName, formClass, options.now ?? new Date());
-  const pdf = new PdfInParts(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
+  const pdf = new PdfInParts<ReportSection>(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
   // The school's header opens the first class's section.
   let opening: ReportHeading | undefined = heading;
   for (const group of await documentClasses(db, formClass)) {

@@ -16,7 +16,7 @@ import type { Db } from '../db/database.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireRequester } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { sendPdf } from '../pdf/renderer.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { auditExport } from './admin.service.js';
 import * as bulk from './bulk.service.js';
 import { makeClassList, makeClassRegister } from './class-print.service.js';

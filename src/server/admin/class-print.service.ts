@@ -3,7 +3,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { listSchoolDays } from '../../shared/school-days.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import { renderPdf } from '../pdf/renderer.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
 import { resolveReportClass } from './admin.service.js';
 import type { FormClassRow } from './admin.repository.js';
 import * as repo from './bulk.repository.js';

@@ -2,7 +2,7 @@ import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/admin.schemas.js';
 import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfFrame } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
 import type { ContactRow } from './admin.repository.js';
 import { classTitle, type ReportHeading } from './registration-report.pdf.js';
 import type { SheetColumn } from './xlsx-writer.js';
@@ -13,7 +13,7 @@ import type { SheetColumn } from './xlsx-writer.js';
  * school, as a PDF and as a spreadsheet. A parent section the living status hides (R4) is
  * left out of the PDF, so an old number of a parent no longer at home is not called by mistake;
  * the spreadsheet keeps every stored value for the office to sort out. The PDF is made a class
- * at a time (renderer.ts PdfInParts, D63).
+ * at a time (pdf/printout-in-parts.ts, D63).
  */
 
 type Party = 'mother' | 'father' | 'guardian';

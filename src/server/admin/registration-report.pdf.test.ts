@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { renderPdf } from '../pdf/renderer.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
 import { registrationClassSection, registrationReportFrame, registrationSummary, totalsOf, type ReportClass } from './registration-report.pdf.js';
 
 /**

@@ -3,13 +3,13 @@ import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationState } from '../../shared/admin.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfFrame } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
 
 /**
  * The registration report (docs/requirements.md R11; `/api/registration-report/all`): one
  * section per form class listing each student's six progress flags, the documents still
  * missing and whether the terms are agreed, with class totals, and a summary of every class
- * with the school's totals. Made in parts (renderer.ts PdfInParts, D63): the classes are
+ * with the school's totals. Made in parts (pdf/printout-in-parts.ts, D63): the classes are
  * gathered and laid out a few at a time; the summary, which needs every class's totals, is laid
  * out last and put first.
  */

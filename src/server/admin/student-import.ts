@@ -522,8 +522,3 @@ export async function buildImportTemplate(): Promise<Buffer> {
   for (const rule of rules) help.addRow(rule);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
-
-/** Whether a file's name and type say XLSX or CSV. */
-export function isSpreadsheetUpload(fileName: string, mimeType: string): boolean {
-  return /\.(xlsx|csv)$/i.test(fileName) || /spreadsheetml|text\/csv|application\/csv/.test(mimeType);
-}

@@ -1,7 +1,8 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { ATTENDANCE_WORDS, attendanceLines, isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
-import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import type { RangeAttendance } from './attendance.service.js';
 import type { AcademicTerm } from '../../shared/attendance.schemas.js';

@@ -3,7 +3,7 @@ import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import { listName } from '../../shared/admin.schemas.js';
 import type { ClassAttendance } from '../../shared/attendance.schemas.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
 import type { SheetColumn } from '../admin/xlsx-writer.js';
 
 /**

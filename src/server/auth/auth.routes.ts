@@ -24,7 +24,7 @@ import {
 import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
 import { FamilyLoginSchema, FamilyResetPasswordSchema, FamilySignedInSchema, FamilyVerifySchema } from '../../shared/family.schemas.js';
 import * as family from '../family/family.service.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { permissionsOf, requesterOf, studentPermissionsOf } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';

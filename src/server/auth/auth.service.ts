@@ -35,7 +35,7 @@ import type {
 } from '../../shared/auth.schemas.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import * as repo from './auth.repository.js';
-import * as sessions from './session.repository.js';
+import * as sessions from '../http/session.repository.js';
 import type { AuthUser } from './auth.repository.js';
 import type { TrustedDevices } from './device-cookie.js';
 import { isPendingSignInValid, type parsePendingSignIn } from './pending-sign-in.js';

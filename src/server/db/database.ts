@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { isPostgres } from './engine.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -205,10 +206,8 @@ async function commitGroup(db: Db, group: readonly GroupedWork[]): Promise<void>
   for (const settle of outcomes) settle();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the adapter is read
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+/** Which engine a database is (engine.ts): most callers ask it here, beside the database. */
+export { isPostgres };
 
 /** Runs the smallest query there is: throws whatever the engine throws when it cannot answer. */
 export async function pingDatabase(db: Db): Promise<void> {

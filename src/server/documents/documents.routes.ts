@@ -16,7 +16,7 @@ import {
   StudentDataFileSchema,
   UploadedFileListSchema,
 } from '../../shared/documents.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { authorizeStudent, requesterOf } from '../http/policy.js';
 import { AppError, badRequest } from '../http/errors.js';

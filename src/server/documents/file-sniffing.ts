@@ -1,5 +1,6 @@
 import type { DocumentKind } from '../../shared/documents.schemas.js';
 import { runInWorker, WorkerTaskFailed } from '../workers/worker-pool.js';
+import type { PdfVerdict } from './pdf-inspection.js';
 
 /**
  * What an uploaded file really is, decided from its bytes (magic numbers), never from its name
@@ -24,6 +25,16 @@ export function detectKind(bytes: Buffer): DocumentKind | null {
   return null;
 }
 
+declare module '../workers/worker-pool.js' {
+  interface WorkerTasks {
+    /** Parses an uploaded PDF on a thread (pdf-inspection.ts `inspectPdf`). */
+    'inspect-pdf': { request: { bytes: Uint8Array }; answer: PdfVerdict };
+  }
+}
+
+/** A PDF check's time limit: half a print's, a scan parses in well under a second. */
+const INSPECT_TIME_LIMIT_MS = 30_000;
+
 /** What keeps an uploaded PDF out (pdf-inspection.ts), or null when it may be stored. */
 export type PdfProblem = 'active' | 'encrypted' | 'unreadable';
 
@@ -35,7 +46,7 @@ export type PdfProblem = 'active' | 'encrypted' | 'unreadable';
  */
 export async function findPdfProblem(bytes: Buffer): Promise<PdfProblem | null> {
   try {
-    const verdict = await runInWorker({ kind: 'inspect-pdf', bytes });
+    const verdict = await runInWorker({ kind: 'inspect-pdf', bytes }, { timeLimitMs: INSPECT_TIME_LIMIT_MS });
     return verdict.ok ? null : verdict.reason;
   } catch (error) {
     if (error instanceof WorkerTaskFailed) return 'unreadable';

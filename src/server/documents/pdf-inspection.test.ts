@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encryptedPdf, multiPageScan, pdfWithClickableLink, refusedPdfs, unreadablePdfs } from '../../../tests/support/crafted-pdfs.js';
 import { buildPlaceholderDocuments } from '../db/demo-data/placeholder-documents.js';
-import { renderPdf } from '../pdf/renderer.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
 import { inspectPdf } from './pdf-inspection.js';
 
 /**

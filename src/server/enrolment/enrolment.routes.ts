@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EnrolmentChangeAnswerSchema, EnrolmentSchema, EnrolmentStudentParamsSchema, ReadmitInputSchema, WithdrawInputSchema } from '../../shared/enrolment.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as enrolment from './enrolment.service.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FamilyHomeSchema } from '../../shared/family-home.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { can, requireRequester } from '../http/policy.js';
 import { getFamilyHome } from './family-home.service.js';

@@ -1,6 +1,6 @@
 import type { Content } from 'pdfmake/interfaces.js';
 import { COLORS, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
 import type { FamilyLetter } from './family.service.js';
 import { schoolDayOf } from '../../shared/dates.js';
 

@@ -117,11 +117,6 @@ export async function listGuardiansOf(db: Db, studentIds: readonly string[]): Pr
     .execute();
 }
 
-export async function isLinked(db: Db, userId: number, studentId: string): Promise<boolean> {
-  const row = await db.selectFrom('guardian_students').select('user_id').where('user_id', '=', userId).where('student_id', '=', studentId).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Links a child to a family account; false when the link already existed. */
 export async function insertLink(db: Db, link: { userId: number; studentId: string; via: GuardianLinkVia; at: string }): Promise<boolean> {
   const result = await db

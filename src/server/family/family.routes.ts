@@ -17,11 +17,12 @@ import {
   StudentFamilySchema,
   StudentIdParamsSchema,
 } from '../../shared/family.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { invitesOnlyRecordAddresses, requireGuardian, requireRequester } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';
-import { renderPdf, sendPdf } from '../pdf/renderer.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { buildFamilyLetters } from './family-letters.pdf.js';
 import * as family from './family.service.js';
 

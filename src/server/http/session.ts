@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import * as repo from '../auth/session.repository.js';
+import * as repo from './session.repository.js';
 import type { Db } from '../db/database.js';
 import type { UserRole } from '../db/schema.js';
 import type { StaffRole } from '../../shared/staff.js';

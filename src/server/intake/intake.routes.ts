@@ -11,7 +11,7 @@ import {
   IntakeViewSchema,
   MoveIntakeStudentSchema,
 } from '../../shared/intake.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';

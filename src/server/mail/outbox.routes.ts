@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OutboxIdParamsSchema, OutboxListQuerySchema, OutboxMessageSchema, OutboxPageSchema, SendTestMessageSchema } from '../../shared/outbox.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';

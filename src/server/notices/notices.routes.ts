@@ -16,7 +16,7 @@ import {
   VerifyParentEmailSchema,
 } from '../../shared/notices.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { requireGuardian, requireRequester } from '../http/policy.js';
 import { actorOf } from '../http/request-context.js';

@@ -1,3 +1,4 @@
+// The building blocks every printout is made of: headers, tables, the foot, and pdfmake's table layouts.
 import type { Content, ContentTable, CustomTableLayout, TableCell } from 'pdfmake/interfaces.js';
 
 /**
@@ -38,7 +39,7 @@ export function display(value: string | number | null | undefined): string {
 
 /**
  * The portal's own table layouts, by name. A document names its layout (`layout: 'compactRules'`)
- * and the renderer registers these with pdfmake, so a document definition stays plain data that
+ * and thread-printer.ts registers these with pdfmake, so a document definition stays plain data that
  * can cross to the rendering thread (functions cannot).
  */
 export const TABLE_LAYOUTS = {
@@ -166,11 +167,11 @@ export function sectionFooters(smallPrints: readonly string[]): PageFooter {
 /**
  * Which part of the foot a rendering writes: all of it; only the small print (each part of a
  * document made in parts, whose page numbers are not known yet); only 'Page n of m' (stamped on
- * the joined document's pages, pdf-parts.ts). The two halves sit where the whole foot puts them.
+ * the joined printout's pages, join-parts.ts). The two halves sit where the whole foot puts them.
  */
 export type FooterPart = 'whole' | 'small-print' | 'page-number';
 
-/** What the renderer puts at the foot of page `currentPage` of `pageCount`. */
+/** What thread-printer.ts puts at the foot of page `currentPage` of `pageCount`. */
 export function footerContent(footer: PageFooter, currentPage: number, pageCount: number, part: FooterPart = 'whole'): Content {
   return {
     columns: [

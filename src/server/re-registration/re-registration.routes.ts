@@ -12,7 +12,7 @@ import {
   StudentReRegistrationSchema,
 } from '../../shared/re-registration.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';

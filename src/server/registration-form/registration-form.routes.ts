@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
-import { sendPdf } from '../pdf/renderer.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { RegistrationFormContentSchema } from '../../shared/registration-form.schemas.js';
 import { loadRegistrationForm, loadRegistrationFormContent, renderRegistrationForm } from './registration-form.service.js';
 

@@ -1,6 +1,6 @@
 import type { Content } from 'pdfmake/interfaces.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
 
 /**
  * The printable notice of the office's decisions (docs/decisions.md D81): a letter for the family

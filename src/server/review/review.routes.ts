@@ -15,10 +15,11 @@ import {
 } from '../../shared/review.schemas.js';
 import { schoolDateTime } from '../../shared/dates.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
-import { renderPdf, sendPdf } from '../pdf/renderer.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { buildFamilyNotice } from './family-notice.pdf.js';
 import * as review from './review.service.js';
 

@@ -66,13 +66,6 @@ export async function documentQueue(db: Db, filter: DocumentQueueQuery): Promise
   };
 }
 
-/** The student a document belongs to (the route asks the policy about them), or 404. */
-export async function studentOfDocument(db: Db, publicId: string): Promise<string> {
-  const document = await repo.findForReview(db, publicId);
-  if (!document) throw notFound('This file does not exist. It may have been replaced or removed.');
-  return document.student_id;
-}
-
 const stateText = (state: string, reason: string | null) => (reason ? `${state}: ${reason}` : state);
 
 /**

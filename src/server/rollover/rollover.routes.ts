@@ -7,7 +7,7 @@ import {
   RolloverRunParamsSchema,
   RolloverStateSchema,
 } from '../../shared/rollover.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as rollover from './rollover.service.js';

@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { isSpreadsheetUpload } from '../admin/student-import.js';
 import { AppError, badRequest } from '../http/errors.js';
+
+/** Whether a file's name and type say XLSX or CSV. */
+function isSpreadsheetUpload(fileName: string, mimeType: string): boolean {
+  return /\.(xlsx|csv)$/i.test(fileName) || /spreadsheetml|text\/csv|application\/csv/.test(mimeType);
+}
 
 /**
  * The uploaded spreadsheet of an import request (multipart field "file"): its name and bytes, or

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../http/errors.js';
 import { runInWorker, WorkerTaskFailed } from '../workers/worker-pool.js';
-import { cellFromWire, normaliseHeading, type Cell, type HeadingRule, type SheetRequest, type SheetRow } from './sheet-reader.js';
+import { cellFromWire, normaliseHeading, type Cell, type HeadingRule, type SheetAnswer, type SheetRequest, type SheetRow } from './sheet-reader.js';
 
 export { cellText, normaliseHeading, SHEET_LIMITS, type Cell, type HeadingRule, type SheetRequest, type SheetRow } from './sheet-reader.js';
 export { decodeText, decodeWindows1252 } from './sheet-reader.js';
@@ -12,6 +12,13 @@ export { decodeText, decodeWindows1252 } from './sheet-reader.js';
  * users nothing, and a file past a limit is refused with a message a clerk understands. The rows
  * come back with the heading row whole and only the columns the import knows.
  */
+
+declare module '../workers/worker-pool.js' {
+  interface WorkerTasks {
+    /** Reads an uploaded spreadsheet on a thread (sheet-reader.ts `readSheet`). */
+    'read-spreadsheet': { request: { bytes: Uint8Array; request: SheetRequest }; answer: SheetAnswer };
+  }
+}
 
 const EMPTY: Cell = { kind: 'empty' };
 /** Rows rebuilt per turn of the event loop: a 300,000-row file must not hold it either. */

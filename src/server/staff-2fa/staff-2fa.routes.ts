@@ -8,7 +8,7 @@ import {
   StartEnrolmentSchema,
   TotpConfirmSchema,
 } from '../../shared/staff-2fa.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { forbidden } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';

@@ -10,7 +10,7 @@ import {
   StaffListSchema,
   UpdateStaffSchema,
 } from '../../shared/staff.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as staff from './staff.service.js';

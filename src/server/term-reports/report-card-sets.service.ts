@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { UserRole } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import { joinRenderedPdfs, renderPdf } from '../pdf/renderer.js';
+import { joinRenderedPdfs, renderPdf } from '../pdf/render-on-pool.js';
 import { POOL_THREADS } from '../workers/worker-pool.js';
 import type { TermNumber } from '../../shared/school.constants.js';
 import { REPORT_CARDS_PER_PART } from '../../shared/term-reports.schemas.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { joinRenderedPdfs, renderPdf } from '../pdf/renderer.js';
+import { joinRenderedPdfs, renderPdf } from '../pdf/render-on-pool.js';
 import { buildReportCardSet, type ReportCardData } from './report-card.pdf.js';
 
 /**

@@ -3,7 +3,8 @@ import { formClassName } from '../../shared/form-class.js';
 import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
 import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionFooters, sectionTitle, signatureLines } from '../pdf/pieces.js';
-import { PAGE_SIZES, renderPdf, type PdfDocument } from '../pdf/renderer.js';
+import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { renderPdf } from '../pdf/render-on-pool.js';
 
 /**
  * The end-of-term report card (docs/requirements.md R9; `/api/report-card/{studentId}/{year}/{term}`),

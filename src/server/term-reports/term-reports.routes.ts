@@ -20,11 +20,11 @@ import {
   SubjectListSchema,
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
-import { sendPdf } from '../pdf/renderer.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { renderReportCard } from './report-card.pdf.js';
 import { planClassCards, planFormCards } from './report-card-sets.service.js';
 import { sendClassCards, sendFormCards } from './report-card-stream.js';

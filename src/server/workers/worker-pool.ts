@@ -3,13 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.js';
 import type { Config } from '../config.js';
-import type { TaskRequest, TaskAnswer } from './tasks.js';
 
 /**
- * The worker pool for CPU-heavy work (docs/decisions.md D33, docs/architecture.md "Heavy work"):
- * rendering PDFs, checking uploaded PDFs, reading uploaded spreadsheets. Work that
- * takes seconds runs on another thread, so one clerk's 40-page report or 300,000-row import never
- * holds another user's sign-in or save (docs/decisions.md D33).
+ * The worker pool (piscina) for CPU-heavy work: rendering PDFs, checking uploaded PDFs, reading
+ * uploaded spreadsheets. Work that takes seconds runs on another thread, so one clerk's 40-page
+ * report or 300,000-row import never holds another user's sign-in or save (D33).
  *
  * - Threads: cores − 1 (at least 1), so the event loop keeps a core on a 2-core school server.
  * - Queue: at most MAX_QUEUED tasks wait; past that a request is refused with 503 and a message,
@@ -24,11 +22,24 @@ import type { TaskRequest, TaskAnswer } from './tasks.js';
  * - Lifetime: the pool starts with the first task and each app closes it (onClose); an idle thread
  *   ends after a minute, so a server nobody prints on holds no second thread.
  *
- * The task module is `tasks.ts`. From the compiled server (dist) the thread loads `tasks.js`
- * beside this file; from the sources (tests, `npm run dev`) it loads `tasks-from-source.mjs`,
- * which registers tsx's loader in the thread first (Node 20 gives a worker thread none of the
- * main thread's module hooks).
+ * The pool knows no kind of task: the module that asks for a kind declares it in `WorkerTasks`,
+ * and the thread's entry, `src/server/worker-tasks.ts`, runs each kind (D87). From the compiled
+ * server (dist) the thread loads `worker-tasks.js`; from the sources (tests, `npm run dev`) it
+ * loads `tasks-from-source.mjs`, which registers tsx's loader in the thread first (Node 20 gives a
+ * worker thread none of the main thread's module hooks).
  */
+
+/**
+ * The kinds of task, by name: what each is asked (`request`, plain data) and answers. Empty here:
+ * the module that asks for a kind adds it by declaration merging,
+ * `declare module '…/workers/worker-pool.js' { interface WorkerTasks { 'kind': {…} } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface WorkerTasks {}
+export type TaskKind = keyof WorkerTasks;
+/** A task as the thread gets it: its kind and its request. */
+export type TaskRequest<K extends TaskKind = TaskKind> = { [P in K]: { kind: P } & WorkerTasks[P]['request'] }[K];
+export type TaskAnswer<K extends TaskKind> = WorkerTasks[K]['answer'];
 
 export const POOL_THREADS = Math.max(1, os.availableParallelism() - 1);
 /** Tasks that may wait for a thread; one more is refused with 503. */
@@ -46,17 +57,11 @@ const IDLE_MS = 60_000;
 /** How much lower the threads' priority is than the server's (nice levels): `configureWorkerPool`. */
 let threadNice = 10;
 
-/** Time limits per kind of task, from when it is asked for. */
-export const TASK_TIME_LIMIT_MS: Record<TaskRequest['kind'], number> = {
-  'render-pdf': 60_000,
-  'render-pdf-part': 60_000,
-  'join-pdfs': 60_000,
-  'inspect-pdf': 30_000,
-  'read-spreadsheet': 60_000,
-};
+/** A task's time limit, from when it is asked for, unless its caller gives another (`runInWorker`). */
+export const TASK_TIME_LIMIT_MS = 60_000;
 
 const runningFromSource = import.meta.url.endsWith('.ts');
-const TASKS_FILE = fileURLToPath(new URL(runningFromSource ? './tasks-from-source.mjs' : './tasks.js', import.meta.url));
+const TASKS_FILE = fileURLToPath(new URL(runningFromSource ? './tasks-from-source.mjs' : '../worker-tasks.js', import.meta.url));
 
 /** Why a task did not answer: its thread ran out of memory, took too long, or failed. */
 export class WorkerTaskFailed extends Error {
@@ -69,9 +74,9 @@ export class WorkerTaskFailed extends Error {
   }
 }
 
-let pool: Piscina<TaskRequest, TaskAnswer<TaskRequest>> | undefined;
+let pool: Piscina<TaskRequest, TaskAnswer<TaskKind>> | undefined;
 
-function startPool(): Piscina<TaskRequest, TaskAnswer<TaskRequest>> {
+function startPool(): Piscina<TaskRequest, TaskAnswer<TaskKind>> {
   pool ??= new Piscina({
     filename: TASKS_FILE,
     minThreads: 0,
@@ -101,15 +106,22 @@ function busy(): AppError {
 }
 
 /**
- * Runs a task on the pool and answers its result. Throws 503 (AppError) when the queue is full,
- * and WorkerTaskFailed when the task timed out, ran out of memory or crashed: the caller says
- * what that means for its request (a refused upload, a failed print).
+ * Runs a task on the pool and answers its result. `transferList`: buffers of the request handed
+ * to the thread rather than copied; `timeLimitMs`: the task's limit (TASK_TIME_LIMIT_MS unless
+ * given). Throws 503 (AppError) when the queue is full, and WorkerTaskFailed when the task timed
+ * out, ran out of memory or crashed: the caller says what that means for its request (a refused
+ * upload, a failed print).
  */
-export async function runInWorker<T extends TaskRequest>(task: T, transferList?: ArrayBuffer[]): Promise<TaskAnswer<T>> {
+export async function runInWorker<K extends TaskKind>(
+  task: TaskRequest<K>,
+  options: { transferList?: ArrayBuffer[]; timeLimitMs?: number } = {},
+): Promise<TaskAnswer<K>> {
   const running = startPool();
   if (running.queueSize >= MAX_QUEUED) throw busy();
   try {
-    return (await running.run(task, { signal: AbortSignal.timeout(TASK_TIME_LIMIT_MS[task.kind]), transferList })) as TaskAnswer<T>;
+    const signal = AbortSignal.timeout(options.timeLimitMs ?? TASK_TIME_LIMIT_MS);
+    // The pool is typed for every kind at once; the task is one of them.
+    return await running.run(task as TaskRequest, { signal, transferList: options.transferList });
   } catch (error) {
     if (error instanceof Error && error.message === 'Task queue is at limit') throw busy();
     if (error instanceof Error && error.name === 'AbortError') throw new WorkerTaskFailed('timeout', error);

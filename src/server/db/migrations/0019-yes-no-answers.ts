@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../database.js';
+import { isPostgres } from '../engine.js';
 
 /**
  * Yes/no answers of the registration record and who agreed to the declaration (docs/decisions.md D75).

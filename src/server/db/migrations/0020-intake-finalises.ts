@@ -1,5 +1,5 @@
 import { type Kysely } from 'kysely';
-import { isPostgres } from '../database.js';
+import { isPostgres } from '../engine.js';
 
 /**
  * The new Form 1's finalise can be undone the day it ran (docs/decisions.md D79).

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { schoolToday } from '../../../shared/dates.js';
-import { isPostgres } from '../database.js';
+import { isPostgres } from '../engine.js';
 
 /**
  * Each student's enrolment history (docs/decisions.md D80): `enrolment_events`, one row per

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { expectLoopKeptTurning, longestEventLoopDelay } from '../../../tests/support/event-loop.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
-import { PAGE_SIZES, renderPdf } from './renderer.js';
+import { PAGE_SIZES } from './printout.js';
+import { renderPdf } from './render-on-pool.js';
 import { checklist, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle, signatureLines } from './pieces.js';
 
-describe('pdf renderer and pieces', () => {
+describe('rendering on the pool, and the pieces', () => {
   it('renders every piece on Legal paper with the embedded font, and the text reads back', async () => {
     const bytes = await renderPdf({
       pageSize: PAGE_SIZES.legal,

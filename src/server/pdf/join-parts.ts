@@ -1,14 +1,15 @@
+// What merges parts on a pool thread: the parts' pages joined into one PDF, numbered when framed.
 import { ParseSpeeds, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import type { Content } from 'pdfmake/interfaces.js';
-import type { PdfFrame } from './pdf-document.js';
-import { printPdf } from './pdf-printer.js';
+import type { PdfFrame } from './printout.js';
+import { printPdf } from './thread-printer.js';
 
 /**
- * Joins the parts of a document made in parts (a school-wide report, one class a part: D63) into
+ * Joins the parts of a printout made in parts (a school-wide report, one class a part: D63) into
  * one PDF, and writes 'Page n of m' at the foot of every page, which no part could know while it
  * was laid out alone. Runs on a thread of the worker pool.
  *
- * The page numbers are laid out by pdfmake too (a document of as many pages as the parts hold,
+ * The page numbers are laid out by pdfmake too (a printout of as many pages as the parts hold,
  * each with only the number half of the foot, pieces.ts `footerContent`), so they are in the
  * document's own font, at the very place the whole foot puts them; pdf-lib copies the parts'
  * pages into one document and draws each number page over its page.

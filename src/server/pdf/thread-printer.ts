@@ -1,13 +1,14 @@
+// What prints on a pool thread: pdfmake lays out a printout, or a part of one, and writes its bytes.
 import { createRequire } from 'node:module';
-import type { TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
-import type { PdfDocument } from './pdf-document.js';
+import type { Content, TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
+import type { PartSection, PdfDocument, PdfFrame, PrintoutSection, SectionStart } from './printout.js';
 import { footerContent, TABLE_LAYOUTS, type FooterPart } from './pieces.js';
 
 /**
- * pdfmake with the Roboto TTFs it ships, embedded in every document: the one place a document is
- * laid out and written. It runs on a thread of the worker pool (renderer.ts sends the document
- * there); nothing is written to disk. pdfmake and its fonts load with the thread's first
- * document, not when the server starts.
+ * pdfmake with the Roboto TTFs it ships, embedded in every printout: the one place a printout is
+ * laid out and written. It runs on a thread of the worker pool (render-on-pool.ts sends the
+ * printout there); nothing is written to disk. pdfmake and its fonts load with the thread's first
+ * printout, not when the server starts.
  */
 
 type Printer = {
@@ -101,8 +102,9 @@ function sectionPaging(content: TDocumentDefinitions['content']): (currentPage: 
 }
 
 /**
- * Lays out and writes a document on this thread: its PDF bytes. `footerPart` 'small-print' leaves
- * 'Page n of m' out of the foot, for a part of a document made in parts (pdf-parts.ts).
+ * Lays out and writes a printout on this thread: its PDF bytes. `footerPart` 'small-print' leaves
+ * 'Page n of m' out of the foot, for a part of a printout made in parts (`printPart`);
+ * 'page-number' writes only the number, for the pages join-parts.ts stamps on the joined parts.
  */
 export function printPdf(doc: PdfDocument, footerPart: FooterPart = 'whole'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -113,4 +115,27 @@ export function printPdf(doc: PdfDocument, footerPart: FooterPart = 'whole'): Pr
     pdf.on('error', reject);
     pdf.end();
   });
+}
+
+/**
+ * Where a section starts inside a part of a printout made in parts (printout-in-parts.ts, D63):
+ * inside a part a section starts with a page break. A part starts on a new page by itself: its
+ * first section gets the empty line the page break stands on, so its rows fall on the pages they
+ * would in one whole printout. The printout's opening stands at the top of page 1.
+ */
+function startOf(start: SectionStart): Content[] {
+  // New objects each time: pdfmake writes its measurements into the content it lays out.
+  if (start === 'part') return [{ text: '' }];
+  if (start === 'page') return [{ text: '', pageBreak: 'before' }];
+  return [];
+}
+
+/**
+ * Lays out a part of a printout made in parts on this thread: its sections' rows become content
+ * here, by `layOut` (the layouts of the feature that added them, handed over by the thread's
+ * entry), so the main thread only ever holds rows. The foot has no page numbers yet.
+ */
+export function printPart<S extends PrintoutSection>(frame: PdfFrame, sections: readonly PartSection<S>[], layOut: (section: S) => Content): Promise<Buffer> {
+  const content = sections.flatMap(({ start, section }) => [...startOf(start), layOut(section)]);
+  return printPdf({ ...frame, content }, 'small-print');
 }
