@@ -81,7 +81,7 @@ describe('the page the server answers for a client path', () => {
     }>();
     const login = doc.paths['/api/login-student']?.['post']?.requestBody?.content['application/json']?.schema.properties;
     expect(login?.['student_id']).toMatchObject({ type: 'string', maxLength: 20, pattern: '^[A-Za-z0-9-]{1,20}$' });
-    expect(JSON.stringify(doc.paths['/api/session'])).toContain('"enum":["student","admin","guardian"]');
+    expect(JSON.stringify(doc.paths['/api/session'])).toContain('"enum":["student","staff","guardian"]');
   });
 });
 

@@ -113,7 +113,7 @@ export type AdminLoginInput = z.infer<typeof AdminLoginSchema>;
  */
 export const AdminSignedInSchema = z.object({
   name: z.string(),
-  role: z.literal('admin'),
+  role: z.literal('staff'),
   staff_role: StaffRoleSchema,
   second_factor_setup: z.optional(z.boolean()),
 });
@@ -153,7 +153,7 @@ export type StudentResetAnswer = z.infer<typeof StudentResetAnswerSchema>;
 
 export const SessionUserSchema = z.object({
   /** `guardian`: a parent's family account, which opens its linked children's records. */
-  role: z.enum(['student', 'admin', 'guardian']),
+  role: z.enum(['student', 'staff', 'guardian']),
   name: z.string(),
   initials: z.string(),
   student_id: z.nullable(z.string()),

@@ -53,7 +53,7 @@ describe('session fixation', () => {
     await c.signInAdmin();
     expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', hashToken(before)).executeTakeFirst()).toBeUndefined();
-    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'admin' });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'staff' });
   });
 });
 
@@ -164,7 +164,7 @@ describe('CSRF on every state-changing route (from the route table)', () => {
   // The second factor's samples turn the caller's second factor on to make their calls valid; the
   // tests after these sign the administrator in with a password alone.
   afterAll(async () => {
-    await db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null }).where('role', '=', 'admin').execute();
+    await db.updateTable('users').set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null }).where('role', '=', 'staff').execute();
   });
 
   it('finds the state-changing routes, and only gate scanners and the mail program’s one-click unsubscribe opt out', () => {

@@ -190,7 +190,7 @@ export async function signIn(page: Page, portal: Portal, account: SignInAccount,
     })
     .execute();
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: portal.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
-  const home = user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+  const home = user.role === 'staff' ? '/admin/dashboard' : '/dashboard';
   const target = new URL(path ?? home, portal.baseUrl);
   await page.goto(target.toString());
   await page.waitForURL((address) => address.pathname === target.pathname);

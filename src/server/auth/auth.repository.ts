@@ -85,15 +85,15 @@ export async function findStudentUser(db: Db, studentId: string): Promise<AuthUs
 }
 
 /** The staff account with this id, or undefined (the second step of a staff sign-in). */
-export async function findAdminUserById(db: Db, userId: number): Promise<AuthUser | undefined> {
-  const row = await baseQuery(db).where('users.role', '=', 'admin').where('users.id', '=', userId).executeTakeFirst();
+export async function findStaffUserById(db: Db, userId: number): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'staff').where('users.id', '=', userId).executeTakeFirst();
   return row && toAuthUser(row);
 }
 
-/** The administrator account for a user name (case-insensitive), or undefined. */
-export async function findAdminUser(db: Db, username: string): Promise<AuthUser | undefined> {
+/** The staff account for a user name (case-insensitive), or undefined. */
+export async function findStaffUser(db: Db, username: string): Promise<AuthUser | undefined> {
   const row = await baseQuery(db)
-    .where('users.role', '=', 'admin')
+    .where('users.role', '=', 'staff')
     .where(sql<string>`lower(users.username)`, '=', username.toLowerCase())
     .executeTakeFirst();
   return row && toAuthUser(row);
@@ -171,7 +171,7 @@ export async function ensureStudentUser(db: Db, studentId: string): Promise<numb
 /** Creates or updates an administrator with this password (ADMIN_USERNAME/ADMIN_PASSWORD). */
 export async function upsertAdmin(db: Db, username: string, passwordHash: string): Promise<void> {
   const iso = nowIso();
-  const existing = await findAdminUser(db, username);
+  const existing = await findStaffUser(db, username);
   if (existing) {
     await db
       .updateTable('users')
@@ -187,7 +187,7 @@ export async function upsertAdmin(db: Db, username: string, passwordHash: string
   }
   await db
     .insertInto('users')
-    .values({ role: 'admin', staff_role: 'administrator', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
+    .values({ role: 'staff', staff_role: 'administrator', username, display_name: 'Admin', password_hash: passwordHash, created_at: iso, updated_at: iso })
     .execute();
 }
 
@@ -196,7 +196,7 @@ export async function listAdminPasswords(db: Db): Promise<Array<{ username: stri
   const rows = await db
     .selectFrom('users')
     .select(['username', 'password_hash'])
-    .where('role', '=', 'admin')
+    .where('role', '=', 'staff')
     .where('staff_role', '=', 'administrator')
     .where('disabled', '=', 0)
     .where('password_hash', 'is not', null)

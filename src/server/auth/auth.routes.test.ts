@@ -558,8 +558,8 @@ describe('admin sign-in', () => {
     expectError(await client().post('/api/admin-login', { username: DEMO_ADMIN.username, password: 'wrong' }), 401, 'invalid_credentials');
     const c = client();
     const response = await c.post('/api/admin-login', { username: DEMO_ADMIN.username.toUpperCase(), password: DEMO_ADMIN.password });
-    expect(response.json()).toEqual({ name: 'Admin', role: 'admin', staff_role: 'administrator' });
-    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'admin', username: DEMO_ADMIN.username });
+    expect(response.json()).toEqual({ name: 'Admin', role: 'staff', staff_role: 'administrator' });
+    expect(SessionAnswerSchema.parse((await c.get('/api/session')).json()).user).toMatchObject({ role: 'staff', username: DEMO_ADMIN.username });
   });
 });
 

@@ -267,7 +267,7 @@ export type AdminSignIn =
   | { kind: 'second-factor'; user: AuthUser & { passwordHash: string } };
 
 function adminAnswer(user: AuthUser): AdminSignedIn {
-  return { name: user.displayName ?? 'Admin', role: 'admin', staff_role: user.staffRole ?? 'administrator' };
+  return { name: user.displayName ?? 'Admin', role: 'staff', staff_role: user.staffRole ?? 'administrator' };
 }
 
 /**
@@ -277,7 +277,7 @@ function adminAnswer(user: AuthUser): AdminSignedIn {
  * its enrolment (http/session.ts, D65).
  */
 export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput, actor: Actor & { ip: string }, devices: TrustedDevices): Promise<AdminSignIn> {
-  const user = await repo.findAdminUser(db, input.username);
+  const user = await repo.findStaffUser(db, input.username);
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [input.username.toLowerCase()], user ? devices.deviceFor(user.id) : null);
   const valid = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : (await verifyAgainstDummy(input.password), false);
   if (!user || !user.passwordHash || !valid || (await isRefusedDemoSignIn(db, user, input.password))) {
@@ -317,7 +317,7 @@ export async function completeAdminSignIn(
   devices: TrustedDevices,
 ): Promise<{ user: AuthUser; answer: AdminSignedIn; remember: boolean }> {
   if (!pending) throw unauthenticated(SIGN_IN_EXPIRED);
-  const user = await repo.findAdminUserById(db, pending.userId);
+  const user = await repo.findStaffUserById(db, pending.userId);
   if (!user?.passwordHash || !user.username || user.disabled || !isPendingSignInValid(serverSecret, pending, user.passwordHash)) {
     throw unauthenticated(SIGN_IN_EXPIRED);
   }

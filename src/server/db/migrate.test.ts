@@ -35,6 +35,9 @@ async function indexNames(db: Db, table: string): Promise<string[]> {
   return (await query.execute(db)).rows.map((row) => row.name).sort();
 }
 
+/** A staff account's `role` before 0024 renamed it to 'staff' (D88), for rows written below it. */
+const STAFF_BEFORE_0024 = 'admin' as never;
+
 async function tableNames(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables();
   return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
@@ -130,7 +133,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await migrateDownThrough(db, '0006-session-remember');
     expect(await columnsOf('sessions')).not.toContain('remember');
     const iso = new Date().toISOString();
-    const user = await db.insertInto('users').values({ role: 'admin', username: 'office', password_hash: 'x', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const user = await db.insertInto('users').values({ role: STAFF_BEFORE_0024, username: 'office', password_hash: 'x', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
     const session = { user_id: user.id, created_at: iso, updated_at: iso, last_seen_at: iso, expires_at: iso, ip: null, user_agent: null };
     await db.insertInto('sessions').values({ ...session, id_hash: 'before' }).execute();
     await migrateToLatest(db);
@@ -149,15 +152,15 @@ describe(`migrations on ${currentEngine()}`, () => {
     await migrateDownThrough(db, '0007-staff-roles');
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'S1', created_at: iso, updated_at: iso }).execute();
-    await db.insertInto('users').values({ role: 'admin', username: 'head', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
+    await db.insertInto('users').values({ role: STAFF_BEFORE_0024, username: 'head', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
     await db.insertInto('users').values({ role: 'student', student_id: 'S1', password_hash: 'x', created_at: iso, updated_at: iso }).execute();
     await migrateToLatest(db);
     const rows = await db.selectFrom('users').select(['role', 'staff_role', 'disabled']).orderBy('role').execute();
     expect(rows).toEqual([
-      { role: 'admin', staff_role: 'administrator', disabled: 0 },
+      { role: 'staff', staff_role: 'administrator', disabled: 0 },
       { role: 'student', staff_role: null, disabled: 0 },
     ]);
-    await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'admin').execute()).rejects.toThrow(/check/i);
+    await expect(db.updateTable('users').set({ staff_role: 'janitor' as never }).where('role', '=', 'staff').execute()).rejects.toThrow(/check/i);
     await migrateDownThrough(db, '0007-staff-roles');
     expect(await tableNames(db)).not.toContain('staff_classes');
     expect(await columnsOf('users')).not.toContain('staff_role');
@@ -184,7 +187,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     const iso = new Date().toISOString();
     await db.insertInto('students').values({ id: 'X1', first_name: 'Ann', created_at: iso, updated_at: iso }).execute();
     const student = await db.insertInto('users').values({ role: 'student', student_id: 'X1', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
-    const staff = await db.insertInto('users').values({ role: 'admin', staff_role: 'office', username: 'clerk', email: 'same@example.com', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const staff = await db.insertInto('users').values({ role: STAFF_BEFORE_0024, staff_role: 'office', username: 'clerk', email: 'same@example.com', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
     const session = { expires_at: iso, last_seen_at: iso, created_at: iso, updated_at: iso, ip: null, user_agent: null };
     await db.insertInto('sessions').values({ ...session, id_hash: 'h1', user_id: student.id }).execute();
     await expect(db.insertInto('users').values({ role: 'guardian' as never, email: 'p@example.com', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/check/i);
@@ -196,7 +199,7 @@ describe(`migrations on ${currentEngine()}`, () => {
     await expect(db.insertInto('users').values(guardian).execute()).rejects.toThrow(/unique|duplicate/i);
     expect(await db.selectFrom('users').select(['id', 'role']).where('id', 'in', [student.id, staff.id]).orderBy('id').execute()).toEqual([
       { id: student.id, role: 'student' },
-      { id: staff.id, role: 'admin' },
+      { id: staff.id, role: 'staff' },
     ]);
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([{ user_id: student.id }]);
     // The rebuilt users table still cascades: a deleted account takes its sessions with it.
@@ -435,5 +438,41 @@ describe(`migrations on ${currentEngine()}`, () => {
     ]);
     await migrateDownThrough(db, '0022-student-search-name');
     await expect(sql`select search_name from students`.execute(db)).rejects.toThrow();
+  });
+
+  it("0024 renames the staff accounts' role from 'admin' to 'staff', keeping every account and its sessions; its down renames them back", async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDownThrough(db, '0024-user-role-staff');
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'X1', created_at: iso, updated_at: iso }).execute();
+    const student = await db.insertInto('users').values({ role: 'student', student_id: 'X1', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const staff = await db.insertInto('users').values({ role: STAFF_BEFORE_0024, staff_role: 'form_teacher', username: 'teacher', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const guardian = await db.insertInto('users').values({ role: 'guardian', email: 'p@example.com', created_at: iso, updated_at: iso }).returning('id').executeTakeFirstOrThrow();
+    const session = { expires_at: iso, last_seen_at: iso, created_at: iso, updated_at: iso, ip: null, user_agent: null };
+    await db.insertInto('sessions').values({ ...session, id_hash: 'h1', user_id: staff.id }).execute();
+    await expect(db.insertInto('users').values({ role: 'staff', username: 'early', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/check/i);
+    const roles = () => db.selectFrom('users').select(['id', 'role', 'staff_role']).orderBy('id').execute();
+
+    await migrateToLatest(db);
+    expect(await roles()).toEqual([
+      { id: student.id, role: 'student', staff_role: null },
+      { id: staff.id, role: 'staff', staff_role: 'form_teacher' },
+      { id: guardian.id, role: 'guardian', staff_role: null },
+    ]);
+    expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([{ user_id: staff.id }]);
+    await expect(db.insertInto('users').values({ role: STAFF_BEFORE_0024, username: 'late', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/check/i);
+    // The rebuilt users table (SQLite) keeps its indexes, and its foreign keys (the cascade below).
+    await expect(db.insertInto('users').values({ role: 'guardian', email: 'p@example.com', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/unique|duplicate/i);
+
+    await migrateDownThrough(db, '0024-user-role-staff');
+    expect(await roles()).toEqual([
+      { id: student.id, role: 'student', staff_role: null },
+      { id: staff.id, role: 'admin', staff_role: 'form_teacher' },
+      { id: guardian.id, role: 'guardian', staff_role: null },
+    ]);
+    await expect(db.insertInto('users').values({ role: 'staff', username: 'after', created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/check/i);
+    await db.deleteFrom('users').where('id', '=', staff.id).execute();
+    expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ import * as intakeFinalises from './migrations/0020-intake-finalises.js';
 import * as enrolmentHistory from './migrations/0021-enrolment-history.js';
 import * as studentSearchName from './migrations/0022-student-search-name.js';
 import * as paperDocuments from './migrations/0023-paper-documents.js';
+import * as userRoleStaff from './migrations/0024-user-role-staff.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-enrolment-history': enrolmentHistory,
   '0022-student-search-name': studentSearchName,
   '0023-paper-documents': paperDocuments,
+  '0024-user-role-staff': userRoleStaff,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

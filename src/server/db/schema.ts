@@ -68,8 +68,8 @@ export type StudentTable = Timestamps & {
   [K in StudentYesNoColumn]: number | null;
 };
 
-/** The kind of account: a student, a staff member (`admin`, with a `staff_role`), or a family account. */
-export type UserRole = 'student' | 'admin' | 'guardian';
+/** The kind of account: a student, a staff member (`staff`, with a `staff_role`), or a family account. */
+export type UserRole = 'student' | 'staff' | 'guardian';
 
 export interface UserTable extends Timestamps {
   id: Generated<number>;
@@ -82,7 +82,7 @@ export interface UserTable extends Timestamps {
   first_login: Generated<number>;
   password_reset: Generated<number>;
   password_changed_at: string | null;
-  /** The job of a staff account (`role = 'admin'`); null for students (D49). */
+  /** The job of a staff account (`role = 'staff'`); null for students (D49). */
   staff_role: StaffRole | null;
   email: string | null;
   disabled: Generated<number>;

@@ -8,12 +8,15 @@ export interface Actor {
   request_id: string | null;
 }
 
-/** The audit actor of a request: the signed-in user, or 'visitor'. */
+/**
+ * The audit actor of a request: the signed-in user, or 'visitor'. Staff (role `staff`) keep the
+ * label `admin:` that the stored audit rows and their readers know (D88).
+ */
 export function actorOf(request: FastifyRequest): Actor {
   const user = request.user;
   const label = !user
     ? 'visitor'
-    : user.role === 'admin'
+    : user.role === 'staff'
       ? `admin:${user.username ?? user.id}`
       : user.role === 'guardian'
         ? `guardian:${user.email ?? user.id}`

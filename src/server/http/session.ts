@@ -86,7 +86,7 @@ function isSecure(request: FastifyRequest): boolean {
 }
 
 /** Whether a session slides for REMEMBER_DAYS: ticked "Keep me signed in", and not a staff account. */
-const slides = (role: UserRole, remember: boolean) => remember && role !== 'admin';
+const slides = (role: UserRole, remember: boolean) => remember && role !== 'staff';
 
 /** How long a session lasts from its start or, when it slides, from its last use. */
 const lifetimeMs = (config: Config, role: UserRole, remember: boolean) => (slides(role, remember) ? config.rememberedSessionMs : config.sessionTtlMs);
@@ -106,7 +106,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
     return { user: null, remember: false, touch: false, sliding: false, ended };
   }
   const name =
-    row.role === 'admin'
+    row.role === 'staff'
       ? (row.display_name ?? row.username ?? 'Admin')
       : row.role === 'guardian'
         ? (row.display_name ?? row.email ?? '')
@@ -114,7 +114,7 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
   const user: SessionUser = {
     id: row.user_id,
     role: row.role,
-    staffRole: row.role === 'admin' ? (row.staff_role ?? 'administrator') : null,
+    staffRole: row.role === 'staff' ? (row.staff_role ?? 'administrator') : null,
     classIds: row.staff_role === 'form_teacher' ? await repo.staffClassIds(db, row.user_id) : [],
     childIds: row.role === 'guardian' ? await repo.guardianChildIds(db, row.user_id) : [],
     studentId: row.student_id,
@@ -159,7 +159,7 @@ export const sessionPlugin = fp(
     const manager: SessionManager = {
       async start(request, reply, userId, remember) {
         const secondFactorSetup = await needsSecondFactorSetup(userId);
-        const lifetime = lifetimeMs(config, (await repo.roleOfUser(db, userId)) ?? 'admin', remember);
+        const lifetime = lifetimeMs(config, (await repo.roleOfUser(db, userId)) ?? 'staff', remember);
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');
         const now = new Date();

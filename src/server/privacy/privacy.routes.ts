@@ -102,7 +102,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
 export const privacyRoutes = fp(
   async (app: FastifyInstance, { db }: { db: Db }) => {
     app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' || request.user?.role !== 'admin' || reply.statusCode >= 300) return payload;
+      if (request.method !== 'GET' || request.user?.role !== 'staff' || reply.statusCode >= 300) return payload;
       const entry = await privacy.readAuditFor(db, request);
       if (entry) await writeAudit(db, entry);
       return payload;

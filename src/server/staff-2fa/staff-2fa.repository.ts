@@ -20,7 +20,7 @@ export async function findTotpState(db: Db, userId: number): Promise<TotpState |
     .selectFrom('users')
     .select(['totp_secret', 'totp_enabled_at', 'totp_last_step'])
     .where('id', '=', userId)
-    .where('role', '=', 'admin')
+    .where('role', '=', 'staff')
     .executeTakeFirst();
   if (!row) return undefined;
   // PostgreSQL answers bigint as text: one number type beyond this file.
@@ -29,7 +29,7 @@ export async function findTotpState(db: Db, userId: number): Promise<TotpState |
 
 /** A staff account's role and whether its second factor is on (undefined for anyone else). */
 export async function findSecondFactorAccount(db: Db, userId: number): Promise<{ staffRole: StaffRole | null; enabledAt: string | null } | undefined> {
-  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at']).where('id', '=', userId).where('role', '=', 'admin').executeTakeFirst();
+  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at']).where('id', '=', userId).where('role', '=', 'staff').executeTakeFirst();
   return row && { staffRole: row.staff_role, enabledAt: row.totp_enabled_at };
 }
 

@@ -52,7 +52,7 @@ async function addStaff(role: StaffRole = 'administrator'): Promise<string> {
   const iso = nowIso();
   await t.database.db
     .insertInto('users')
-    .values({ role: 'admin', staff_role: role, username, display_name: `Test ${role}`, password_hash: await hashPassword(PASSWORD), created_at: iso, updated_at: iso })
+    .values({ role: 'staff', staff_role: role, username, display_name: `Test ${role}`, password_hash: await hashPassword(PASSWORD), created_at: iso, updated_at: iso })
     .execute();
   return username;
 }
@@ -197,7 +197,7 @@ describe('sign-in with a second factor', () => {
 
     const second = await c.post('/api/admin-login/totp', { code: await codeFor(secret, 1) });
     expect(second.statusCode, second.body).toBe(200);
-    expect(second.json()).toEqual({ name: 'Test office', role: 'admin', staff_role: 'office' });
+    expect(second.json()).toEqual({ name: 'Test office', role: 'staff', staff_role: 'office' });
     const session = second.cookies.find((cookie) => cookie.name === SESSION_COOKIE);
     expect(session?.maxAge).toBeGreaterThan(0);
     expect(second.cookies.find((cookie) => cookie.name === PENDING_SIGN_IN_COOKIE)?.value).toBe('');
@@ -280,7 +280,7 @@ describe('sign-in with a second factor', () => {
     expect((await c.get('/api/staff-2fa')).json()).toEqual({ rule: 'optional', enabled: false, recovery_codes_left: 0 });
     const rows = await t.database.db.selectFrom('users').select(['totp_secret', 'totp_enabled_at']).where('username', '=', username).executeTakeFirstOrThrow();
     expect(rows).toEqual({ totp_secret: null, totp_enabled_at: null });
-    expect(AdminLoginAnswerSchema.parse((await client().post('/api/admin-login', { username, password: PASSWORD })).json())).toMatchObject({ role: 'admin' });
+    expect(AdminLoginAnswerSchema.parse((await client().post('/api/admin-login', { username, password: PASSWORD })).json())).toMatchObject({ role: 'staff' });
   });
 });
 
@@ -290,7 +290,7 @@ describe('STAFF_2FA=required', () => {
     const username = await addStaff('form_teacher');
     const c = client(required);
     const signIn = await c.post('/api/admin-login', { username, password: PASSWORD });
-    expect(signIn.json()).toEqual({ name: 'Test form_teacher', role: 'admin', staff_role: 'form_teacher', second_factor_setup: true });
+    expect(signIn.json()).toEqual({ name: 'Test form_teacher', role: 'staff', staff_role: 'form_teacher', second_factor_setup: true });
     expect((await sessionOf(c))?.second_factor_setup).toBe(true);
     expectError(await c.get('/api/students'), 403, 'second_factor_setup_required');
     expectError(await c.get('/api/registration-periods'), 403, 'second_factor_setup_required');
@@ -379,7 +379,7 @@ describe('STAFF_2FA=off', () => {
     await enrolled(username);
     const c = client(off);
     const signIn = await c.post('/api/admin-login', { username, password: PASSWORD });
-    expect(signIn.json()).toEqual({ name: 'Test administrator', role: 'admin', staff_role: 'administrator' });
+    expect(signIn.json()).toEqual({ name: 'Test administrator', role: 'staff', staff_role: 'administrator' });
     expect((await c.get('/api/students')).statusCode).toBe(200);
     expect((await c.get('/api/staff-2fa')).json()).toMatchObject({ rule: 'off' });
     const fresh = await client(off).signInAdmin(await addStaff(), PASSWORD);

@@ -3,13 +3,13 @@ import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { StaffRole } from '../../shared/staff.js';
 import type { StaffAccount } from '../../shared/staff.schemas.js';
 
-/** All SQL of staff accounts: users with role 'admin' (the admin area's account kind) and their classes. */
+/** All SQL of staff accounts: users with role 'staff' and their classes. */
 
 function staffQuery(db: Db) {
   return db
     .selectFrom('users')
     .select(['id', 'username', 'display_name', 'staff_role', 'email', 'disabled', 'totp_enabled_at', 'password_reset'])
-    .where('role', '=', 'admin');
+    .where('role', '=', 'staff');
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof staffQuery>['executeTakeFirstOrThrow']>>;
@@ -90,7 +90,7 @@ export async function insertStaff(db: Db, staff: NewStaff): Promise<number> {
   const row = await db
     .insertInto('users')
     .values({
-      role: 'admin',
+      role: 'staff',
       staff_role: staff.role,
       username: staff.username,
       display_name: staff.name,
@@ -130,7 +130,7 @@ export async function updateStaff(db: Db, id: number, changes: StaffChanges): Pr
       updated_at: iso,
     })
     .where('id', '=', id)
-    .where('role', '=', 'admin')
+    .where('role', '=', 'staff')
     .execute();
 }
 
@@ -146,7 +146,7 @@ export async function setStaffClasses(db: Db, userId: number, classIds: readonly
  * SQLite runs one write transaction at a time.
  */
 export async function lockEnabledAdministrators(db: Db): Promise<number[]> {
-  const query = db.selectFrom('users').select('id').where('role', '=', 'admin').where('staff_role', '=', 'administrator').where('disabled', '=', 0);
+  const query = db.selectFrom('users').select('id').where('role', '=', 'staff').where('staff_role', '=', 'administrator').where('disabled', '=', 0);
   const rows = await (isPostgres(db) ? query.forUpdate() : query).execute();
   return rows.map((row) => row.id);
 }
@@ -157,7 +157,7 @@ export async function findStaffCredentials(db: Db, id: number) {
     .selectFrom('users')
     .select(['id', 'display_name', 'username', 'password_hash', 'password_reset'])
     .where('id', '=', id)
-    .where('role', '=', 'admin')
+    .where('role', '=', 'staff')
     .executeTakeFirst();
 }
 

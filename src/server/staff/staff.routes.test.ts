@@ -92,7 +92,7 @@ describe('POST /api/staff', () => {
     expect(account).toMatchObject({ username, name: 'Nadia Ali', role: 'form_teacher', class_ids: ['1A', '2B'], email: 'nadia@school.example', disabled: false, must_change_password: true, has_2fa: false, last_sign_in_at: null });
     expect(account.one_time_password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
     const row = await t.database.db.selectFrom('users').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ role: 'admin', staff_role: 'form_teacher', password_reset: 1, disabled: 0 });
+    expect(row).toMatchObject({ role: 'staff', staff_role: 'form_teacher', password_reset: 1, disabled: 0 });
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(row.password_hash).not.toContain(account.one_time_password!);
     const audit = await auditOf(username);
@@ -381,7 +381,7 @@ describe('staff passwords', () => {
     const account = await create({ username: uniqueName('fresh'), name: 'Fresh Teacher', role: 'form_teacher', class_ids: ['5A'] });
     const c = await client().signInAdmin(account.username, account.one_time_password);
     const session = SessionAnswerSchema.parse((await c.get('/api/session')).json());
-    expect(session.user).toMatchObject({ role: 'admin', staff_role: 'form_teacher', password_reset: 1 });
+    expect(session.user).toMatchObject({ role: 'staff', staff_role: 'form_teacher', password_reset: 1 });
     expectError(await c.get('/api/students?limit=1'), 403, 'password_change_required');
     expectError(await c.get('/api/registration-report/5A'), 403, 'password_change_required');
 

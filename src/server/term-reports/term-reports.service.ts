@@ -92,7 +92,7 @@ export async function loadReportCards(
   const students = new Map((await repo.findStudents(db, studentIds)).map((s) => [s.id, s]));
   if (studentIds.some((id) => !students.has(id))) throw notFound('No student has that ID.');
   const report = await repo.findTermReport(db, year, term);
-  if (viewer.role !== 'admin' && report?.posted !== 1) {
+  if (viewer.role !== 'staff' && report?.posted !== 1) {
     throw forbidden('This term’s report has not been posted yet.');
   }
   const results = groupBy(await repo.listResultsOfStudents(db, studentIds, year, term), (r) => r.student_id);

@@ -14,7 +14,7 @@ import StudentList from './student-list.js';
 afterEach(() => vi.unstubAllGlobals());
 
 const OFFICE: SessionUser = {
-  role: 'admin',
+  role: 'staff',
   name: 'Office',
   initials: 'O',
   student_id: null,

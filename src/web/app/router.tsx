@@ -19,7 +19,7 @@ import { RootLayout } from './root-layout.js';
  * is in the first load.
  *
  * Access is decided by the layout route a page sits under (RequireVisitor, RequireAuth,
- * RequireAuth role="admin" or "guardian"); the family's mailed links (verify, reset, accept) sit
+ * RequireAuth role="staff" or "guardian"); the family's mailed links (verify, reset, accept) sit
  * under none and decide on the page. The server checks every call itself.
  */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -81,7 +81,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           // A staff member's own second factor, reachable before it is set up.
-          element: <RequireAuth role="admin" allowSecondFactorSetup />,
+          element: <RequireAuth role="staff" allowSecondFactorSetup />,
           children: [
             { path: 'admin/two-factor', lazy: async () => ({ Component: (await import('../auth/two-factor-page.js')).TwoFactorPage }) },
           ],
@@ -147,7 +147,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           ],
         },
         {
-          element: <RequireAuth role="admin" />,
+          element: <RequireAuth role="staff" />,
           children: [
             {
               lazy: appShell,

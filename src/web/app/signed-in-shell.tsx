@@ -23,7 +23,7 @@ export function SignedInShell() {
   return (
     <>
       <Suspense fallback={null}>
-        {role !== undefined && role !== 'admin' && (
+        {role !== undefined && role !== 'staff' && (
           <>
             <DraftSender />
             <SignOutGuard />

@@ -38,14 +38,14 @@ function termLabel(term: Pick<AcademicTerm, 'year' | 'term'>): string {
 export function AttendancePage() {
   const user = useSession().data?.user ?? null;
   const [params, setParams] = useSearchParams();
-  const isAdmin = user?.role === 'admin';
+  const isStaff = user?.role === 'staff';
   const studentId = studentShownTo(user, params);
   const [term, setTerm] = useState<TermChoice | null>(null);
   const attendance = useStudentAttendance(studentId, term);
   const shown = attendance.data?.student;
-  usePageTitle(isAdmin && shown ? `${TITLE} — ${studentName(shown)} (${shown.id})` : TITLE);
+  usePageTitle(isStaff && shown ? `${TITLE} — ${studentName(shown)} (${shown.id})` : TITLE);
 
-  if (isAdmin && !studentId) {
+  if (isStaff && !studentId) {
     return <ChooseStudent title={TITLE} purpose="Whose attendance to show" submitLabel="Show attendance" onChoose={(id) => setParams({ student: id })} />;
   }
   if (user?.role === 'guardian' && !studentId) return <NoChildLinked title={TITLE} />;
@@ -53,7 +53,7 @@ export function AttendancePage() {
   if (attendance.isError) {
     return (
       <>
-        {isAdmin && <BackToStudents />}
+        {isStaff && <BackToStudents />}
         <Typography variant="h1">{TITLE}</Typography>
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {errorMessage(attendance.error)}
@@ -61,7 +61,7 @@ export function AttendancePage() {
       </>
     );
   }
-  return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} showBack={isAdmin} />;
+  return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} showBack={isStaff} />;
 }
 
 function studentName(student: StudentAttendance['student']): string {

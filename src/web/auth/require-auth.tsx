@@ -24,7 +24,7 @@ export function RequireAuth({ role, allowPasswordChange = false, allowSecondFact
   const session = useSession();
   if (session.isPending) return <PageSpinner />;
   const user = session.data?.user ?? null;
-  if (user === null) return <Navigate to={role === 'admin' ? '/admin' : '/'} replace />;
+  if (user === null) return <Navigate to={role === 'staff' ? '/admin' : '/'} replace />;
   if (!allowPasswordChange && needsPasswordChange(user)) return <Navigate to={passwordChangePathFor(user)} replace />;
   if (!allowSecondFactorSetup && user.second_factor_setup) return <Navigate to={TWO_FACTOR_PATH} replace />;
   if (role !== undefined && user.role !== role) return <Navigate to={homePathFor(user)} replace />;

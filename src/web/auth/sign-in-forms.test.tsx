@@ -116,7 +116,7 @@ describe("the administrator's sign-in form", () => {
     answerFetch({ '/api/session': [200, { user: null, ended: 'account_disabled' }] }, calls);
     renderScreen(
       <Routes>
-        <Route element={<RequireAuth role="admin" />}>
+        <Route element={<RequireAuth role="staff" />}>
           <Route path="/admin/dashboard" element={<p>Dashboard</p>} />
         </Route>
         <Route path="/admin" element={<AdminLoginPage />} />

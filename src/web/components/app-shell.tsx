@@ -48,7 +48,7 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
               </Typography>
             </Box>
           )}
-          {user && user.role !== 'admin' && (
+          {user && user.role !== 'staff' && (
             // Families and students read every message the school sent them here.
             <Button
               component={RouterLink}

@@ -16,10 +16,10 @@ const someone = (role: SessionUser['role']): SessionUser => ({
   name: 'Someone',
   initials: 'S',
   student_id: role === 'student' ? '20220001' : null,
-  username: role === 'admin' ? 'office' : null,
+  username: role === 'staff' ? 'office' : null,
   first_login: 0,
   password_reset: 0,
-  staff_role: role === 'admin' ? 'office' : null,
+  staff_role: role === 'staff' ? 'office' : null,
   class_ids: [],
   permissions: [],
   student_permissions: [],
@@ -36,7 +36,7 @@ describe('Page not found', () => {
     ['a visitor', 'Go to sign in', '/', null],
     ['a student', 'Go to your dashboard', '/dashboard', someone('student')],
     ['a family', 'Go to your dashboard', '/dashboard', someone('guardian')],
-    ['the office', 'Go to the admin dashboard', '/admin/dashboard', someone('admin')],
+    ['the office', 'Go to the admin dashboard', '/admin/dashboard', someone('staff')],
   ] as const)('for %s: %s, to %s', (_who, label, home, user) => {
     renderNotFound(user, '/no/such-page');
     expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();

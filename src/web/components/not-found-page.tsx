@@ -17,7 +17,7 @@ export function NotFoundPage() {
   const { pathname } = useLocation();
   const user = useSession().data?.user ?? null;
   const home = user ? homePathFor(user) : '/';
-  const homeLabel = user ? (user.role === 'admin' ? 'Go to the admin dashboard' : 'Go to your dashboard') : 'Go to sign in';
+  const homeLabel = user ? (user.role === 'staff' ? 'Go to the admin dashboard' : 'Go to your dashboard') : 'Go to sign in';
   return (
     <Container component="main" id={MAIN_CONTENT_ID} maxWidth="sm" sx={{ py: { xs: 3, sm: 6 } }}>
       <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 } }}>

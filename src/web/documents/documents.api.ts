@@ -36,7 +36,7 @@ export function useFiles(studentId: string) {
  */
 export async function loadDocuments(queryClient: QueryClient, url: URL): Promise<null> {
   const { user } = await queryClient.ensureQueryData(sessionQuery);
-  const studentId = user?.role === 'admin' ? null : studentShownTo(user, url.searchParams);
+  const studentId = user?.role === 'staff' ? null : studentShownTo(user, url.searchParams);
   if (studentId) await queryClient.ensureQueryData(filesQuery(studentId)).catch(() => undefined);
   return null;
 }

@@ -106,7 +106,7 @@ describe('a session that ends while work is unsent', () => {
   it('sends the person to sign in as before when nothing is kept, and staff always', () => {
     expect(sessionAfter(SANDRA, { user: null })).toEqual({ user: null });
     const release = holdUnsentWork();
-    const staff = { ...SANDRA, role: 'admin' as const, username: 'office', email: null };
+    const staff = { ...SANDRA, role: 'staff' as const, username: 'office', email: null };
     expect(sessionAfter(staff, { user: null })).toEqual({ user: null });
     expect(isSessionEnded()).toBe(false);
     release();

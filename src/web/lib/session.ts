@@ -73,7 +73,7 @@ export function sessionAfter(before: SessionUser | null, answer: SessionAnswer):
     setEndedUser(null);
     return answer;
   }
-  if (before !== null && before.role !== 'admin' && (endedUser !== null || placesKept > 0 || hasUnsentWork())) {
+  if (before !== null && before.role !== 'staff' && (endedUser !== null || placesKept > 0 || hasUnsentWork())) {
     setEndedUser(before);
     return { user: before };
   }
@@ -143,7 +143,7 @@ export function needsPasswordChange(user: SessionUser | null | undefined): boole
 
 /** Where that change is made: the student login page for a student, the admin sign-in page for staff. */
 export function passwordChangePathFor(user: SessionUser): string {
-  return user.role === 'admin' ? '/admin' : '/';
+  return user.role === 'staff' ? '/admin' : '/';
 }
 
 /**
@@ -154,7 +154,7 @@ export function passwordChangePathFor(user: SessionUser): string {
  * classes; a parent: their linked children) and refuses the rest.
  */
 export function studentShownTo(user: SessionUser | null, search: URLSearchParams): string | null {
-  if (user?.role === 'admin') return search.get('student');
+  if (user?.role === 'staff') return search.get('student');
   if (user?.role === 'guardian') return childShownTo(user.child_ids ?? [], search.get('student'), readChosenChild());
   return user?.student_id ?? null;
 }
@@ -177,7 +177,7 @@ export function safeNextPath(next: string | null): string | null {
  */
 export function homePathFor(user: SessionUser): string {
   if (user.second_factor_setup) return TWO_FACTOR_PATH;
-  return user.role === 'admin' ? '/admin/dashboard' : '/dashboard';
+  return user.role === 'staff' ? '/admin/dashboard' : '/dashboard';
 }
 
 /** The staff member's own second factor: enrolment, recovery codes, turning it off. */

@@ -104,7 +104,7 @@ export function RegistrationLayout() {
   const role = user.role;
   // Staff: whether their role may edit records (the policy's student.edit; the principal and a
   // form teacher only read); a student or a family account: the registration window's verdict.
-  const editable = role === 'admin' ? canTake(user, 'student.edit') : status.data?.editable === true;
+  const editable = role === 'staff' ? canTake(user, 'student.edit') : status.data?.editable === true;
   const progress = shownProgress(record.data.progress, problems, recordValues(record.data));
 
   return (

@@ -111,7 +111,7 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
                   field={field}
                   value={values[field.name] ?? null}
                   studentId={studentId}
-                  readOnly={!editable || (role !== 'admin' && field.readOnlyForStudents === true)}
+                  readOnly={!editable || (role !== 'staff' && field.readOnlyForStudents === true)}
                 />
               </Box>
             ))}

@@ -77,7 +77,7 @@ export function useRegistrationStatus(user: SessionUser | null, studentId: strin
  * from the admin area.
  */
 export function registrationStudentOf(user: SessionUser | null, search: URLSearchParams): string | null {
-  return user?.role === 'admin' ? null : studentShownTo(user, search);
+  return user?.role === 'staff' ? null : studentShownTo(user, search);
 }
 
 // ---- Lookups -----------------------------------------------------------------------------------

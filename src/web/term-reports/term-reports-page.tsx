@@ -30,18 +30,18 @@ export function TermReportsPage() {
   usePageTitle(TITLE);
   const user = useSession().data?.user ?? null;
   const [params, setParams] = useSearchParams();
-  const isAdmin = user?.role === 'admin';
+  const isStaff = user?.role === 'staff';
   const studentId = studentShownTo(user, params);
   const terms = useReportCardTerms(studentId);
   const [open, setOpen] = useState<OpenReportCard | null>(null);
 
-  if (isAdmin && !studentId) return <ChooseStudent title={TITLE} purpose="Whose term reports to show" submitLabel="Show term reports" onChoose={(id) => setParams({ student: id })} />;
+  if (isStaff && !studentId) return <ChooseStudent title={TITLE} purpose="Whose term reports to show" submitLabel="Show term reports" onChoose={(id) => setParams({ student: id })} />;
   if (user?.role === 'guardian' && !studentId) return <NoChildLinked title={TITLE} />;
   if (terms.isPending) return <PageSpinner label="Loading term reports" />;
 
   return (
     <>
-      {isAdmin && <BackToStudents />}
+      {isStaff && <BackToStudents />}
       <Typography variant="h1">{TITLE}</Typography>
       {user?.role !== 'student' && (
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
@@ -64,7 +64,7 @@ export function TermReportsPage() {
                 key={`${term.year}-${term.term}`}
                 term={term}
                 divider={i < terms.data.length - 1}
-                canOpen={term.posted === 1 || isAdmin}
+                canOpen={term.posted === 1 || isStaff}
                 onOpen={() => setOpen({ studentId: studentId!, year: term.year, term: term.term, title: termTitle(term.year, Number(term.term)) })}
               />
             ))}

@@ -23,7 +23,7 @@ export interface Expectation {
 export function okFor(sample: RouteSample, caller: CallerKind): number {
   if (typeof sample.ok === 'number') return sample.ok;
   if (isParentCaller(caller) && sample.ok.guardian !== undefined) return sample.ok.guardian;
-  const group = caller === 'visitor' ? 'visitor' : isStaffCaller(caller) ? 'admin' : 'student';
+  const group = caller === 'visitor' ? 'visitor' : isStaffCaller(caller) ? 'staff' : 'student';
   const status = sample.ok[group];
   if (status === undefined) throw new Error(`the sample gives no ok status for ${group}`);
   return status;

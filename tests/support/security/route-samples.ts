@@ -33,7 +33,7 @@ export interface SampleContext {
 export interface RouteSample {
   request(ctx: SampleContext): AgentRequest | Promise<AgentRequest>;
   /** The status of an allowed call: one number, or per caller group. */
-  ok: number | { visitor?: number; student?: number; admin?: number; guardian?: number };
+  ok: number | { visitor?: number; student?: number; staff?: number; guardian?: number };
   /**
    * The call renders a PDF or a spreadsheet, or spends an argon2 hash: the hostile-input suite
    * gives it a quarter share of the generated cases so the run stays inside CI's time.
@@ -251,7 +251,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
 
   // ---- the staff second factor (the caller's own; a student has none) ----
-  'GET /api/staff-2fa': { request: get('/api/staff-2fa'), ok: { student: 403, admin: 200 } },
+  'GET /api/staff-2fa': { request: get('/api/staff-2fa'), ok: { student: 403, staff: 200 } },
   'POST /api/staff-2fa/enrol': { costly: true,
     // With the caller's own password (put back first, as the password change's sample does).
     request: async ({ db, caller }) => {
@@ -260,15 +260,15 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
       if (isStaffCaller(caller)) await restoreStaffPassword(db, STAFF_CALLER_USERNAMES[caller], password);
       return { url: '/api/staff-2fa/enrol', body: { current_password: password } };
     },
-    ok: { student: 403, admin: 200 },
+    ok: { student: 403, staff: 200 },
   },
   'POST /api/staff-2fa/confirm': {
     request: async ({ db, caller }) => ({ url: '/api/staff-2fa/confirm', body: { code: await ownSecondFactorCode(db, caller, false) } }),
-    ok: { student: 403, admin: 200 },
+    ok: { student: 403, staff: 200 },
   },
   'DELETE /api/staff-2fa': {
     request: async ({ db, caller }) => ({ url: '/api/staff-2fa', body: { code: await ownSecondFactorCode(db, caller, true) } }),
-    ok: { student: 403, admin: 204 },
+    ok: { student: 403, staff: 204 },
   },
   // A student's reset (D77): the request's answer is the same for any ID; the link is a bystander student's.
   // A new ID for each call, past the per-student limit (as the family's asks a new address each time).
@@ -300,7 +300,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
       body: { student_id: student, password: DEMO_PASSWORD, current_password: DEMO_PASSWORD },
     }),
     // A parent has no student password of their own here.
-    ok: { student: 200, admin: 403, guardian: 403 },
+    ok: { student: 200, staff: 403, guardian: 403 },
   },
   'POST /api/reset-password-student': { costly: true,
     request: () => ({ url: '/api/reset-password-student', body: { student_id: BYSTANDER_STUDENT } }),
@@ -568,7 +568,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
       if (isStaffCaller(caller)) await restoreStaffPassword(db, STAFF_CALLER_USERNAMES[caller], password);
       return { url: '/api/change-password-staff', body: { current_password: password, password } };
     },
-    ok: { student: 403, admin: 200 },
+    ok: { student: 403, staff: 200 },
   },
 
   // ---- family accounts ----
@@ -895,7 +895,7 @@ async function throwawayStaff(db: Db, email: string | null = null): Promise<numb
   const iso = nowIso();
   const row = await db
     .insertInto('users')
-    .values({ role: 'admin', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', email, created_at: iso, updated_at: iso })
+    .values({ role: 'staff', staff_role: 'office', username: `throwaway.${crypto.randomBytes(4).toString('hex')}`, display_name: 'Throwaway Staff', email, created_at: iso, updated_at: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -270,7 +270,7 @@ describe.each(engines)('demo school on %s', (engine) => {
       .where('username', '=', DEMO_ADMIN.username)
       .executeTakeFirstOrThrow();
     expect(admin).toMatchObject({
-      role: 'admin',
+      role: 'staff',
       display_name: DEMO_ADMIN.name,
       student_id: null,
       password_hash: `hash:${DEMO_ADMIN.password}`,

@@ -362,7 +362,7 @@ async function seedUsers(
     .executeTakeFirst();
   if (!adminExists) {
     userRows.push({
-      role: 'admin',
+      role: 'staff',
       staff_role: 'administrator',
       username: DEMO_ADMIN.username,
       student_id: null,
@@ -382,7 +382,7 @@ async function seedUsers(
  * (README "Demo sign-ins"); each form teacher is assigned their class.
  */
 async function seedStaff(trx: Kysely<Database>, passwordHash: string, stamps: { created_at: string; updated_at: string }): Promise<void> {
-  const account = { role: 'admin' as const, student_id: null, password_hash: passwordHash, first_login: 0, password_reset: 0, password_changed_at: stamps.created_at, ...stamps };
+  const account = { role: 'staff' as const, student_id: null, password_hash: passwordHash, first_login: 0, password_reset: 0, password_changed_at: stamps.created_at, ...stamps };
   const rows = [
     { ...account, username: DEMO_STAFF.office.username, display_name: DEMO_STAFF.office.name, staff_role: 'office' as const },
     { ...account, username: DEMO_STAFF.principal.username, display_name: DEMO_STAFF.principal.name, staff_role: 'principal' as const },

@@ -25,7 +25,7 @@ const NEW_ROLES = "role in ('student', 'admin', 'guardian')";
  * the stored definition with only the check changed, copy, drop, rename, check the keys, keys on).
  * Migrations on SQLite run outside a transaction (no transactional DDL), which the pragma needs.
  */
-async function replaceRoleCheck(db: Db, from: string, to: string): Promise<void> {
+export async function replaceRoleCheck(db: Db, from: string, to: string): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table users drop constraint if exists users_role_check`.execute(db);
     await sql.raw(`alter table users add constraint users_role_check check (${to})`).execute(db);
