@@ -69,119 +69,139 @@ export async function readXlsx(buffer: Buffer, request: SheetRequest): Promise<S
     const collector = new RowCollector(request);
 
     // Styles: which cell formats show dates.
-    const dateStyles = new Set<number>();
-    if (parts.styles) {
-      const customDates = new Set<number>();
-      let inCellXfs = false;
-      let xfIndex = 0;
-      await readXml(zip, parts.styles, budget, {
-        open(name, tag) {
-          if (name === 'numFmt' && isDateFormatCode(tag.attributes.formatCode ?? '')) customDates.add(Number(tag.attributes.numFmtId));
-          if (name === 'cellXfs') inCellXfs = true;
-          if (name === 'xf' && inCellXfs) {
-            const id = Number(tag.attributes.numFmtId ?? 0);
-            if (DATE_FORMAT_IDS.has(id) || customDates.has(id)) dateStyles.add(xfIndex);
-            xfIndex++;
-          }
-        },
-        close(name) {
-          if (name === 'cellXfs') inCellXfs = false;
-        },
-      });
-    }
+    const dateStyles = parts.styles ? await readDateStyles(zip, parts.styles, budget) : new Set<number>();
 
     // Shared strings: the text of each <si>, without its phonetic guides (<rPh>).
-    const strings: string[] = [];
-    if (parts.sharedStrings) {
-      let current = '';
-      let inText = false;
-      let inPhonetic = false;
-      await readXml(zip, parts.sharedStrings, budget, {
-        open(name) {
-          if (name === 'si') current = '';
-          else if (name === 'rPh') inPhonetic = true;
-          else if (name === 't' && !inPhonetic) inText = true;
-        },
-        close(name) {
-          if (name === 't') inText = false;
-          else if (name === 'rPh') inPhonetic = false;
-          else if (name === 'si') {
-            strings.push(current);
-            collector.countCell();
-          }
-        },
-        text(text) {
-          if (inText) current += text;
-        },
-      });
-    }
+    const strings = parts.sharedStrings ? await readSharedStrings(zip, parts.sharedStrings, budget, collector) : [];
 
     // The sheet, row by row.
-    let rowNumber = 0;
-    let nextColumn = 0;
-    let cells = new Map<number, Cell>();
-    let rowHadValue = false;
-    let cell: { column: number; type: string; style: number; value: string; formula: string | null; inline: string; wanted: boolean } | null = null;
-    let reading: 'v' | 'f' | 't' | null = null;
-    let inInline = false;
-    let inPhonetic = false;
-    const endRow = () => {
-      collector.endRow(rowNumber, cells, rowHadValue);
-      cells = new Map();
-      rowHadValue = false;
-    };
-    await readXml(zip, parts.sheet, budget, {
-      open(name, tag) {
-        if (name === 'row') {
-          const numbered = Number(tag.attributes.r);
-          rowNumber = Number.isInteger(numbered) && numbered > 0 ? numbered : rowNumber + 1;
-          nextColumn = 0;
-        } else if (name === 'c') {
-          collector.countCell();
-          const referenced = columnOf(tag.attributes.r);
-          const column = referenced >= 0 ? referenced : nextColumn;
-          nextColumn = column + 1;
-          cell = { column, type: tag.attributes.t ?? 'n', style: Number(tag.attributes.s ?? 0), value: '', formula: null, inline: '', wanted: collector.wants(column) };
-        } else if (cell) {
-          if (name === 'v') reading = 'v';
-          else if (name === 'f') {
-            reading = 'f';
-            cell.formula ??= '';
-          } else if (name === 'is') inInline = true;
-          else if (name === 'rPh') inPhonetic = true;
-          else if (name === 't' && inInline && !inPhonetic) reading = 't';
-        }
-      },
-      text(text) {
-        if (!cell || reading === null) return;
-        // Only a wanted cell keeps its text; any other only needs to know it has one.
-        if (!cell.wanted) {
-          if (text !== '') cell.value = 'x';
-          return;
-        }
-        if (reading === 'v') cell.value += text;
-        else if (reading === 'f') cell.formula += text;
-        else cell.inline += text;
-      },
-      close(name) {
-        if (name === 'v' || name === 'f' || name === 't') reading = null;
-        else if (name === 'is') inInline = false;
-        else if (name === 'rPh') inPhonetic = false;
-        else if (name === 'c' && cell) {
-          const hasValue = cell.value !== '' || cell.formula !== null || cell.inline !== '';
-          if (hasValue) {
-            collector.sawValueAt(cell.column);
-            rowHadValue = true;
-            if (cell.wanted) cells.set(cell.column, xlsxCell(cell, strings, dateStyles, parts.date1904));
-          }
-          cell = null;
-        } else if (name === 'row') endRow();
-      },
-    });
+    await readRows(zip, parts.sheet, budget, collector, (cell) => xlsxCell(cell, strings, dateStyles, parts.date1904));
     return collector.result();
   } finally {
     zip.file.close();
   }
+}
+
+async function readDateStyles(zip: Zip, path: string, budget: { left: number }): Promise<Set<number>> {
+  const dateStyles = new Set<number>();
+  const customDates = new Set<number>();
+  let inCellXfs = false;
+  let xfIndex = 0;
+  await readXml(zip, path, budget, {
+    open(name, tag) {
+      if (name === 'numFmt' && isDateFormatCode(tag.attributes.formatCode ?? '')) customDates.add(Number(tag.attributes.numFmtId));
+      if (name === 'cellXfs') inCellXfs = true;
+      if (name === 'xf' && inCellXfs) {
+        const id = Number(tag.attributes.numFmtId ?? 0);
+        if (DATE_FORMAT_IDS.has(id) || customDates.has(id)) dateStyles.add(xfIndex);
+        xfIndex++;
+      }
+    },
+    close(name) {
+      if (name === 'cellXfs') inCellXfs = false;
+    },
+  });
+  return dateStyles;
+}
+
+async function readSharedStrings(zip: Zip, path: string, budget: { left: number }, collector: RowCollector): Promise<string[]> {
+  const strings: string[] = [];
+  let current = '';
+  let inText = false;
+  let inPhonetic = false;
+  await readXml(zip, path, budget, {
+    open(name) {
+      if (name === 'si') current = '';
+      else if (name === 'rPh') inPhonetic = true;
+      else if (name === 't' && !inPhonetic) inText = true;
+    },
+    close(name) {
+      if (name === 't') inText = false;
+      else if (name === 'rPh') inPhonetic = false;
+      else if (name === 'si') {
+        strings.push(current);
+        collector.countCell();
+      }
+    },
+    text(text) {
+      if (inText) current += text;
+    },
+  });
+  return strings;
+}
+
+interface XlsxCell {
+  column: number;
+  type: string;
+  style: number;
+  value: string;
+  formula: string | null;
+  inline: string;
+  wanted: boolean;
+}
+
+async function readRows(zip: Zip, path: string, budget: { left: number }, collector: RowCollector, convert: (cell: XlsxCell) => Cell): Promise<void> {
+  let rowNumber = 0;
+  let nextColumn = 0;
+  let cells = new Map<number, Cell>();
+  let rowHadValue = false;
+  let cell: XlsxCell | null = null;
+  let reading: 'v' | 'f' | 't' | null = null;
+  let inInline = false;
+  let inPhonetic = false;
+  const endRow = () => {
+    collector.endRow(rowNumber, cells, rowHadValue);
+    cells = new Map();
+    rowHadValue = false;
+  };
+  await readXml(zip, path, budget, {
+    open(name, tag) {
+      if (name === 'row') {
+        const numbered = Number(tag.attributes.r);
+        rowNumber = Number.isInteger(numbered) && numbered > 0 ? numbered : rowNumber + 1;
+        nextColumn = 0;
+      } else if (name === 'c') {
+        collector.countCell();
+        const referenced = columnOf(tag.attributes.r);
+        const column = referenced >= 0 ? referenced : nextColumn;
+        nextColumn = column + 1;
+        cell = { column, type: tag.attributes.t ?? 'n', style: Number(tag.attributes.s ?? 0), value: '', formula: null, inline: '', wanted: collector.wants(column) };
+      } else if (cell) {
+        if (name === 'v') reading = 'v';
+        else if (name === 'f') {
+          reading = 'f';
+          cell.formula ??= '';
+        } else if (name === 'is') inInline = true;
+        else if (name === 'rPh') inPhonetic = true;
+        else if (name === 't' && inInline && !inPhonetic) reading = 't';
+      }
+    },
+    text(text) {
+      if (!cell || reading === null) return;
+      // Only a wanted cell keeps its text; any other only needs to know it has one.
+      if (!cell.wanted) {
+        if (text !== '') cell.value = 'x';
+        return;
+      }
+      if (reading === 'v') cell.value += text;
+      else if (reading === 'f') cell.formula += text;
+      else cell.inline += text;
+    },
+    close(name) {
+      if (name === 'v' || name === 'f' || name === 't') reading = null;
+      else if (name === 'is') inInline = false;
+      else if (name === 'rPh') inPhonetic = false;
+      else if (name === 'c' && cell) {
+        const hasValue = cell.value !== '' || cell.formula !== null || cell.inline !== '';
+        if (hasValue) {
+          collector.sawValueAt(cell.column);
+          rowHadValue = true;
+          if (cell.wanted) cells.set(cell.column, convert(cell));
+        }
+        cell = null;
+      } else if (name === 'row') endRow();
+    },
+  });
 }
 
 function textCell(text: string): Cell {
