@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
@@ -46,9 +46,8 @@ const withTooLarge = {
  * scheduled posting, the grading settings. Multipart is registered here only, with this
  * feature's limits, so other features keep their own.
  */
-export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['term-reports'];
 
   await app.register(fastifyMultipart, {
     limits: {
@@ -61,8 +60,20 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
     throwFileSizeLimit: true,
   });
 
-  // ---- students (and administrators looking at a student) ----
+  studentRoutes(app, deps);
+  reportDayRoutes(app, deps);
+  postingRoutes(app, deps);
+  resultsImportRoutes(app, deps);
+  scheduleDuePostings(app, deps);
+};
 
+/** The plugin's instance, its schemas zod's. */
+type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+
+const tags = ['term-reports'];
+
+// ---- students (and administrators looking at a student) ----
+function studentRoutes(app: App, { db, config }: AppDeps): void {
   app.get(
     '/api/report-card-terms/:userID',
     {
@@ -98,9 +109,10 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, pdfDisposition(request.query));
     },
   );
+}
 
-  // ---- report day: a class's cards as one PDF, a form's as a zip of class PDFs (D59) ----
-
+// ---- report day: a class's cards as one PDF, a form's as a zip of class PDFs (D59) ----
+function reportDayRoutes(app: App, { db, config }: AppDeps): void {
   app.get(
     '/api/report-cards/class/:classId/:year/:term',
     {
@@ -139,9 +151,10 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       return sendFormCards({ db, request, reply, plan, year, term, schoolName: config.schoolName }, formLevel);
     },
   );
+}
 
-  // ---- administrators: posting ----
-
+// ---- administrators: posting ----
+function postingRoutes(app: App, { db }: AppDeps): void {
   app.get(
     '/api/term-reports-posted',
     {
@@ -186,9 +199,10 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
     },
     async (request) => service.scheduleTermReports(db, request.body, actorOf(request)),
   );
+}
 
-  // ---- administrators: results import ----
-
+// ---- administrators: results import ----
+function resultsImportRoutes(app: App, { db }: AppDeps): void {
   app.get(
     '/api/term-results/template',
     {
@@ -287,9 +301,10 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
       return service.importTermResults(db, { year, term, dryRun, bytes }, actorOf(request));
     },
   );
+}
 
-  // ---- the scheduler: every process checks; the conditional UPDATE makes one of them win ----
-
+// ---- the scheduler: every process checks; the conditional UPDATE makes one of them win ----
+function scheduleDuePostings(app: App, { db }: AppDeps): void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   const checkDue = (): Promise<void> => {
@@ -313,4 +328,4 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, 
     clearInterval(timer);
     await running;
   });
-};
+}

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
@@ -14,7 +13,6 @@ import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -41,7 +39,6 @@ import {
   UpdateStaffSchema,
   type StaffAccount,
   type StaffAccountWithPassword,
-  type UpdateStaffInput,
 } from '../../shared/staff.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
@@ -49,7 +46,8 @@ import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useCreateStaff, useResetSecondFactor, useStaffAccounts, useUpdateStaff } from './staff.api.js';
+import { ConfirmStaffDialog, OneTimePasswordDialog, type Confirm } from './staff-account-dialogs.js';
+import { useCreateStaff, useStaffAccounts, useUpdateStaff } from './staff.api.js';
 
 /** What the status column says: disabled, waiting for the person's own password, or active. */
 function StatusChip({ account }: { account: StaffAccount }) {
@@ -57,21 +55,6 @@ function StatusChip({ account }: { account: StaffAccount }) {
   if (account.must_change_password) return <Chip size="small" color="warning" label="New password due" />;
   return <Chip size="small" color="success" label="Active" />;
 }
-
-type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'reset-2fa'; account: StaffAccount };
-
-const CONFIRM_TITLES: Record<Confirm['kind'], string> = {
-  disable: 'Disable',
-  enable: 'Enable',
-  reset: 'Reset the password of',
-  'reset-2fa': 'Reset two-step sign-in of',
-};
-const CONFIRM_BUTTONS: Record<Confirm['kind'], string> = {
-  disable: 'Disable',
-  enable: 'Enable',
-  reset: 'Reset password',
-  'reset-2fa': 'Reset two-step sign-in',
-};
 
 /**
  * Staff Accounts: who works in the admin area and in which role. An administrator adds
@@ -83,8 +66,6 @@ const CONFIRM_BUTTONS: Record<Confirm['kind'], string> = {
 export function StaffAccounts() {
   usePageTitle('Staff Accounts');
   const accounts = useStaffAccounts();
-  const update = useUpdateStaff();
-  const resetSecondFactor = useResetSecondFactor();
   const showSnackbar = useSnackbar();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<StaffAccount | null>(null);
@@ -93,41 +74,6 @@ export function StaffAccounts() {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; account: StaffAccount } | null>(null);
   const classOptions = toLookupOptions('formClasses', useFormClasses().data ?? []);
   const classLabel = (id: string) => classOptions.find((option) => option.value === id)?.label ?? id;
-
-  const closeConfirm = () => {
-    setConfirm(null);
-    update.reset();
-    resetSecondFactor.reset();
-  };
-
-  const runConfirmed = () => {
-    if (!confirm) return;
-    const { kind, account } = confirm;
-    if (kind === 'reset-2fa') {
-      resetSecondFactor.mutate(account.id, {
-        onSuccess: ({ mailed_to }) => {
-          setConfirm(null);
-          showSnackbar(
-            mailed_to
-              ? `${account.name}'s two-step sign-in was reset. They were told at ${mailed_to}.`
-              : `${account.name}'s two-step sign-in was reset. They have no e-mail address here: tell them yourself.`,
-          );
-        },
-      });
-      return;
-    }
-    const change: UpdateStaffInput = kind === 'reset' ? { reset_password: true } : { disabled: kind === 'disable' };
-    update.mutate(
-      { id: account.id, change },
-      {
-        onSuccess: (answer) => {
-          setConfirm(null);
-          if (kind === 'reset') setOneTime(answer);
-          else showSnackbar(`${answer.name} ${kind === 'disable' ? 'disabled' : 'enabled'}.`);
-        },
-      },
-    );
-  };
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
@@ -149,100 +95,14 @@ export function StaffAccounts() {
         </Alert>
       )}
 
-      <TableContainer sx={{ mt: 2 }}>
-        {/* On a phone the username, role, classes and status go under the name, so the actions stay on the screen (D46). */}
-        <Table size="small" aria-label="Staff accounts" sx={PHONE_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Username</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Role</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Classes</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(accounts.data ?? []).map((account) => {
-              const classes = account.class_ids.map(classLabel).join(', ');
-              return (
-                <TableRow key={account.id}>
-                  <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
-                    {account.name}
-                    <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
-                      <Typography variant="body2" color="text.secondary">
-                        {account.username} · {STAFF_ROLE_LABELS[account.role]}
-                        {classes ? ` · ${classes}` : ''}
-                      </Typography>
-                      <StatusChip account={account} />
-                    </Box>
-                  </TableCell>
-                  <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{account.username}</TableCell>
-                  <TableCell sx={HIDE_ON_PHONE_SX}>{STAFF_ROLE_LABELS[account.role]}</TableCell>
-                  <TableCell sx={HIDE_ON_PHONE_SX}>{classes || '—'}</TableCell>
-                  <TableCell sx={HIDE_ON_PHONE_SX}>
-                    <StatusChip account={account} />
-                  </TableCell>
-                  <TableCell align="right">
-                    <Tooltip title="Actions">
-                      <IconButton
-                        size="small"
-                        aria-label={`Actions for ${account.name}`}
-                        aria-haspopup="menu"
-                        onClick={(event) => setMenu({ anchor: event.currentTarget, account })}
-                      >
-                        <MoreVertIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-            {accounts.data?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  No staff accounts yet.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <StaffTable accounts={accounts.data} classLabel={classLabel} onActions={(anchor, account) => setMenu({ anchor, account })} />
 
-      <Menu
-        anchorEl={menu?.anchor ?? null}
-        open={menu !== null}
+      <StaffActionsMenu
+        menu={menu}
         onClose={() => setMenu(null)}
-        slotProps={{ list: { 'aria-label': menu ? `Actions for ${menu.account.name}` : 'Actions' } }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {menu && [
-          <MenuItem key="edit" onClick={() => (setEditing(menu.account), setMenu(null))}>
-            <ListItemIcon>
-              <EditIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>Change role or classes</ListItemText>
-          </MenuItem>,
-          <MenuItem key="disable" onClick={() => (setConfirm({ kind: menu.account.disabled ? 'enable' : 'disable', account: menu.account }), setMenu(null))}>
-            <ListItemIcon>{menu.account.disabled ? <CheckCircleIcon fontSize="small" /> : <BlockIcon fontSize="small" />}</ListItemIcon>
-            <ListItemText>{menu.account.disabled ? 'Enable' : 'Disable'}</ListItemText>
-          </MenuItem>,
-          <MenuItem key="reset" onClick={() => (setConfirm({ kind: 'reset', account: menu.account }), setMenu(null))}>
-            <ListItemIcon>
-              <KeyIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>Reset password</ListItemText>
-          </MenuItem>,
-          // Only an account whose factor is on has one to reset; the item says so when it is not.
-          <MenuItem key="reset-2fa" disabled={!menu.account.has_2fa} onClick={() => (setConfirm({ kind: 'reset-2fa', account: menu.account }), setMenu(null))}>
-            <ListItemIcon>
-              <PhonelinkEraseIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText secondary={menu.account.has_2fa ? undefined : 'Not set up'}>Reset two-step sign-in</ListItemText>
-          </MenuItem>,
-        ]}
-      </Menu>
+        onEdit={(account) => setEditing(account)}
+        onConfirm={(next) => setConfirm(next)}
+      />
 
       <StaffDialog
         open={adding}
@@ -265,73 +125,133 @@ export function StaffAccounts() {
         }}
       />
 
-      <Dialog open={confirm !== null} onClose={closeConfirm} aria-labelledby="staff-confirm-title" fullWidth maxWidth="xs">
-        <DialogTitle id="staff-confirm-title">
-          {confirm && CONFIRM_TITLES[confirm.kind]} {confirm?.account.name}?
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {confirm?.kind === 'disable' && 'They are signed out at once and cannot sign in until the account is enabled again. Their history is kept.'}
-            {confirm?.kind === 'enable' && 'They can sign in again with their password.'}
-            {confirm?.kind === 'reset' &&
-              'They are signed out at once. You get a one-time password to pass on; they choose their own at the next sign-in.'}
-            {confirm?.kind === 'reset-2fa' &&
-              `For a lost phone: their authenticator app and recovery codes stop working and they are signed out at once. Where the portal requires two-step sign-in, they set up an app again at their next sign-in. ${
-                confirm.account.email ? `They are told by e-mail at ${confirm.account.email}.` : 'They have no e-mail address here: tell them yourself.'
-              }`}
-          </DialogContentText>
-          {(update.isError || resetSecondFactor.isError) && (
-            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {errorMessage(update.error ?? resetSecondFactor.error)}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={closeConfirm}>Cancel</Button>
-          <Button
-            color={confirm?.kind === 'enable' ? 'primary' : 'error'}
-            variant="contained"
-            disabled={update.isPending || resetSecondFactor.isPending}
-            onClick={runConfirmed}
-          >
-            {confirm && CONFIRM_BUTTONS[confirm.kind]}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmStaffDialog confirm={confirm} onDone={() => setConfirm(null)} onPasswordReset={setOneTime} />
 
-      <Dialog open={oneTime !== null} onClose={() => setOneTime(null)} aria-labelledby="one-time-title" fullWidth maxWidth="sm">
-        <DialogTitle id="one-time-title">One-time password for {oneTime?.name}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            Give this password to {oneTime?.name} (username <strong>{oneTime?.username}</strong>). It is shown only this once; they
-            must choose their own password when they sign in.
-          </DialogContentText>
-          <TextField
-            name="one_time_password"
-            label="One-time password"
-            value={oneTime?.one_time_password ?? ''}
-            slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
-            onFocus={(event) => event.target.select()}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button
-            startIcon={<ContentCopyIcon aria-hidden />}
-            onClick={() => {
-              void navigator.clipboard?.writeText(oneTime?.one_time_password ?? '').then(
-                () => showSnackbar('Password copied.'),
-                () => showSnackbar('Copy the password by hand.', 'info'),
-              );
-            }}
-          >
-            Copy password
-          </Button>
-          <Button variant="contained" onClick={() => setOneTime(null)}>
-            Done
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <OneTimePasswordDialog oneTime={oneTime} onClose={() => setOneTime(null)} />
     </Paper>
+  );
+}
+
+/** The accounts, one row each, with each row's menu button. */
+function StaffTable({
+  accounts,
+  classLabel,
+  onActions,
+}: {
+  accounts: StaffAccount[] | undefined;
+  classLabel: (id: string) => string;
+  onActions: (anchor: HTMLElement, account: StaffAccount) => void;
+}) {
+  return (
+  <TableContainer sx={{ mt: 2 }}>
+    {/* On a phone the username, role, classes and status go under the name, so the actions stay on the screen (D46). */}
+    <Table size="small" aria-label="Staff accounts" sx={PHONE_TABLE_SX}>
+      <TableHead>
+        <TableRow>
+          <TableCell>Name</TableCell>
+          <TableCell sx={HIDE_ON_PHONE_SX}>Username</TableCell>
+          <TableCell sx={HIDE_ON_PHONE_SX}>Role</TableCell>
+          <TableCell sx={HIDE_ON_PHONE_SX}>Classes</TableCell>
+          <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
+          <TableCell align="right">Actions</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {(accounts ?? []).map((account) => {
+          const classes = account.class_ids.map(classLabel).join(', ');
+          return (
+            <TableRow key={account.id}>
+              <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
+                {account.name}
+                <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
+                  <Typography variant="body2" color="text.secondary">
+                    {account.username} · {STAFF_ROLE_LABELS[account.role]}
+                    {classes ? ` · ${classes}` : ''}
+                  </Typography>
+                  <StatusChip account={account} />
+                </Box>
+              </TableCell>
+              <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{account.username}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{STAFF_ROLE_LABELS[account.role]}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{classes || '—'}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>
+                <StatusChip account={account} />
+              </TableCell>
+              <TableCell align="right">
+                <Tooltip title="Actions">
+                  <IconButton
+                    size="small"
+                    aria-label={`Actions for ${account.name}`}
+                    aria-haspopup="menu"
+                    onClick={(event) => onActions(event.currentTarget, account)}
+                  >
+                    <MoreVertIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </TableCell>
+            </TableRow>
+          );
+        })}
+        {accounts?.length === 0 && (
+          <TableRow>
+            <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+              No staff accounts yet.
+            </TableCell>
+          </TableRow>
+        )}
+      </TableBody>
+    </Table>
+  </TableContainer>
+  );
+}
+
+/** An account's actions: change it, disable or enable it, reset its password or its two-step sign-in. */
+function StaffActionsMenu({
+  menu,
+  onClose,
+  onEdit,
+  onConfirm,
+}: {
+  menu: { anchor: HTMLElement; account: StaffAccount } | null;
+  onClose: () => void;
+  onEdit: (account: StaffAccount) => void;
+  onConfirm: (confirm: Confirm) => void;
+}) {
+  return (
+    <Menu
+      anchorEl={menu?.anchor ?? null}
+      open={menu !== null}
+      onClose={onClose}
+      slotProps={{ list: { 'aria-label': menu ? `Actions for ${menu.account.name}` : 'Actions' } }}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+    >
+      {menu && [
+        <MenuItem key="edit" onClick={() => (onEdit(menu.account), onClose())}>
+          <ListItemIcon>
+            <EditIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Change role or classes</ListItemText>
+        </MenuItem>,
+        <MenuItem key="disable" onClick={() => (onConfirm({ kind: menu.account.disabled ? 'enable' : 'disable', account: menu.account }), onClose())}>
+          <ListItemIcon>{menu.account.disabled ? <CheckCircleIcon fontSize="small" /> : <BlockIcon fontSize="small" />}</ListItemIcon>
+          <ListItemText>{menu.account.disabled ? 'Enable' : 'Disable'}</ListItemText>
+        </MenuItem>,
+        <MenuItem key="reset" onClick={() => (onConfirm({ kind: 'reset', account: menu.account }), onClose())}>
+          <ListItemIcon>
+            <KeyIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Reset password</ListItemText>
+        </MenuItem>,
+        // Only an account whose factor is on has one to reset; the item says so when it is not.
+        <MenuItem key="reset-2fa" disabled={!menu.account.has_2fa} onClick={() => (onConfirm({ kind: 'reset-2fa', account: menu.account }), onClose())}>
+          <ListItemIcon>
+            <PhonelinkEraseIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText secondary={menu.account.has_2fa ? undefined : 'Not set up'}>Reset two-step sign-in</ListItemText>
+        </MenuItem>,
+      ]}
+    </Menu>
   );
 }
 
