@@ -18,7 +18,7 @@ import {
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
-import { requireGuardian, requireRequester } from '../http/policy.js';
+import { requireGuardian, requireCaller } from '../http/access.js';
 import { actorOf } from '../http/request-context.js';
 import * as service from './notices.service.js';
 
@@ -39,7 +39,7 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: "The signed-in family's (or student's own) notices, newest first, with the unread count; staff have none", response: { 200: NoticeListSchema, ...errorResponses } },
     },
     async (request) => {
-      const who = requireRequester(request);
+      const who = requireCaller(request);
       if (who.kind === 'staff') return { notices: [], unread: 0 };
       return service.listNotices(db, who, context);
     },

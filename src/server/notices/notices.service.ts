@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { ParentEmailField } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import type { Requester } from '../http/policy.js';
+import type { Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import { readServerSecret } from '../http/server-secret.repository.js';
 import { queueMessage } from '../mail/outbox.service.js';
@@ -430,7 +430,7 @@ function toNotice(row: repo.NoticeRow, studentIds: string[], context: MailContex
  * The signed-in person's notices, newest first: a family account's own; a student's about them
  * alone. Staff have no notices list.
  */
-export async function listNotices(db: Db, who: Requester, context: MailContext): Promise<NoticeList> {
+export async function listNotices(db: Db, who: Caller, context: MailContext): Promise<NoticeList> {
   let rows: repo.NoticeRow[];
   if (who.kind === 'guardian') rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
   else if (who.kind === 'student') rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));

@@ -1,6 +1,6 @@
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
-import type { UserRole } from '../db/schema.js';
+import { seesUnpostedReportCards, type Caller } from '../access/roles.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
@@ -59,18 +59,18 @@ export async function findClassInTerm(db: Db, studentId: string, year: number, t
 
 /**
  * Everything printed on a report card. Students reach only posted terms (403 otherwise); the
- * route has already refused another student's ID. Administrators reach any term with results.
+ * route has already refused another student's ID. Staff reach any term with results.
  */
 export async function loadReportCard(
   db: Db,
-  viewer: { role: UserRole },
+  caller: Caller,
   studentId: string,
   year: number,
   term: TermNumber,
   schoolName: string,
   now: Date = new Date(),
 ): Promise<ReportCardData> {
-  const [card] = await loadReportCards(db, viewer, [studentId], year, term, schoolName, now);
+  const [card] = await loadReportCards(db, caller, [studentId], year, term, schoolName, now);
   return card!;
 }
 
@@ -82,7 +82,7 @@ export async function loadReportCard(
  */
 export async function loadReportCards(
   db: Db,
-  viewer: { role: UserRole },
+  caller: Caller,
   studentIds: readonly string[],
   year: number,
   term: TermNumber,
@@ -92,7 +92,7 @@ export async function loadReportCards(
   const students = new Map((await repo.findStudents(db, studentIds)).map((s) => [s.id, s]));
   if (studentIds.some((id) => !students.has(id))) throw notFound('No student has that ID.');
   const report = await repo.findTermReport(db, year, term);
-  if (viewer.role !== 'admin' && report?.posted !== 1) {
+  if (!seesUnpostedReportCards(caller) && report?.posted !== 1) {
     throw forbidden('This term’s report has not been posted yet.');
   }
   const results = groupBy(await repo.listResultsOfStudents(db, studentIds, year, term), (r) => r.student_id);
