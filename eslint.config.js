@@ -7,7 +7,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 /**
  * Lint keeps the boundaries of STYLE.md: src/shared imports nothing from server/ or web/, the web
- * never imports the server, a web feature never reaches into another, and no import cycles.
+ * never imports the server, a web feature never reaches into another, a server feature never into
+ * another's repository, and no import cycles.
  * TypeScript under src/ and tests/ gets the type-checked rules; the plain .mjs of bench/ and
  * scripts/ and the config files get the syntactic set only.
  */
@@ -17,6 +18,17 @@ const webCommon = new Set(['app', 'components', 'lib', 'public']);
 const webFeatures = fs
   .readdirSync(path.join(import.meta.dirname, 'src/web'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !webCommon.has(entry.name))
+  .map((entry) => entry.name);
+
+/**
+ * Server folders that are not features: what every feature builds on. `access` decides who may do
+ * what (docs/decisions.md D86) and `audit` is the one writer of the audit log, which each feature
+ * calls in its own transaction.
+ */
+const serverCommon = new Set(['access', 'audit', 'db', 'http', 'mail', 'pdf', 'spreadsheets', 'workers']);
+const serverFeatures = fs
+  .readdirSync(path.join(import.meta.dirname, 'src/server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !serverCommon.has(entry.name))
   .map((entry) => entry.name);
 
 export default tseslint.config(
@@ -53,6 +65,18 @@ export default tseslint.config(
               target: ['./src/web/components', './src/web/lib'],
               from: webFeatures.map((feature) => `./src/web/${feature}`),
               message: 'Only src/web/app composes features.',
+            },
+            // A server feature reads another's data through that feature's service, so its queries
+            // (and the rules around them) stay the owner's (D86).
+            ...serverFeatures.map((feature) => ({
+              target: `./src/server/${feature}/**`,
+              from: serverFeatures.filter((other) => other !== feature).map((other) => `./src/server/${other}/**/*.repository.ts`),
+              message: "A server feature never imports another feature's repository: call that feature's service.",
+            })),
+            {
+              target: './src/server/access',
+              from: serverFeatures.map((feature) => `./src/server/${feature}`),
+              message: 'The access module decides from the role table and the database alone; it imports no feature.',
             },
           ],
         },

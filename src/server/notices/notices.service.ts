@@ -192,9 +192,9 @@ export async function notifyFamilies<K extends NoticeKind>(
 
 /** Term reports posted: one notice per family of the students with results, not one per child. */
 export async function notifyTermReportsPosted(trx: Trx, year: number, term: number): Promise<number> {
-  const rows = await trx.selectFrom('term_results').select('student_id').distinct().where('year', '=', year).where('term', '=', term).execute();
+  const studentIds = await repo.listStudentsWithResults(trx, year, term);
   const termLabel = termTitle(year, term);
-  return notifyFamilies(trx, { studentIds: rows.map((row) => row.student_id), kind: 'term-reports-posted', data: () => ({ termLabel }) });
+  return notifyFamilies(trx, { studentIds, kind: 'term-reports-posted', data: () => ({ termLabel }) });
 }
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -240,8 +240,7 @@ export async function updateNoticeSettings(db: Db, settings: NoticeSettings, act
 async function dayLines(db: Db, date: string): Promise<Map<string, Omit<DigestLine, 'studentName'>>> {
   const lines = new Map<string, Omit<DigestLine, 'studentName'>>();
   if (!isWeekday(date)) return lines;
-  const holiday = await db.selectFrom('school_holidays').select('id').where('date', '=', date).executeTakeFirst();
-  if (holiday) return lines;
+  if (await repo.isSchoolHoliday(db, date)) return lines;
   const roll = await repo.listRollWithDay(db, date);
   if (!roll.some((row) => row.record_id !== null)) return lines;
   for (const row of roll) {
@@ -488,7 +487,7 @@ export async function unsubscribe(db: Db, token: string, actor: Actor): Promise<
   const read = await readToken(db, token);
   if (!read) throw badRequest('This link is not valid; open it again from the message.', { token: ['This link is not valid; open it again from the message.'] });
   const email = read.recipientKey.startsWith('user:')
-    ? ((await db.selectFrom('users').select('email').where('id', '=', Number(read.recipientKey.slice(5))).executeTakeFirst())?.email ?? '')
+    ? await repo.findUserEmail(db, Number(read.recipientKey.slice(5)))
     : read.recipientKey.slice(6);
   await db.transaction().execute(async (trx) => {
     await repo.putPreference(trx, read.recipientKey, read.kind, false, nowIso());

@@ -87,8 +87,7 @@ function stateOf(found: Awaited<ReturnType<typeof repo.findStudentSteps>>): Stud
 }
 
 async function requireStudent(db: Db, studentId: string): Promise<void> {
-  const row = await db.selectFrom('students').select('id').where('id', '=', studentId).executeTakeFirst();
-  if (!row) throw notFound('No student has this ID.');
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
 }
 
 /** The record's newest re-registration and where each step stands (year null: none asks anything). */

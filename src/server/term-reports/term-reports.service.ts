@@ -33,6 +33,16 @@ const entityId = (year: number, term: number) => `${year}-${term}`;
 
 // ---- the student's list ------------------------------------------------------------------------
 
+/** A form class by its id (its level and teacher), or undefined: for other features, which never read this feature's tables themselves. */
+export function findFormClass(db: Db, classId: string): Promise<{ id: string; form_level: number; form_teacher: string | null } | undefined> {
+  return repo.findFormClass(db, classId);
+}
+
+/** The students now in a class, as a report card names them. */
+export function listClassStudents(db: Db, classId: string): Promise<repo.StudentBasics[]> {
+  return repo.listClassStudents(db, classId);
+}
+
 /** SPEC §7 `GET /api/report-card-terms/{userID}`: every term with results, posted or not. */
 export async function listReportCardTerms(db: Db, studentId: string): Promise<ReportCardTerm[]> {
   if (!(await repo.findStudent(db, studentId))) throw notFound('No student has that ID.');
