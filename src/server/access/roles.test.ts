@@ -23,7 +23,7 @@ const isStudentAction = (action: Action) => (STUDENT_ACTIONS as readonly string[
 const targetFor = (action: Action, studentId: string): Target => (isStudentAction(action) ? { studentId, classId: '5A' } : { classId: '5A' });
 
 /**
- * `can(who, action, target)`, one column per requester, the target a student in 5A (or class 5A
+ * `can(who, action, target)`, one column per caller, the target a student in 5A (or class 5A
  * for a school action). A column's letter means allowed, `-` refused:
  *   S  the student, on their own record        s  the student, on another student's
  *   P  a parent, on their linked child         p  a parent, on a child not linked to them
@@ -142,7 +142,7 @@ describe('the tables name every action', () => {
   });
 });
 
-describe('can: each requester on a student or class of 5A', () => {
+describe('can: each caller on a student or class of 5A', () => {
   it.each(ACTIONS)('%s', (action) => {
     const expected = cells(CAN[action], COLUMNS.map((column) => column.letter));
     const actual = COLUMNS.map(({ who, student: id }) => can(who, action, targetFor(action, id)));

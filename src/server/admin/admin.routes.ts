@@ -75,7 +75,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/students/:studentId/history',
     {
-      // A form teacher reads their classes' students only; the access layer decides (http/policy.ts).
+      // A form teacher reads their classes' students only; the access module decides (access/roles.ts).
       config: { access: { can: 'student.history', student: { param: 'studentId' } } },
       schema: {
         tags,

@@ -26,7 +26,7 @@ import { makeClassList, makeClassRegister } from './class-print.service.js';
  * declares the school action of the whole job (the office's: the import's `students.add` for
  * classes, `families.manage` for invitations, `documents.review` for paper documents); the service
  * then holds every selected student to the single-student action (`student.edit`,
- * `student.invite-family`) through the policy module.
+ * `student.invite-family`) through the access module.
  */
 export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
