@@ -4,7 +4,7 @@ import { FamilyHomeSchema } from '../../shared/family-home.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
 import { requireCaller } from '../http/access.js';
-import { can } from '../access/roles.js';
+import { can, isGuardianCaller } from '../access/roles.js';
 import { getFamilyHome } from './family-home.service.js';
 
 /**
@@ -25,7 +25,7 @@ export const familyHomeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }
     },
     async (request, reply) => {
       const who = requireCaller(request);
-      const ids = who.kind === 'guardian' ? who.studentIds.filter((studentId) => can(who, 'student.read', { studentId, classId: null })) : [];
+      const ids = isGuardianCaller(who) ? who.studentIds.filter((studentId) => can(who, 'student.read', { studentId, classId: null })) : [];
       return reply.headers({ 'cache-control': 'no-store' }).send(await getFamilyHome(db, ids));
     },
   );

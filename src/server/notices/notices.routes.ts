@@ -18,7 +18,8 @@ import {
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import type { AppDeps } from '../app.js';
 import { errorResponses } from '../http/openapi.js';
-import { requireGuardian, requireCaller } from '../http/access.js';
+import { requireCaller, requireGuardian } from '../http/access.js';
+import { isStaffCaller } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import * as service from './notices.service.js';
 
@@ -40,7 +41,7 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     },
     async (request) => {
       const who = requireCaller(request);
-      if (who.kind === 'staff') return { notices: [], unread: 0 };
+      if (isStaffCaller(who)) return { notices: [], unread: 0 };
       return service.listNotices(db, who, context);
     },
   );

@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { ParentEmailField } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import type { Caller } from '../access/roles.js';
+import { isGuardianCaller, isStudentCaller, type Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import { readServerSecret } from '../http/server-secret.repository.js';
 import { queueMessage } from '../mail/outbox.service.js';
@@ -431,12 +431,12 @@ function toNotice(row: repo.NoticeRow, studentIds: string[], context: MailContex
  */
 export async function listNotices(db: Db, who: Caller, context: MailContext): Promise<NoticeList> {
   let rows: repo.NoticeRow[];
-  if (who.kind === 'guardian') rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
-  else if (who.kind === 'student') rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
+  if (isGuardianCaller(who)) rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
+  else if (isStudentCaller(who)) rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
   else throw forbidden('Notices are for families and students.');
   const links = await repo.listNoticeStudents(db, rows.map((row) => row.id));
   const notices = rows.slice(0, LIST_LIMIT).map((row) => toNotice(row, links.filter((link) => link.notice_id === row.id).map((link) => link.student_id), context));
-  return { notices, unread: who.kind === 'guardian' ? notices.filter((notice) => !notice.read).length : 0 };
+  return { notices, unread: isGuardianCaller(who) ? notices.filter((notice) => !notice.read).length : 0 };
 }
 
 /** A family with two recipients has two copies of each message; a student sees it once (read marks are the family's). */
