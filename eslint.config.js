@@ -6,9 +6,10 @@ import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 /**
- * Lint keeps the boundaries of STYLE.md: src/shared imports nothing from server/ or web/, the web
+ * Lint keeps the boundaries of docs/architecture.md: src/shared imports nothing from server/ or web/, the web
  * never imports the server, a web feature never reaches into another, the server's infrastructure
- * imports no server feature, and no import cycles.
+ * imports no server feature, a server feature never reaches into another's repository, and no
+ * import cycles.
  * TypeScript under src/ and tests/ gets the type-checked rules; the plain .mjs of bench/ and
  * scripts/ and the config files get the syntactic set only.
  */
@@ -71,6 +72,13 @@ export default tseslint.config(
               target: `./src/server/${folder}`,
               from: serverFeatures.map((feature) => `./src/server/${feature}`),
               message: 'Server infrastructure knows no feature: the feature hands it what it needs (D87).',
+            })),
+            // A server feature reads another's data through that feature's service, so its queries
+            // (and the rules around them) stay the owner's (D86).
+            ...serverFeatures.map((feature) => ({
+              target: `./src/server/${feature}/**`,
+              from: serverFeatures.filter((other) => other !== feature).map((other) => `./src/server/${other}/**/*.repository.ts`),
+              message: "A server feature never imports another feature's repository: call that feature's service.",
             })),
           ],
         },

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 /**
  * Staff roles (docs/decisions.md D49): the job a staff account does. What each may do is
- * decided in one place, the server's policy module (src/server/http/policy.ts); the browser only
+ * decided in one place, the server's access module (src/server/access/roles.ts); the browser only
  * shows what the session's `permissions` say.
  */
 export const STAFF_ROLES = ['administrator', 'office', 'principal', 'form_teacher'] as const;

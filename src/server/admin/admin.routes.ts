@@ -26,7 +26,8 @@ import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
-import { requireRequester, visibleClassIds } from '../http/policy.js';
+import { requireCaller } from '../http/access.js';
+import { visibleClassIds } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import * as admin from './admin.service.js';
@@ -64,7 +65,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      const classIds = visibleClassIds(requireRequester(request));
+      const classIds = visibleClassIds(requireCaller(request));
       const { former, ...paging } = request.query;
       if (Object.keys(paging).length === 0) return admin.listStudents(db, classIds, new Date(), former === 'include');
       return admin.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
@@ -74,7 +75,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
   app.get(
     '/api/students/:studentId/history',
     {
-      // A form teacher reads their classes' students only; the access layer decides (http/policy.ts).
+      // A form teacher reads their classes' students only; the access module decides (access/roles.ts).
       config: { access: { can: 'student.history', student: { param: 'studentId' } } },
       schema: {
         tags,

@@ -44,6 +44,11 @@ import {
  * registration screens and the registration report use (stored flags exist only for records
  * saved through the screens), a page of records per event-loop turn.
  */
+/** Every student's identity numbers (birth certificate, SEA), which a new student may not share (D40). */
+export function listIdentifiers(db: Db): Promise<{ id: string; birth_certificate_no: string | null; sea_no: string | null }[]> {
+  return repo.listIdentifiers(db);
+}
+
 /** The student list: every student, or only those of `classIds` (the classes a form teacher may see). */
 export async function listStudents(db: Db, classIds: readonly string[] | null, now = new Date(), includeFormer = false): Promise<AdminStudent[]> {
   const [students, documents, decisions] = await Promise.all([

@@ -14,7 +14,7 @@ import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
-import { requireRequester } from '../http/policy.js';
+import { requireCaller } from '../http/access.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import { auditExport } from './admin.service.js';
@@ -26,7 +26,7 @@ import { makeClassList, makeClassRegister } from './class-print.service.js';
  * declares the school action of the whole job (the office's: the import's `students.add` for
  * classes, `families.manage` for invitations, `documents.review` for paper documents); the service
  * then holds every selected student to the single-student action (`student.edit`,
- * `student.invite-family`) through the policy module.
+ * `student.invite-family`) through the access module.
  */
 export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +43,7 @@ export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
         response: { 200: BulkSummarySchema, ...errorResponses },
       },
     },
-    async (request) => bulk.summarize(db, requireRequester(request), request.body.selection),
+    async (request) => bulk.summarize(db, requireCaller(request), request.body.selection),
   );
 
   app.post(
@@ -57,7 +57,7 @@ export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
         response: { 200: BulkAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => bulk.changeClass(db, requireRequester(request), request.body, actorOf(request)),
+    async (request) => bulk.changeClass(db, requireCaller(request), request.body, actorOf(request)),
   );
 
   app.post(
@@ -71,7 +71,7 @@ export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
         response: { 200: BulkAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => bulk.inviteParents(db, requireRequester(request), request.body, actorOf(request)),
+    async (request) => bulk.inviteParents(db, requireCaller(request), request.body, actorOf(request)),
   );
 
   app.post(
@@ -85,7 +85,7 @@ export const bulkRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
         response: { 200: BulkAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => bulk.markPaperDocuments(db, requireRequester(request), request.body, actorOf(request)),
+    async (request) => bulk.markPaperDocuments(db, requireCaller(request), request.body, actorOf(request)),
   );
 
   app.get(

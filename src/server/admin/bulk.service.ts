@@ -16,7 +16,7 @@ import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { inviteRecordParents, type RecordInvitation } from '../family/family.service.js';
 import { AppError, badRequest, conflict, fieldError, notFound } from '../http/errors.js';
-import { requireCan, visibleClassIds, type Requester } from '../http/policy.js';
+import { requireCan, visibleClassIds, type Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import type { StudentAction } from '../../shared/staff.js';
 import * as adminRepo from './admin.repository.js';
@@ -40,7 +40,7 @@ interface Resolved {
 }
 
 /** The ids the list shows for this filter, to this caller, former students included: the list's own rule. */
-async function idsMatching(db: Db, who: Requester, filter: StudentListFilter): Promise<string[]> {
+async function idsMatching(db: Db, who: Caller, filter: StudentListFilter): Promise<string[]> {
   const classIds = visibleClassIds(who);
   if (filter.registration !== undefined) {
     // The registration stage is computed from each record, not stored: the list's own computation.
@@ -54,7 +54,7 @@ async function idsMatching(db: Db, who: Requester, filter: StudentListFilter): P
   return adminRepo.listStudentIdsInOrder(db, scope, 'id', 'asc');
 }
 
-async function resolveSelection(db: Db, who: Requester, selection: BulkSelection): Promise<Resolved> {
+async function resolveSelection(db: Db, who: Caller, selection: BulkSelection): Promise<Resolved> {
   if (selection.kind === 'ids') {
     const ids = [...new Set(selection.ids)];
     const rows = await repo.findBulkStudents(db, ids);
@@ -77,7 +77,7 @@ async function resolveSelection(db: Db, who: Requester, selection: BulkSelection
  * The students an action will change: the selection on the roll, each one the caller may take
  * `action` on (403 naming the reason otherwise), as many as the dialog counted (409 otherwise).
  */
-async function requireSelection(db: Db, who: Requester, selection: BulkSelection, action: StudentAction, expected: number | undefined): Promise<repo.BulkStudentRow[]> {
+async function requireSelection(db: Db, who: Caller, selection: BulkSelection, action: StudentAction, expected: number | undefined): Promise<repo.BulkStudentRow[]> {
   const { students, namesFormer } = await resolveSelection(db, who, selection);
   for (const student of students) requireCan(who, action, { studentId: student.id, classId: student.class_id });
   if (namesFormer) throw new AppError(422, 'former_student', `${FORMER_STUDENT_MESSAGE} Leave former students out of the selection.`);
@@ -117,7 +117,7 @@ async function plannedInvitations(db: Db, students: readonly repo.BulkStudentRow
 }
 
 /** What the dialogs say before anything is done: who is selected, who can be invited. */
-export async function summarize(db: Db, who: Requester, selection: BulkSelection, now = new Date()): Promise<BulkSummary> {
+export async function summarize(db: Db, who: Caller, selection: BulkSelection, now = new Date()): Promise<BulkSummary> {
   const { students, formerLeftOut } = await resolveSelection(db, who, selection);
   const planned = await plannedInvitations(db, students, now);
   return {
@@ -139,7 +139,7 @@ async function requireThisYearsClass(db: Db, classId: string): Promise<adminRepo
 const auditOf = (actor: Actor, entry: Omit<AuditEntry, keyof Actor>): AuditEntry => ({ ...actor, ...entry });
 
 /** Change class: every selected student into one class of this year, in one transaction, a row of the audit log each. */
-export async function changeClass(db: Db, who: Requester, input: BulkChangeClassInput, actor: Actor): Promise<BulkAnswer> {
+export async function changeClass(db: Db, who: Caller, input: BulkChangeClassInput, actor: Actor): Promise<BulkAnswer> {
   const formClass = await requireThisYearsClass(db, input.class_id);
   const students = await requireSelection(db, who, input.selection, 'student.edit', input.expected);
   const moving = students.filter((student) => student.class_id !== formClass.id);
@@ -164,7 +164,7 @@ export async function changeClass(db: Db, who: Requester, input: BulkChangeClass
 }
 
 /** Send invitations: the family invitation to each parent e-mail on each selected record, through the outbox, one transaction. */
-export async function inviteParents(db: Db, who: Requester, input: BulkInviteInput, actor: Actor, now = new Date()): Promise<BulkAnswer> {
+export async function inviteParents(db: Db, who: Caller, input: BulkInviteInput, actor: Actor, now = new Date()): Promise<BulkAnswer> {
   const students = await requireSelection(db, who, input.selection, 'student.invite-family', input.expected);
   const planned = await plannedInvitations(db, students, now);
   if (planned.invitations.length > 0) await db.transaction().execute((trx) => inviteRecordParents(trx, planned.invitations, actor));
@@ -175,7 +175,7 @@ export async function inviteParents(db: Db, who: Requester, input: BulkInviteInp
 }
 
 /** Mark a document received on paper for every selected student (those already marked are left as they were). */
-export async function markPaperDocuments(db: Db, who: Requester, input: BulkPaperDocumentInput, actor: Actor): Promise<BulkAnswer> {
+export async function markPaperDocuments(db: Db, who: Caller, input: BulkPaperDocumentInput, actor: Actor): Promise<BulkAnswer> {
   const students = await requireSelection(db, who, input.selection, 'student.edit', input.expected);
   const label = findSlot(input.file_type)?.label ?? input.file_type;
   const ids = students.map((student) => student.id);

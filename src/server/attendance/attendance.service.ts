@@ -17,7 +17,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import { findFormClass, listClassStudents } from '../term-reports/term-reports.repository.js';
+import { findFormClass, listClassStudents } from '../term-reports/term-reports.service.js';
 import { findClassInTerm } from '../term-reports/term-reports.service.js';
 import * as repo from './attendance.repository.js';
 import { BELL_TIME_KEY, getBellTime } from './scans.service.js';

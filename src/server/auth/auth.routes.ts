@@ -25,7 +25,7 @@ import { SecondFactorLoginSchema } from '../../shared/staff-2fa.schemas.js';
 import { FamilyLoginSchema, FamilyResetPasswordSchema, FamilySignedInSchema, FamilyVerifySchema } from '../../shared/family.schemas.js';
 import * as family from '../family/family.service.js';
 import type { AppDeps } from '../app-deps.js';
-import { permissionsOf, requesterOf, studentPermissionsOf } from '../http/policy.js';
+import { callerOf, isGuardianCaller, permissionsOf, studentPermissionsOf } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
 import * as auth from './auth.service.js';
@@ -44,7 +44,7 @@ function initialsOf(name: string): string {
 function sessionAnswer(request: FastifyRequest): SessionAnswer {
   const user = request.user;
   if (!user) return request.sessionEnded ? { user: null, ended: request.sessionEnded } : { user: null };
-  const who = requesterOf(user);
+  const who = callerOf(user);
   return {
     user: {
       role: user.role,
@@ -56,7 +56,7 @@ function sessionAnswer(request: FastifyRequest): SessionAnswer {
       password_reset: user.passwordReset ? 1 : 0,
       staff_role: user.staffRole,
       class_ids: user.classIds,
-      ...(user.role === 'guardian' ? { child_ids: user.childIds, email: user.email } : {}),
+      ...(isGuardianCaller(who) ? { child_ids: user.childIds, email: user.email } : {}),
       permissions: permissionsOf(who),
       student_permissions: studentPermissionsOf(who),
       second_factor_setup: user.secondFactorSetup,

@@ -1,5 +1,5 @@
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -18,17 +18,13 @@ import {
 } from '../../shared/documents.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
-import { authorizeStudent, requesterOf } from '../http/policy.js';
+import { callerOf } from '../access/roles.js';
+import { authorizeStudent } from '../access/scopes.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as documents from './documents.service.js';
 import { THUMBNAIL_MIME } from './photo-processing.js';
-
-function callerOf(request: FastifyRequest): documents.Caller {
-  const user = requireUser(request);
-  return { ...actorOf(request), role: user.role, studentId: user.studentId };
-}
 
 const tooLarge = (maxBytes: number) => new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge(maxBytes), { file: [DOCUMENT_MESSAGES.tooLarge(maxBytes)] });
 
@@ -109,7 +105,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       },
     },
     async (request) => {
-      const caller = callerOf(request);
+      const caller = callerOf(requireUser(request));
       if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
       const fields: Record<string, string> = {};
       let file: { name: string; bytes: Buffer } | undefined;
@@ -136,7 +132,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
           // forbidden or closed upload before reading a byte of the file.
           if (fields.id !== undefined && fields.file_type !== undefined) {
             const early = parseFields();
-            await authorizeStudent(db, requesterOf(requireUser(request)), 'student.edit', early.id);
+            await authorizeStudent(db, caller, 'student.edit', early.id);
             await documents.requireDocumentWrite(db, caller, early.id);
             checked = true;
           }
@@ -151,12 +147,12 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
         throw error;
       }
       const input = parseFields();
-      if (!checked) await authorizeStudent(db, requesterOf(requireUser(request)), 'student.edit', input.id);
+      if (!checked) await authorizeStudent(db, caller, 'student.edit', input.id);
       if (!file) {
         if (!checked) await documents.requireDocumentWrite(db, caller, input.id);
         throw badRequest(DOCUMENT_MESSAGES.selectFile, { file: [DOCUMENT_MESSAGES.selectFile] });
       }
-      return documents.storeFile(db, caller, { studentId: input.id, fileType: input.file_type, originalName: file.name, bytes: file.bytes });
+      return documents.storeFile(db, caller, actorOf(request), { studentId: input.id, fileType: input.file_type, originalName: file.name, bytes: file.bytes });
     },
   );
 
@@ -222,7 +218,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       },
     },
     async (request) => {
-      return documents.deleteFile(db, callerOf(request), request.query);
+      return documents.deleteFile(db, callerOf(requireUser(request)), actorOf(request), request.query);
     },
   );
 
@@ -240,7 +236,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     },
     async (request, reply) => {
       const document = await documents.openDocument(db, request.params.publicId);
-      await authorizeStudent(db, requesterOf(requireUser(request)), 'student.read', document.student_id);
+      await authorizeStudent(db, callerOf(requireUser(request)), 'student.read', document.student_id);
       return sendDocument(reply, document, request.query);
     },
   );
@@ -258,7 +254,7 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
     },
     async (request, reply) => {
       const row = await documents.findThumbnail(db, request.params.publicId);
-      await authorizeStudent(db, requesterOf(requireUser(request)), 'student.read', row.student_id);
+      await authorizeStudent(db, callerOf(requireUser(request)), 'student.read', row.student_id);
       return sendThumbnail(reply, await documents.thumbnailOf(db, request.params.publicId, row));
     },
   );

@@ -19,15 +19,13 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { DocumentReviewState } from '../db/schema.js';
 import { nowIso, type Db } from '../db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
-import { isFamilyRole } from '../http/policy.js';
+import { isFamilyCaller, type Caller } from '../access/roles.js';
+import type { Actor } from '../http/request-context.js';
 import * as registration from '../registration/registration.service.js';
 import * as reRegistration from '../re-registration/re-registration.service.js';
 import * as repo from './documents.repository.js';
 import { detectKind, findPdfProblem } from './file-sniffing.js';
 import { makeThumbnail, normalisePhoto } from './photo-processing.js';
-
-/** Who is calling (the registration feature's caller: role, own student id, audit actor). */
-export type Caller = registration.Caller;
 
 const SLOT_ORDER = new Map(DOCUMENT_SLOTS.map((slot, index) => [slot.type as string, index]));
 const bySlotOrder = (a: { file_type: string }, b: { file_type: string }) =>
@@ -58,7 +56,7 @@ const describe = (meta: Pick<repo.DocumentMeta, 'file_name' | 'size' | 'sha256'>
  */
 export async function requireDocumentWrite(db: Db, caller: Caller, studentId: string, now = new Date()): Promise<void> {
   if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
-  if (isFamilyRole(caller.role)) {
+  if (isFamilyCaller(caller)) {
     const status = await registration.getRegistrationStatus(db, studentId, now);
     if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
   }
@@ -80,7 +78,7 @@ export interface UploadInput {
  * D74), and stored as that photo; the name is cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
  * and the new progress flags; a file already in the slot is replaced (its old URL stops working).
  */
-export async function storeFile(db: Db, caller: Caller, input: UploadInput, now = new Date()): Promise<StoreFileAnswer> {
+export async function storeFile(db: Db, caller: Caller, actor: Actor, input: UploadInput, now = new Date()): Promise<StoreFileAnswer> {
   const slot = findSlot(input.fileType);
   if (!slot) throw badRequest('Choose one of the document types.', { file_type: ['Choose one of the document types.'] });
   await requireDocumentWrite(db, caller, input.studentId, now);
@@ -123,10 +121,7 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
     const at = nowIso();
     await repo.upsertDocument(trx, document, at);
     await writeAudit(trx, {
-      actor_user_id: caller.actor_user_id,
-      actor_label: caller.actor_label,
-      ip: caller.ip,
-      request_id: caller.request_id,
+      ...actor,
       action: before ? 'replace' : 'upload',
       entity: 'document',
       entity_id: input.studentId,
@@ -134,9 +129,9 @@ export async function storeFile(db: Db, caller: Caller, input: UploadInput, now 
       old_value: describe(before),
       new_value: describe(document),
     });
-    if (isFamilyRole(caller.role)) await registration.reopenReturned(trx, caller, input.studentId);
+    if (isFamilyCaller(caller)) await registration.reopenReturned(trx, actor, input.studentId);
     // A family's upload confirms the Documents step of a re-registration (D62).
-    if (isFamilyRole(caller.role)) await reRegistration.confirmChangedSteps(trx, caller, input.studentId, ['documents']);
+    if (isFamilyCaller(caller)) await reRegistration.confirmChangedSteps(trx, actor, input.studentId, ['documents']);
     const progress = await registration.refreshProgress(trx, input.studentId, now);
     return {
       message: DOCUMENT_MESSAGES.uploaded,
@@ -176,7 +171,7 @@ export async function confirmStudentDataFile(db: Db, record: StudentDataFile): P
  * Removes the file of a slot (docs/requirements.md R7; `DELETE /api/file`). When the screen sends the file name it
  * must still be the slot's file, so a page left open cannot remove a newer upload by mistake.
  */
-export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery, now = new Date()): Promise<DeleteFileAnswer> {
+export async function deleteFile(db: Db, caller: Caller, actor: Actor, query: DeleteFileQuery, now = new Date()): Promise<DeleteFileAnswer> {
   await requireDocumentWrite(db, caller, query.id, now);
   return db.transaction().execute(async (trx) => {
     const before = await repo.findDocument(trx, query.id, query.fileType);
@@ -186,10 +181,7 @@ export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery,
     }
     await repo.deleteDocument(trx, query.id, query.fileType);
     await writeAudit(trx, {
-      actor_user_id: caller.actor_user_id,
-      actor_label: caller.actor_label,
-      ip: caller.ip,
-      request_id: caller.request_id,
+      ...actor,
       action: 'delete',
       entity: 'document',
       entity_id: query.id,
@@ -197,7 +189,7 @@ export async function deleteFile(db: Db, caller: Caller, query: DeleteFileQuery,
       old_value: describe(before),
       new_value: null,
     });
-    if (isFamilyRole(caller.role)) await registration.reopenReturned(trx, caller, query.id);
+    if (isFamilyCaller(caller)) await registration.reopenReturned(trx, actor, query.id);
     const progress = await registration.refreshProgress(trx, query.id, now);
     return { message: DOCUMENT_MESSAGES.deleted, documents: progress.documents };
   });

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FamilyHomeSchema } from '../../shared/family-home.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
-import { can, requireRequester } from '../http/policy.js';
+import { requireCaller } from '../http/access.js';
+import { can, isGuardianCaller } from '../access/roles.js';
 import { getFamilyHome } from './family-home.service.js';
 
 /**
@@ -23,8 +24,8 @@ export const familyHomeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db }
       },
     },
     async (request, reply) => {
-      const who = requireRequester(request);
-      const ids = who.kind === 'guardian' ? who.studentIds.filter((studentId) => can(who, 'student.read', { studentId, classId: null })) : [];
+      const who = requireCaller(request);
+      const ids = isGuardianCaller(who) ? who.studentIds.filter((studentId) => can(who, 'student.read', { studentId, classId: null })) : [];
       return reply.headers({ 'cache-control': 'no-store' }).send(await getFamilyHome(db, ids));
     },
   );

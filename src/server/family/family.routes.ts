@@ -19,7 +19,8 @@ import {
 } from '../../shared/family.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
-import { invitesOnlyRecordAddresses, requireGuardian, requireRequester } from '../http/policy.js';
+import { requireGuardian, requireCaller } from '../http/access.js';
+import { invitesOnlyRecordAddresses } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
 import { sendPdf } from '../pdf/send-pdf.js';
@@ -166,7 +167,7 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: 'Mails a parent an invitation to the student’s record', params: StudentIdParamsSchema, body: FamilyInviteSchema, response: { 202: FamilyMessageAnswerSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const recordAddressesOnly = invitesOnlyRecordAddresses(requireRequester(request));
+      const recordAddressesOnly = invitesOnlyRecordAddresses(requireCaller(request));
       const answer = await family.inviteFamily(db, request.params.student_id, request.body.email, actorOf(request), { recordAddressesOnly });
       app.mailSender.wake();
       return reply.status(202).send(answer);

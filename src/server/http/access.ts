@@ -2,13 +2,14 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerA
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.js';
 import type { SchoolAction, StudentAction } from '../../shared/staff.js';
-import { accountDisabled, AppError, forbidden, unauthenticated } from './errors.js';
-import { authorizeStudent, mayEver, requesterOf, requireCan } from './policy.js';
+import { callerOf, mayEver, mustChangePasswordFirst, requireCan, requireGuardianCaller, type Caller } from '../access/roles.js';
+import { authorizeStudent } from '../access/scopes.js';
+import { accountDisabled, AppError, unauthenticated } from './errors.js';
 
 /**
  * Who may call a route (docs/requirements.md R15, docs/decisions.md D3, D49). Every route declares one in
  * `config.access`; `listUndeclaredRoutes` and the access matrix fail the suite for a route that
- * does not. What a role may do is decided by the policy module (http/policy.ts), never here.
+ * does not. What a role may do is decided by the access module (src/server/access), never here.
  * - `public`: anyone (CSRF cookie, health, static files, docs)
  * - `visitor`: sign-in calls; reachable without a session
  * - `signed-in`: any signed-in person, acting on their own account only
@@ -62,10 +63,24 @@ function signedOut(request: FastifyRequest) {
   return request.sessionEnded === 'account_disabled' ? accountDisabled() : unauthenticated();
 }
 
-/** Throws unless someone is signed in; answers the user. */
+/** Throws unless someone is signed in; answers the session's account. */
 export function requireUser(request: FastifyRequest) {
   if (!request.user) throw signedOut(request);
   return request.user;
+}
+
+/** The signed-in caller, or 401. */
+export function requireCaller(request: FastifyRequest): Caller {
+  if (!request.user) throw unauthenticated();
+  return callerOf(request.user);
+}
+
+/** The signed-in family account (its own calls, declared `family`), or 401/403. */
+export function requireGuardian(request: FastifyRequest): { userId: number; email: string | null } {
+  const user = request.user;
+  if (!user) throw unauthenticated();
+  requireGuardianCaller(callerOf(user));
+  return { userId: user.id, email: user.email };
 }
 
 /** The named value of a path or query parameter, as the request carries it. */
@@ -82,7 +97,7 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
   if (!user) throw signedOut(request);
   // A student after a first login or a reset, a staff member with a new or reset account: the
   // password comes first (docs/requirements.md R3, D4; staff D50). Sign-out and the password change let them through.
-  const mustChangePassword = user.role === 'student' ? user.passwordReset || user.firstLogin : user.passwordReset;
+  const mustChangePassword = mustChangePasswordFirst(user);
   if (mustChangePassword && !config.allowDuringPasswordChange) {
     throw new AppError(403, 'password_change_required', 'Please choose a new password first.');
   }
@@ -92,11 +107,11 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
     throw new AppError(403, 'second_factor_setup_required', 'Set up your authenticator app first: this portal asks staff for a code at sign-in.');
   }
   if (access === 'signed-in') return;
+  const who = callerOf(user);
   if (access === 'family') {
-    if (user.role !== 'guardian') throw forbidden('Only a family account (a parent or guardian signed in with e-mail) may do that.');
+    requireGuardianCaller(who);
     return;
   }
-  const who = requesterOf(user);
   if (!mayEver(who, access.can)) requireCan(who, access.can);
   if ('student' in access) {
     const ref = access.student;
@@ -125,7 +140,7 @@ export const accessPlugin = fp(
       if (!named) return;
       const own: preHandlerAsyncHookHandler = async (request) => {
         const value = (request.body as Record<string, unknown> | null)?.[named.field];
-        await authorizeStudent(options.db, requesterOf(requireUser(request)), named.action, typeof value === 'string' ? value : '');
+        await authorizeStudent(options.db, callerOf(requireUser(request)), named.action, typeof value === 'string' ? value : '');
       };
       route.preHandler = [...(route.preHandler ? [route.preHandler].flat() : []), own];
     });

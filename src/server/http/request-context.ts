@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { callerOf, isGuardianCaller, isStaffCaller } from '../access/roles.js';
+import type { SessionAccount } from './session.js';
 
-/** Who did it and from where: the part of an audit row that comes from the request. */
+/**
+ * Who did it and from where: the part of an audit row that comes from the request, in the audit
+ * log's words (its `actor_*` columns). Rules about who is asking use the `Caller` (access/roles.ts).
+ */
 export interface Actor {
   actor_user_id: number | null;
   actor_label: string;
@@ -14,12 +19,14 @@ export interface Actor {
  */
 export function actorOf(request: FastifyRequest): Actor {
   const user = request.user;
-  const label = !user
-    ? 'visitor'
-    : user.role === 'staff'
-      ? `admin:${user.username ?? user.id}`
-      : user.role === 'guardian'
-        ? `guardian:${user.email ?? user.id}`
-        : `student:${user.studentId}`;
+  const label = user ? labelOf(user) : 'visitor';
   return { actor_user_id: user?.id ?? null, actor_label: label, ip: request.ip, request_id: String(request.id) };
+}
+
+/** How the audit log names a signed-in account: its kind, and the name it signs in with. */
+function labelOf(user: SessionAccount): string {
+  const caller = callerOf(user);
+  if (isStaffCaller(caller)) return `admin:${user.username ?? user.id}`;
+  if (isGuardianCaller(caller)) return `guardian:${user.email ?? user.id}`;
+  return `student:${user.studentId}`;
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { reachesByClass } from '../access/roles.js';
 import type { Config } from '../config.js';
 import * as repo from './session.repository.js';
 import type { Db } from '../db/database.js';
@@ -23,7 +24,12 @@ export const SESSION_COOKIE = 'portal_session';
 /** last_seen_at is written at most this often, so a signed-in read costs one indexed SELECT. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export interface SessionUser {
+/**
+ * The signed-in account as its session reads it on each request (`request.user`). Rules about who
+ * is asking take the `Caller` made from it (access/roles.ts `callerOf`); `SessionUser` in
+ * src/shared is what GET /api/session answers about it.
+ */
+export interface SessionAccount {
   id: number;
   role: UserRole;
   /** The job of a staff account; null for a student (D49). */
@@ -48,7 +54,7 @@ export interface SessionUser {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    user: SessionUser | null;
+    user: SessionAccount | null;
     sessionIdHash: string | null;
     /** Whether the current session's cookie outlives the browser ("Keep me signed in"). */
     sessionRemember: boolean;
@@ -111,11 +117,11 @@ async function loadSessionUser(db: Db, idHash: string, config: Config, now: numb
       : row.role === 'guardian'
         ? (row.display_name ?? row.email ?? '')
         : [row.first_name, row.last_name].filter(Boolean).join(' ') || (row.student_id ?? '');
-  const user: SessionUser = {
+  const user: SessionAccount = {
     id: row.user_id,
     role: row.role,
     staffRole: row.role === 'staff' ? (row.staff_role ?? 'administrator') : null,
-    classIds: row.staff_role === 'form_teacher' ? await repo.staffClassIds(db, row.user_id) : [],
+    classIds: row.staff_role !== null && reachesByClass(row.staff_role) ? await repo.staffClassIds(db, row.user_id) : [],
     childIds: row.role === 'guardian' ? await repo.guardianChildIds(db, row.user_id) : [],
     studentId: row.student_id,
     username: row.username,

@@ -237,3 +237,18 @@ export async function listRollWithDay(db: Db, date: string) {
     .orderBy('students.id')
     .execute();
 }
+
+/** The students with results in a term (each once): the families told that its reports are posted. */
+export async function listStudentsWithResults(db: Db, year: number, term: number): Promise<string[]> {
+  const rows = await db.selectFrom('term_results').select('student_id').distinct().where('year', '=', year).where('term', '=', term).execute();
+  return rows.map((row) => row.student_id);
+}
+
+export async function isSchoolHoliday(db: Db, date: string): Promise<boolean> {
+  return (await db.selectFrom('school_holidays').select('id').where('date', '=', date).executeTakeFirst()) !== undefined;
+}
+
+/** An account's e-mail address; '' when it has none (or the account is gone). */
+export async function findUserEmail(db: Db, userId: number): Promise<string> {
+  return (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email ?? '';
+}

@@ -18,7 +18,8 @@ import {
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
-import { requireGuardian, requireRequester } from '../http/policy.js';
+import { requireCaller, requireGuardian } from '../http/access.js';
+import { isStaffCaller } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import * as service from './notices.service.js';
 
@@ -39,8 +40,8 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       schema: { tags, summary: "The signed-in family's (or student's own) notices, newest first, with the unread count; staff have none", response: { 200: NoticeListSchema, ...errorResponses } },
     },
     async (request) => {
-      const who = requireRequester(request);
-      if (who.kind === 'staff') return { notices: [], unread: 0 };
+      const who = requireCaller(request);
+      if (isStaffCaller(who)) return { notices: [], unread: 0 };
       return service.listNotices(db, who, context);
     },
   );

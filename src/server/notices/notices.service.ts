@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { ParentEmailField } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import type { Requester } from '../http/policy.js';
+import { isGuardianCaller, isStudentCaller, type Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import { readServerSecret } from '../http/server-secret.repository.js';
 import { queueMessage } from '../mail/outbox.service.js';
@@ -192,9 +192,9 @@ export async function notifyFamilies<K extends NoticeKind>(
 
 /** Term reports posted: one notice per family of the students with results, not one per child. */
 export async function notifyTermReportsPosted(trx: Trx, year: number, term: number): Promise<number> {
-  const rows = await trx.selectFrom('term_results').select('student_id').distinct().where('year', '=', year).where('term', '=', term).execute();
+  const studentIds = await repo.listStudentsWithResults(trx, year, term);
   const termLabel = termTitle(year, term);
-  return notifyFamilies(trx, { studentIds: rows.map((row) => row.student_id), kind: 'term-reports-posted', data: () => ({ termLabel }) });
+  return notifyFamilies(trx, { studentIds, kind: 'term-reports-posted', data: () => ({ termLabel }) });
 }
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -240,8 +240,7 @@ export async function updateNoticeSettings(db: Db, settings: NoticeSettings, act
 async function dayLines(db: Db, date: string): Promise<Map<string, Omit<DigestLine, 'studentName'>>> {
   const lines = new Map<string, Omit<DigestLine, 'studentName'>>();
   if (!isWeekday(date)) return lines;
-  const holiday = await db.selectFrom('school_holidays').select('id').where('date', '=', date).executeTakeFirst();
-  if (holiday) return lines;
+  if (await repo.isSchoolHoliday(db, date)) return lines;
   const roll = await repo.listRollWithDay(db, date);
   if (!roll.some((row) => row.record_id !== null)) return lines;
   for (const row of roll) {
@@ -430,14 +429,14 @@ function toNotice(row: repo.NoticeRow, studentIds: string[], context: MailContex
  * The signed-in person's notices, newest first: a family account's own; a student's about them
  * alone. Staff have no notices list.
  */
-export async function listNotices(db: Db, who: Requester, context: MailContext): Promise<NoticeList> {
+export async function listNotices(db: Db, who: Caller, context: MailContext): Promise<NoticeList> {
   let rows: repo.NoticeRow[];
-  if (who.kind === 'guardian') rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
-  else if (who.kind === 'student') rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
+  if (isGuardianCaller(who)) rows = await repo.listNoticesOfUser(db, who.userId, LIST_LIMIT);
+  else if (isStudentCaller(who)) rows = dedupe(await repo.listNoticesOfStudent(db, who.studentId, LIST_LIMIT * 4));
   else throw forbidden('Notices are for families and students.');
   const links = await repo.listNoticeStudents(db, rows.map((row) => row.id));
   const notices = rows.slice(0, LIST_LIMIT).map((row) => toNotice(row, links.filter((link) => link.notice_id === row.id).map((link) => link.student_id), context));
-  return { notices, unread: who.kind === 'guardian' ? notices.filter((notice) => !notice.read).length : 0 };
+  return { notices, unread: isGuardianCaller(who) ? notices.filter((notice) => !notice.read).length : 0 };
 }
 
 /** A family with two recipients has two copies of each message; a student sees it once (read marks are the family's). */
@@ -488,7 +487,7 @@ export async function unsubscribe(db: Db, token: string, actor: Actor): Promise<
   const read = await readToken(db, token);
   if (!read) throw badRequest('This link is not valid; open it again from the message.', { token: ['This link is not valid; open it again from the message.'] });
   const email = read.recipientKey.startsWith('user:')
-    ? ((await db.selectFrom('users').select('email').where('id', '=', Number(read.recipientKey.slice(5))).executeTakeFirst())?.email ?? '')
+    ? await repo.findUserEmail(db, Number(read.recipientKey.slice(5)))
     : read.recipientKey.slice(6);
   await db.transaction().execute(async (trx) => {
     await repo.putPreference(trx, read.recipientKey, read.kind, false, nowIso());

@@ -11,6 +11,7 @@ import {
   StudentParamsSchema,
   studentExportFileName,
 } from '../../shared/privacy.schemas.js';
+import { callerOf, isStaffCaller } from '../access/roles.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { errorResponses } from '../http/openapi.js';
@@ -102,7 +103,7 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
 export const privacyRoutes = fp(
   async (app: FastifyInstance, { db }: { db: Db }) => {
     app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' || request.user?.role !== 'staff' || reply.statusCode >= 300) return payload;
+      if (request.method !== 'GET' || !request.user || !isStaffCaller(callerOf(request.user)) || reply.statusCode >= 300) return payload;
       const entry = await privacy.readAuditFor(db, request);
       if (entry) await writeAudit(db, entry);
       return payload;

@@ -175,3 +175,7 @@ export async function listChangesSince(db: Db, studentId: string, since: string)
     .orderBy('id')
     .execute();
 }
+
+export async function studentExists(db: Db, studentId: string): Promise<boolean> {
+  return (await db.selectFrom('students').select('id').where('id', '=', studentId).executeTakeFirst()) !== undefined;
+}

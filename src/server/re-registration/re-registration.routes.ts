@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ConfirmStepParamsSchema,
@@ -13,17 +13,13 @@ import {
 } from '../../shared/re-registration.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
+import { callerOf } from '../access/roles.js';
 import { requireUser } from '../http/access.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from '../registration/registration.service.js';
 import * as reRegistration from './re-registration.service.js';
-
-function callerOf(request: FastifyRequest): registration.Caller {
-  const user = requireUser(request);
-  return { ...actorOf(request), role: user.role, studentId: user.studentId };
-}
 
 /**
  * Re-registration (docs/decisions.md D62). Opening and closing a year are school
@@ -111,7 +107,7 @@ export const reRegistrationRoutes: FastifyPluginAsync<AppDeps> = async (base, { 
         response: { 200: StudentReRegistrationSchema, ...errorResponses, 422: ApiErrorSchema },
       },
     },
-    async (request) => registration.confirmReRegistrationStep(db, callerOf(request), request.params.studentId, request.params.step),
+    async (request) => registration.confirmReRegistrationStep(db, callerOf(requireUser(request)), actorOf(request), request.params.studentId, request.params.step),
   );
 
   app.get(

@@ -28,7 +28,7 @@ import * as repo from './re-registration.repository.js';
 
 const STEP_KEYS: readonly ReRegistrationStep[] = RE_REGISTRATION_STEPS.map((step) => step.key);
 
-/** The audit columns of an actor (callers may pass a wider object, such as a registration caller). */
+/** The audit columns of an actor, and no other field a wider object passed as one carries. */
 function auditActor(actor: Actor): Actor {
   return { actor_user_id: actor.actor_user_id, actor_label: actor.actor_label, ip: actor.ip, request_id: actor.request_id };
 }
@@ -87,8 +87,7 @@ function stateOf(found: Awaited<ReturnType<typeof repo.findStudentSteps>>): Stud
 }
 
 async function requireStudent(db: Db, studentId: string): Promise<void> {
-  const row = await db.selectFrom('students').select('id').where('id', '=', studentId).executeTakeFirst();
-  if (!row) throw notFound('No student has this ID.');
+  if (!(await repo.studentExists(db, studentId))) throw notFound('No student has this ID.');
 }
 
 /** The record's newest re-registration and where each step stands (year null: none asks anything). */

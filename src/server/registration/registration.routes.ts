@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
@@ -14,15 +14,11 @@ import {
 import type { Db } from '../db/database.js';
 import { requireUser } from '../http/access.js';
 import { badRequest } from '../http/errors.js';
-import { authorizeStudent, requesterOf } from '../http/policy.js';
+import { callerOf, isGuardianCaller, isStudentCaller } from '../access/roles.js';
+import { authorizeStudent } from '../access/scopes.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from './registration.service.js';
-
-function callerOf(request: FastifyRequest): registration.Caller {
-  const user = requireUser(request);
-  return { ...actorOf(request), role: user.role, studentId: user.studentId };
-}
 
 /** The registration record, its per-field save and the registration window (docs/requirements.md R4–R6, R15). */
 export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
@@ -49,7 +45,8 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
   app.post(
     '/api/student',
     {
-      config: { access: { can: 'student.edit', student: { body: 'id' } } },
+      // The save reads the student's row anyway, and judges the caller's reach on it (D86).
+      config: { access: { can: 'student.edit', student: 'handler' } },
       schema: {
         tags,
         summary: 'Saves the fields sent, each checked by the field catalogue; 422 when registration is closed',
@@ -61,7 +58,7 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
         response: { 200: SaveStudentAnswerSchema, ...errorResponses, 422: ApiErrorSchema },
       },
     },
-    async (request) => registration.saveStudentFields(db, callerOf(request), request.body),
+    async (request) => registration.saveStudentFields(db, callerOf(requireUser(request)), actorOf(request), request.body),
   );
 
   app.get(
@@ -76,13 +73,13 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
+      const caller = callerOf(requireUser(request));
       void reply.header('cache-control', 'no-store');
-      const studentId = user.role === 'student' ? user.studentId : (request.query.student_id ?? null);
+      const studentId = isStudentCaller(caller) ? caller.studentId : (request.query.student_id ?? null);
       // A family account asks for one linked child's window; the policy refuses any other child.
-      if (user.role === 'guardian') {
+      if (isGuardianCaller(caller)) {
         if (!studentId) throw badRequest('Name the child: ?student_id=…', { student_id: ['Choose one of your children.'] });
-        await authorizeStudent(db, requesterOf(user), 'student.read', studentId);
+        await authorizeStudent(db, caller, 'student.read', studentId);
       }
       return registration.getRegistrationStatus(db, studentId);
     },

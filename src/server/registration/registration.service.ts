@@ -28,20 +28,14 @@ import { inGroupedTransaction, nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError } from '../db/unique-violation.js';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import { isFamilyRole } from '../http/policy.js';
-import type { UserRole } from '../db/schema.js';
+import { isFamilyCaller, isStudentCaller, mayAgreeToDeclaration, type Caller } from '../access/roles.js';
+import { authorizeStudentRow } from '../access/scopes.js';
 import { isLookupValue } from '../lookups/lookups.service.js';
 import { REVIEW_MESSAGES } from '../../shared/review.schemas.js';
 import * as family from '../family/family.service.js';
 import * as reRegistration from '../re-registration/re-registration.service.js';
 import type { ReRegistrationStep, StudentReRegistration } from '../../shared/re-registration.schemas.js';
 import * as repo from './registration.repository.js';
-
-/** The caller of a registration call, as the access layer knows it. */
-export interface Caller extends Actor {
-  role: UserRole;
-  studentId: string | null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading the record
@@ -143,7 +137,7 @@ function identityTaken(field: IdentityField): AppError {
  * `updated_at`. Students: only their own record, never house_code/class_id, and only while the
  * window is open. Administrators may save any record at any time (office corrections).
  */
-export async function saveStudentFields(db: Db, caller: Caller, body: SaveStudentBody, now = new Date()): Promise<SaveStudentAnswer> {
+export async function saveStudentFields(db: Db, caller: Caller, actor: Actor, body: SaveStudentBody, now = new Date()): Promise<SaveStudentAnswer> {
   const today = schoolToday(now);
   const { id, ...sent } = body;
   const changes: Record<string, FieldValue> = {};
@@ -156,40 +150,42 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
     if (messages.length > 0) dayErrors[name] = messages;
     else changes[name] = value;
   }
-  const firstDayError = Object.values(dayErrors)[0]?.[0];
-  if (firstDayError !== undefined) throw badRequest(firstDayError, dayErrors);
-
-  if (isFamilyRole(caller.role)) {
-    if (caller.role === 'student' && caller.studentId !== id) throw forbidden('You can only change your own record.');
-    const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
-    if (readOnly.length > 0) {
-      throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
-    }
-  }
-  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
-  // The declaration is the parent's: only a family account linked to the child agrees (or
-  // withdraws) online; the access layer has checked the link already (D75).
-  if ('agree_terms_conditions' in changes && caller.role !== 'guardian') {
-    throw forbidden(caller.role === 'student' ? DECLARATION_MESSAGES.studentRefused : DECLARATION_MESSAGES.staffRefused);
-  }
-
-  // Selects drawn from a lookup must name a row of it (towns, religions, classes…).
-  const lookupErrors: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(changes)) {
-    const field = findField(name);
-    if (field?.control === 'select' && field.lookup && typeof value === 'string' && !(await isLookupValue(db, field.lookup, value))) {
-      lookupErrors[name] = ['Choose one of the listed values.'];
-    }
-  }
-  if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
 
   // Saves arriving together share one commit (group commit); each still answers only after it.
   return inGroupedTransaction(db, async (trx) => {
-    // The row, its document slots and the registration window in one read.
+    // The row, its document slots and the registration window in one read, and the caller's
+    // reach judged on that row (the route leaves it to this read: the student is read once). A
+    // refusal comes before any other answer, as the access layer's would.
     const found = await repo.findStudentForSave(trx, id, { lock: true });
+    authorizeStudentRow(caller, 'student.edit', id, found?.row);
+    const firstDayError = Object.values(dayErrors)[0]?.[0];
+    if (firstDayError !== undefined) throw badRequest(firstDayError, dayErrors);
+    if (isFamilyCaller(caller)) {
+      const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
+      if (readOnly.length > 0) {
+        throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
+      }
+    }
+    if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
+    // The declaration is the parent's: only a family account linked to the child agrees (or
+    // withdraws) online; the link was checked with the row above (D75).
+    if ('agree_terms_conditions' in changes && !mayAgreeToDeclaration(caller)) {
+      throw forbidden(isStudentCaller(caller) ? DECLARATION_MESSAGES.studentRefused : DECLARATION_MESSAGES.staffRefused);
+    }
+
+    // Selects drawn from a lookup must name a row of it (towns, religions, classes…).
+    const lookupErrors: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(changes)) {
+      const field = findField(name);
+      if (field?.control === 'select' && field.lookup && typeof value === 'string' && !(await isLookupValue(trx, field.lookup, value))) {
+        lookupErrors[name] = ['Choose one of the listed values.'];
+      }
+    }
+    if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
+
     if (!found) throw notFound('No student has this ID.');
     const { row, documentTypes, window } = found;
-    if (isFamilyRole(caller.role)) {
+    if (isFamilyCaller(caller)) {
       // Refused before anything is written (the work's savepoint is rolled back, empty).
       const status = statusOfWindow(window, today);
       if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
@@ -202,9 +198,10 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       const agreed = changes.agree_terms_conditions === 1;
       changes.agree_terms_date = agreed ? today : null;
       agreedBy = {
-        agreed_by_user_id: agreed ? caller.actor_user_id : null,
-        agreed_by_name: agreed && caller.actor_user_id !== null ? await repo.findAccountName(trx, caller.actor_user_id) : null,
-        agreed_by_kind: agreed ? caller.role : null,
+        agreed_by_user_id: agreed ? caller.userId : null,
+        agreed_by_name: agreed ? await repo.findAccountName(trx, caller.userId) : null,
+        // A family account's: the only kind that may agree (above).
+        agreed_by_kind: agreed ? caller.kind : null,
         agreed_at: agreed ? now.toISOString() : null,
       };
     }
@@ -229,10 +226,7 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       await writeAudit(
         trx,
         changed.map(([name, value]) => ({
-          actor_user_id: caller.actor_user_id,
-          actor_label: caller.actor_label,
-          ip: caller.ip,
-          request_id: caller.request_id,
+          ...actor,
           action: 'update',
           entity: 'student',
           entity_id: id,
@@ -243,13 +237,13 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
       );
     }
     // A student's own change of a parent e-mail is told to the old address (D66).
-    if (changed.length > 0 && caller.role === 'student') {
+    if (changed.length > 0 && isStudentCaller(caller)) {
       await family.tellOldParentAddresses(trx, row, changed.map(([name, value]) => ({ field: name, oldValue: asText(old[name]), newValue: asText(value) })));
     }
-    if (changed.length > 0 && isFamilyRole(caller.role) && window.review === 'returned') await reopenReturned(trx, caller, id);
+    if (changed.length > 0 && isFamilyCaller(caller) && window.review === 'returned') await reopenReturned(trx, actor, id);
     // A family's saved change confirms its step of a re-registration (D62); an office correction does not.
-    if (changed.length > 0 && isFamilyRole(caller.role)) {
-      await reRegistration.confirmChangedSteps(trx, caller, id, changed.map(([name]) => findField(name)?.step ?? ''));
+    if (changed.length > 0 && isFamilyCaller(caller)) {
+      await reRegistration.confirmChangedSteps(trx, actor, id, changed.map(([name]) => findField(name)?.step ?? ''));
     }
     // The row read for this save is its own: the record after the save is that row with the
     // changes written onto it (the audit rows above hold the old values already).
@@ -273,14 +267,14 @@ export async function saveStudentFields(db: Db, caller: Caller, body: SaveStuden
  * window as a save (closed, past the deadline, or verified: 422 with the reason); staff may confirm
  * on the family's behalf at any time.
  */
-export async function confirmReRegistrationStep(db: Db, caller: Caller, studentId: string, step: ReRegistrationStep, now = new Date()): Promise<StudentReRegistration> {
-  if (isFamilyRole(caller.role)) {
+export async function confirmReRegistrationStep(db: Db, caller: Caller, actor: Actor, studentId: string, step: ReRegistrationStep, now = new Date()): Promise<StudentReRegistration> {
+  if (isFamilyCaller(caller)) {
     const window = await repo.findWindowOfStudent(db, studentId);
     if (!window) throw notFound('No student has this ID.');
     const status = statusOfWindow(window, schoolToday(now));
     if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
   }
-  return db.transaction().execute((trx) => reRegistration.confirmUnchanged(trx, caller, studentId, step));
+  return db.transaction().execute((trx) => reRegistration.confirmUnchanged(trx, actor, studentId, step));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,14 +285,11 @@ export async function confirmReRegistrationStep(db: Db, caller: Caller, studentI
  * note stays in the audit log), so the record is submitted again once every step is complete.
  * Called inside the family's save or upload transaction.
  */
-export async function reopenReturned(db: Db, caller: Caller, studentId: string): Promise<void> {
+export async function reopenReturned(db: Db, actor: Actor, studentId: string): Promise<void> {
   const removed = await repo.deleteReview(db, studentId, 'returned');
   if (!removed) return;
   await writeAudit(db, {
-    actor_user_id: caller.actor_user_id,
-    actor_label: caller.actor_label,
-    ip: caller.ip,
-    request_id: caller.request_id,
+    ...actor,
     action: 'resubmit',
     entity: 'registration',
     entity_id: studentId,

@@ -27,7 +27,7 @@ import { findSlot, type DocumentType } from '../../shared/documents.slots.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import { conflict, fieldError, notFound } from '../http/errors.js';
-import { requireOnRoll } from '../http/policy.js';
+import { requireOnRoll } from '../access/scopes.js';
 import type { Actor } from '../http/request-context.js';
 import { notifyFamily, recipientsOf } from '../notices/notices.service.js';
 import * as registration from '../registration/registration.service.js';

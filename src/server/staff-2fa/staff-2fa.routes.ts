@@ -12,7 +12,7 @@ import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { forbidden } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
-import { requesterOf } from '../http/policy.js';
+import { callerOf, isStaffCaller } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import * as staff from '../staff/staff.service.js';
 import * as service from './staff-2fa.service.js';
@@ -20,8 +20,8 @@ import * as service from './staff-2fa.service.js';
 /** The signed-in staff account; a student has no second factor (403). */
 function requireStaffAccount(request: FastifyRequest): service.StaffAccount {
   const user = requireUser(request);
-  const who = requesterOf(user);
-  if (who.kind !== 'staff') throw forbidden('Only staff accounts have a second factor.');
+  const who = callerOf(user);
+  if (!isStaffCaller(who)) throw forbidden('Only staff accounts have a second factor.');
   return { id: user.id, username: user.username ?? String(user.id), staffRole: who.role };
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { AppError, conflict, fieldError, forbidden, tooManyRequests } from '../http/errors.js';
-import { needsSecondFactorByDefault } from '../http/policy.js';
+import { needsSecondFactorByDefault } from '../access/roles.js';
 import { clearRateLimit, takeDelayedAttempt, type DelayRule } from '../http/rate-limit.repository.js';
 import type { Actor } from '../http/request-context.js';
 import type { StaffRole } from '../../shared/staff.js';

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { reachesByClass } from '../access/roles.js';
 import { isPostgres, nowIso, type Db } from '../db/database.js';
 import type { StaffRole } from '../../shared/staff.js';
 import type { StaffAccount } from '../../shared/staff.schemas.js';
@@ -42,7 +43,7 @@ async function toAccounts(db: Db, rows: Row[]): Promise<StaffAccount[]> {
       username,
       name: row.display_name ?? username,
       role,
-      class_ids: role === 'form_teacher' ? classes.filter((c) => c.user_id === row.id).map((c) => c.class_id) : [],
+      class_ids: reachesByClass(role) ? classes.filter((c) => c.user_id === row.id).map((c) => c.class_id) : [],
       email: row.email,
       disabled: row.disabled === 1,
       has_2fa: row.totp_enabled_at !== null,

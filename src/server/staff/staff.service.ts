@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { isAdministrator, reachesByClass } from '../access/roles.js';
 import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { conflict, fieldError, forbidden, notFound } from '../http/errors.js';
@@ -110,18 +111,18 @@ export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, a
     if (!account) throw notFound('No staff account has this id.');
     const role = input.role ?? account.role;
     // Leaving the form teacher's role drops the classes; a form teacher keeps theirs unless new ones are sent.
-    const classIds = input.class_ids ?? (role === 'form_teacher' ? account.class_ids : []);
+    const classIds = input.class_ids ?? (reachesByClass(role) ? account.class_ids : []);
     const problem = classesProblem(role, classIds);
     if (problem) throw fieldError('class_ids', problem);
     await requireClassesExist(trx, classIds);
 
     const self = actor.actor_user_id === id;
     const disabling = input.disabled === true && !account.disabled;
-    const demoting = account.role === 'administrator' && role !== 'administrator';
+    const demoting = isAdministrator(account.role) && !isAdministrator(role);
     if (self && disabling) throw conflict('You cannot disable your own account; ask another administrator.');
     if (self && demoting) throw conflict('You cannot change your own role; ask another administrator.');
     if (self && input.reset_password) throw conflict('You cannot reset your own password here; ask another administrator.');
-    if (account.role === 'administrator' && !account.disabled && (disabling || demoting)) {
+    if (isAdministrator(account.role) && !account.disabled && (disabling || demoting)) {
       if (enabledAdministrators.every((adminId) => adminId === id)) {
         throw conflict('This is the last enabled administrator; make another account an administrator first.');
       }

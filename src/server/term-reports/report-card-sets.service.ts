@@ -1,6 +1,6 @@
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
-import type { UserRole } from '../db/schema.js';
+import type { Caller } from '../access/roles.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { joinRenderedPdfs, renderPdf } from '../pdf/render-on-pool.js';
@@ -57,7 +57,7 @@ export async function planFormCards(db: Db, formLevel: number, year: number, ter
 }
 
 export interface BuildOptions {
-  viewer: { role: UserRole };
+  caller: Caller;
   year: number;
   term: TermNumber;
   schoolName: string;
@@ -73,7 +73,7 @@ export interface BuildOptions {
  * queue and turns other users' documents away (worker-pool.ts MAX_QUEUED).
  */
 export async function buildClassCardsPdf(db: Db, cards: ClassCards, options: BuildOptions): Promise<Buffer> {
-  const { viewer, year, term, schoolName, signal } = options;
+  const { caller, year, term, schoolName, signal } = options;
   const now = new Date();
   const rendering: Promise<Buffer>[] = [];
   const parts: Buffer[] = [];
@@ -87,7 +87,7 @@ export async function buildClassCardsPdf(db: Db, cards: ClassCards, options: Bui
   for (let start = 0; start < cards.studentIds.length; start += REPORT_CARDS_PER_PART) {
     signal.throwIfAborted();
     const ids = cards.studentIds.slice(start, start + REPORT_CARDS_PER_PART);
-    const data = await loadReportCards(db, viewer, ids, year, term, schoolName, now);
+    const data = await loadReportCards(db, caller, ids, year, term, schoolName, now);
     const doc = buildReportCardSet(data, { classId: cards.classId, formLevel: cards.formLevel });
     const render = renderPdf(doc);
     // A part that fails while an earlier one is awaited must not go unhandled; it is rethrown in turn.

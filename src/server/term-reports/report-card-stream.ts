@@ -2,7 +2,9 @@ import { once } from 'node:events';
 import { PassThrough, Transform } from 'node:stream';
 import archiver from 'archiver';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from '../access/roles.js';
 import type { Db } from '../db/database.js';
+import { requireUser } from '../http/access.js';
 import { AppError } from '../http/errors.js';
 import { actorOf } from '../http/request-context.js';
 import type { TermNumber } from '../../shared/school.constants.js';
@@ -76,7 +78,7 @@ function run(input: BuildRequest, events: EventStream, build: () => Promise<void
 
 /** What a class's build needs from the request: who asks, the term, and where its progress goes. */
 function buildOptions(input: BuildRequest, events: EventStream, onProgress: BuildOptions['onProgress']): BuildOptions {
-  return { viewer: { role: input.request.user!.role }, year: input.year, term: input.term, schoolName: input.schoolName, signal: events.aborted.signal, onProgress };
+  return { caller: callerOf(requireUser(input.request)), year: input.year, term: input.term, schoolName: input.schoolName, signal: events.aborted.signal, onProgress };
 }
 
 /** A class's cards: one PDF. */

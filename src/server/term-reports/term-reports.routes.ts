@@ -21,6 +21,8 @@ import {
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
 import type { AppDeps } from '../app-deps.js';
+import { callerOf } from '../access/roles.js';
+import { requireUser } from '../http/access.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
@@ -102,8 +104,7 @@ function studentRoutes(app: App, { db, config }: AppDeps): void {
     },
     async (request, reply) => {
       const { studentId, year, term } = request.params;
-      const user = request.user!;
-      const data = await service.loadReportCard(db, { role: user.role }, studentId, year, term, config.schoolName);
+      const data = await service.loadReportCard(db, callerOf(requireUser(request)), studentId, year, term, config.schoolName);
       const bytes = await renderReportCard(data);
       await service.recordReportCardView(db, actorOf(request), studentId, year, term);
       return sendPdf(reply, bytes, `Report Card ${studentId} ${year} Term ${term}.pdf`, pdfDisposition(request.query));

@@ -1,6 +1,6 @@
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
-import type { UserRole } from '../db/schema.js';
+import { seesUnpostedReportCards, type Caller } from '../access/roles.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
@@ -33,6 +33,16 @@ const entityId = (year: number, term: number) => `${year}-${term}`;
 
 // ---- the student's list ------------------------------------------------------------------------
 
+/** A form class by its id (its level and teacher), or undefined: for other features, which never read this feature's tables themselves. */
+export function findFormClass(db: Db, classId: string): Promise<{ id: string; form_level: number; form_teacher: string | null } | undefined> {
+  return repo.findFormClass(db, classId);
+}
+
+/** The students now in a class, as a report card names them. */
+export function listClassStudents(db: Db, classId: string): Promise<repo.StudentBasics[]> {
+  return repo.listClassStudents(db, classId);
+}
+
 /** `GET /api/report-card-terms/{userID}` (R9): every term with results, posted or not. */
 export async function listReportCardTerms(db: Db, studentId: string): Promise<ReportCardTerm[]> {
   if (!(await repo.findStudent(db, studentId))) throw notFound('No student has that ID.');
@@ -59,18 +69,18 @@ export async function findClassInTerm(db: Db, studentId: string, year: number, t
 
 /**
  * Everything printed on a report card. Students reach only posted terms (403 otherwise); the
- * route has already refused another student's ID. Administrators reach any term with results.
+ * route has already refused another student's ID. Staff reach any term with results.
  */
 export async function loadReportCard(
   db: Db,
-  viewer: { role: UserRole },
+  caller: Caller,
   studentId: string,
   year: number,
   term: TermNumber,
   schoolName: string,
   now: Date = new Date(),
 ): Promise<ReportCardData> {
-  const [card] = await loadReportCards(db, viewer, [studentId], year, term, schoolName, now);
+  const [card] = await loadReportCards(db, caller, [studentId], year, term, schoolName, now);
   return card!;
 }
 
@@ -82,7 +92,7 @@ export async function loadReportCard(
  */
 export async function loadReportCards(
   db: Db,
-  viewer: { role: UserRole },
+  caller: Caller,
   studentIds: readonly string[],
   year: number,
   term: TermNumber,
@@ -92,7 +102,7 @@ export async function loadReportCards(
   const students = new Map((await repo.findStudents(db, studentIds)).map((s) => [s.id, s]));
   if (studentIds.some((id) => !students.has(id))) throw notFound('No student has that ID.');
   const report = await repo.findTermReport(db, year, term);
-  if (viewer.role !== 'staff' && report?.posted !== 1) {
+  if (!seesUnpostedReportCards(caller) && report?.posted !== 1) {
     throw forbidden('This term’s report has not been posted yet.');
   }
   const results = groupBy(await repo.listResultsOfStudents(db, studentIds, year, term), (r) => r.student_id);

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type StaffRole } from '../../shared/staff.js';
-import { AppError } from './errors.js';
-import { can, mayEver, requireCan, type Action, type Requester, type Target } from './policy.js';
+import { AppError } from '../http/errors.js';
+import { can, mayEver, requireCan, type Action, type Caller, type Target } from './roles.js';
 
 /**
  * The policy's decisions, role by action, with no HTTP: the expectations are written out below as
- * the school's rules, not read from the policy module, so a wrong entry in its role table fails here
+ * the school's rules, not read from the role table, so a wrong entry in its role table fails here
  * before any route is called. The access matrix (tests/security) checks the routes use it.
  */
 
 const OWN = '20220001';
 const OTHER = '20220002';
 
-const student: Requester = { kind: 'student', userId: 1, studentId: OWN };
-const guardian: Requester = { kind: 'guardian', userId: 2, studentIds: [OWN] };
-const staff = (role: StaffRole, classIds: readonly string[] = []): Requester => ({ kind: 'staff', userId: 3, role, classIds });
+const student: Caller = { kind: 'student', userId: 1, studentId: OWN };
+const guardian: Caller = { kind: 'guardian', userId: 2, studentIds: [OWN] };
+const staff = (role: StaffRole, classIds: readonly string[] = []): Caller => ({ kind: 'staff', userId: 3, role, classIds });
 const teacherOf5A = staff('form_teacher', ['5A']);
 const teacherOf1A = staff('form_teacher', ['1A']);
 
@@ -23,14 +23,14 @@ const isStudentAction = (action: Action) => (STUDENT_ACTIONS as readonly string[
 const targetFor = (action: Action, studentId: string): Target => (isStudentAction(action) ? { studentId, classId: '5A' } : { classId: '5A' });
 
 /**
- * `can(who, action, target)`, one column per requester, the target a student in 5A (or class 5A
+ * `can(who, action, target)`, one column per caller, the target a student in 5A (or class 5A
  * for a school action). A column's letter means allowed, `-` refused:
  *   S  the student, on their own record        s  the student, on another student's
  *   P  a parent, on their linked child         p  a parent, on a child not linked to them
  *   T  the form teacher of 5A                  t  the form teacher of 1A
  *   O  the office     Pr  the principal        A  an administrator
  */
-const COLUMNS: readonly { letter: string; who: Requester; student: string }[] = [
+const COLUMNS: readonly { letter: string; who: Caller; student: string }[] = [
   { letter: 'S', who: student, student: OWN },
   { letter: 's', who: student, student: OTHER },
   { letter: 'P', who: guardian, student: OWN },
@@ -80,7 +80,7 @@ const CAN: Record<Action, string> = {
  * request arrives, before its target is known (a student may read a record: their own).
  *   S  a student   P  a parent   T  a form teacher   O  the office   Pr  the principal   A  an administrator
  */
-const EVER_COLUMNS: readonly { letter: string; who: Requester }[] = [
+const EVER_COLUMNS: readonly { letter: string; who: Caller }[] = [
   { letter: 'S', who: student },
   { letter: 'P', who: guardian },
   { letter: 'T', who: teacherOf5A },
@@ -142,7 +142,7 @@ describe('the tables name every action', () => {
   });
 });
 
-describe('can: each requester on a student or class of 5A', () => {
+describe('can: each caller on a student or class of 5A', () => {
   it.each(ACTIONS)('%s', (action) => {
     const expected = cells(CAN[action], COLUMNS.map((column) => column.letter));
     const actual = COLUMNS.map(({ who, student: id }) => can(who, action, targetFor(action, id)));
@@ -184,7 +184,7 @@ describe('can: targets that are not a student of the caller', () => {
   });
 
   it('lets a parent reach each linked child, and only those', () => {
-    const twoChildren: Requester = { kind: 'guardian', userId: 2, studentIds: [OWN, OTHER] };
+    const twoChildren: Caller = { kind: 'guardian', userId: 2, studentIds: [OWN, OTHER] };
     expect(can(twoChildren, 'student.read', { studentId: OTHER, classId: '1A' })).toBe(true);
     expect(can(twoChildren, 'student.read', { studentId: '20220003', classId: '5A' })).toBe(false);
   });
