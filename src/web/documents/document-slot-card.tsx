@@ -83,64 +83,18 @@ type Sending = { phase: 'preparing' } | { phase: 'sending'; fraction: number };
  * phone's own chooser: photos, files, often the camera too). Remove asks first (D42).
  */
 export function DocumentSlotCard({ slot, required, file, studentId, editable, onStored }: Props) {
-  const fileRef = useRef<HTMLInputElement>(null);
-  const cameraRef = useRef<HTMLInputElement>(null);
   const replaceRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const touch = useMediaQuery('(pointer: coarse)', { noSsr: true });
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [sending, setSending] = useState<Sending | null>(null);
-  const [failed, setFailed] = useState<File | null>(null);
-  const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
   const [previewOpen, setPreviewOpen] = useState(false);
-  const [thumbnailBroken, setThumbnailBroken] = useState(false);
-  // Set at once, before React draws the disabled buttons: a double click or a second choice in the same moment finds it.
-  const inFlight = useRef(false);
-  const upload = useUploadDocument(studentId, onStored);
+  const { sending, uploading, failed, setFailed, message, setMessage, thumbnailBroken, setThumbnailBroken, send, onChosen } = useSlotUpload(slot, studentId, onStored);
   const remove = useDeleteDocument(studentId, onStored);
 
-  const uploading = sending !== null;
-  // Leaving the page while a file is on its way asks first (D73's leave warning).
-  useUnsentWork(uploading);
   // A document the office returned keeps its file until replaced, and its slot is ready for a new one.
   const returned = file?.review_state === 'returned';
   const showChooser = editable && (file === undefined || returned);
   const offerCamera = touch && takesPhotos(slot);
-
-  const send = (chosen: File) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setMessage(null);
-    setFailed(null);
-    setSending({ phase: 'preparing' });
-    upload.mutate(
-      {
-        fileType: slot.type,
-        file: chosen,
-        onPreparing: () => setSending({ phase: 'preparing' }),
-        onProgress: (fraction) => setSending({ phase: 'sending', fraction }),
-      },
-      {
-        onSuccess: () => setThumbnailBroken(false),
-        onError: (error) => {
-          setFailed(isWorthRetrying(error) ? chosen : null);
-          setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) });
-        },
-        onSettled: () => {
-          inFlight.current = false;
-          setSending(null);
-        },
-      },
-    );
-  };
-
-  /** A file chosen (from the files, the camera, or Resubmit) goes up straight away. */
-  const onChosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0];
-    // Emptied, so choosing the same file again (after a failure) is a change too.
-    event.target.value = '';
-    if (chosen) send(chosen);
-  };
 
   const startRemove = () => {
     setConfirmRemove(false);
@@ -151,7 +105,6 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
   };
 
   const done = file !== undefined && !returned;
-  const percent = sending?.phase === 'sending' ? Math.round(sending.fraction * 100) : 0;
 
   return (
     <Card variant="outlined" component="section" aria-labelledby={headingId} data-testid={`slot-${slot.type}`} sx={{ display: 'flex', flexDirection: 'column' }}>
@@ -172,37 +125,13 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
         </Typography>
 
         {file && (
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 2 }}>
-            <ButtonBase
-              onClick={() => setPreviewOpen(true)}
-              aria-label={`View ${slot.label}: ${file.name}`}
-              sx={{ borderRadius: 1, border: 1, borderColor: 'divider', width: 72, height: 88, flexShrink: 0, overflow: 'hidden', bgcolor: 'grey.50' }}
-            >
-              {file.thumbnail_url && !thumbnailBroken ? (
-                // The small picture made on the server, never the photo itself (D74).
-                <Box
-                  component="img"
-                  src={file.thumbnail_url}
-                  alt=""
-                  onError={() => setThumbnailBroken(true)}
-                  sx={{ width: '100%', height: '100%', objectFit: 'cover' }}
-                  data-testid="thumbnail"
-                />
-              ) : file.mime === 'application/pdf' ? (
-                <PictureAsPdfIcon color="error" sx={{ fontSize: 40 }} aria-hidden />
-              ) : (
-                <ImageIcon color="action" sx={{ fontSize: 40 }} aria-hidden />
-              )}
-            </ButtonBase>
-            <Box sx={{ minWidth: 0 }}>
-              <Typography sx={{ overflowWrap: 'anywhere', fontWeight: 500 }} data-testid="file-name">
-                {file.name}
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                {formatBytes(file.size)} · uploaded {schoolDayOf(file.uploaded_at)}
-              </Typography>
-            </Box>
-          </Stack>
+          <UploadedFileSummary
+            file={file}
+            label={slot.label}
+            thumbnailBroken={thumbnailBroken}
+            onThumbnailBroken={() => setThumbnailBroken(true)}
+            onOpen={() => setPreviewOpen(true)}
+          />
         )}
 
         {file && returned && (
@@ -215,56 +144,9 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
           <Chip size="small" color="success" label="Accepted by the school office" sx={{ mt: 1 }} data-testid="document-accepted" />
         )}
 
-        {showChooser && (
-          <Box sx={{ mt: 2 }}>
-            <input
-              ref={fileRef}
-              type="file"
-              name={`file-${slot.type}`}
-              accept={acceptAttribute(slot)}
-              onChange={onChosen}
-              aria-label={`Choose a file for ${slot.label}`}
-              tabIndex={-1}
-              style={HIDDEN_INPUT}
-            />
-            {offerCamera && (
-              <input
-                ref={cameraRef}
-                type="file"
-                name={`camera-${slot.type}`}
-                accept="image/*"
-                capture="environment"
-                onChange={onChosen}
-                aria-label={`Take a photo of the ${slot.label}`}
-                tabIndex={-1}
-                style={HIDDEN_INPUT}
-              />
-            )}
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
-              {offerCamera && (
-                <Button variant="contained" startIcon={<PhotoCameraIcon />} onClick={() => cameraRef.current?.click()} disabled={uploading}>
-                  Take a photo
-                </Button>
-              )}
-              <Button variant={offerCamera ? 'outlined' : 'contained'} startIcon={<FolderOpenIcon />} onClick={() => fileRef.current?.click()} disabled={uploading}>
-                Choose a file
-              </Button>
-            </Stack>
-          </Box>
-        )}
+        {showChooser && <FileChooser slot={slot} offerCamera={offerCamera} uploading={uploading} onChosen={onChosen} />}
 
-        {sending && (
-          <Box sx={{ mt: 2 }} data-testid="upload-progress">
-            {sending.phase === 'preparing' ? (
-              <LinearProgress aria-label={`Uploading ${slot.label}`} />
-            ) : (
-              <LinearProgress variant="determinate" value={percent} aria-label={`Uploading ${slot.label}`} />
-            )}
-            <Typography variant="caption" color="text.secondary" role="status">
-              {sending.phase === 'preparing' ? 'Preparing the file…' : `Uploading… ${percent}%`}
-            </Typography>
-          </Box>
-        )}
+        {sending && <UploadProgress label={slot.label} sending={sending} />}
 
         {message && (
           <Alert
@@ -306,23 +188,221 @@ export function DocumentSlotCard({ slot, required, file, studentId, editable, on
         </CardActions>
       )}
 
-      <Dialog open={confirmRemove && file !== undefined} onClose={() => setConfirmRemove(false)} aria-labelledby={`${headingId}-remove`}>
-        <DialogTitle id={`${headingId}-remove`}>Remove {slot.label}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {file?.name} will be deleted from the student’s documents. Upload it again if you need it back.
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirmRemove(false)} autoFocus>
-            Cancel
-          </Button>
-          <Button color="error" variant="contained" onClick={startRemove}>
-            Remove
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <RemoveDialog
+        open={confirmRemove && file !== undefined}
+        id={`${headingId}-remove`}
+        label={slot.label}
+        fileName={file?.name}
+        onCancel={() => setConfirmRemove(false)}
+        onRemove={startRemove}
+      />
       <DocumentPreviewDialog file={previewOpen && file ? file : null} label={slot.label} onClose={() => setPreviewOpen(false)} />
     </Card>
+  );
+}
+
+/** A slot's upload: the file chosen goes up at once, its progress, and what went wrong. */
+function useSlotUpload(slot: DocumentSlot, studentId: string, onStored: () => void) {
+  const [sending, setSending] = useState<Sending | null>(null);
+  const [failed, setFailed] = useState<File | null>(null);
+  const [message, setMessage] = useState<{ title: string; detail: string | null } | null>(null);
+  const [thumbnailBroken, setThumbnailBroken] = useState(false);
+  // Set at once, before React draws the disabled buttons: a double click or a second choice in the same moment finds it.
+  const inFlight = useRef(false);
+  const upload = useUploadDocument(studentId, onStored);
+
+  const uploading = sending !== null;
+  // Leaving the page while a file is on its way asks first (D73's leave warning).
+  useUnsentWork(uploading);
+
+  const send = (chosen: File) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setMessage(null);
+    setFailed(null);
+    setSending({ phase: 'preparing' });
+    upload.mutate(
+      {
+        fileType: slot.type,
+        file: chosen,
+        onPreparing: () => setSending({ phase: 'preparing' }),
+        onProgress: (fraction) => setSending({ phase: 'sending', fraction }),
+      },
+      {
+        onSuccess: () => setThumbnailBroken(false),
+        onError: (error) => {
+          setFailed(isWorthRetrying(error) ? chosen : null);
+          setMessage({ title: DOCUMENT_MESSAGES.uploadFailed, detail: uploadDetail(error) });
+        },
+        onSettled: () => {
+          inFlight.current = false;
+          setSending(null);
+        },
+      },
+    );
+  };
+
+  /** A file chosen (from the files, the camera, or Resubmit) goes up straight away. */
+  const onChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    // Emptied, so choosing the same file again (after a failure) is a change too.
+    event.target.value = '';
+    if (chosen) send(chosen);
+  };
+  return { sending, uploading, failed, setFailed, message, setMessage, thumbnailBroken, setThumbnailBroken, send, onChosen };
+}
+
+/** The file in the slot: its thumbnail (which opens it), its name, size and day. */
+function UploadedFileSummary({
+  file,
+  label,
+  thumbnailBroken,
+  onThumbnailBroken,
+  onOpen,
+}: {
+  file: UploadedFile;
+  label: string;
+  thumbnailBroken: boolean;
+  onThumbnailBroken: () => void;
+  onOpen: () => void;
+}) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 2 }}>
+      <ButtonBase
+        onClick={onOpen}
+        aria-label={`View ${label}: ${file.name}`}
+        sx={{ borderRadius: 1, border: 1, borderColor: 'divider', width: 72, height: 88, flexShrink: 0, overflow: 'hidden', bgcolor: 'grey.50' }}
+      >
+        {file.thumbnail_url && !thumbnailBroken ? (
+          // The small picture made on the server, never the photo itself (D74).
+          <Box
+            component="img"
+            src={file.thumbnail_url}
+            alt=""
+            onError={onThumbnailBroken}
+            sx={{ width: '100%', height: '100%', objectFit: 'cover' }}
+            data-testid="thumbnail"
+          />
+        ) : file.mime === 'application/pdf' ? (
+          <PictureAsPdfIcon color="error" sx={{ fontSize: 40 }} aria-hidden />
+        ) : (
+          <ImageIcon color="action" sx={{ fontSize: 40 }} aria-hidden />
+        )}
+      </ButtonBase>
+      <Box sx={{ minWidth: 0 }}>
+        <Typography sx={{ overflowWrap: 'anywhere', fontWeight: 500 }} data-testid="file-name">
+          {file.name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {formatBytes(file.size)} · uploaded {schoolDayOf(file.uploaded_at)}
+        </Typography>
+      </Box>
+    </Stack>
+  );
+}
+
+/** The hidden file inputs and the buttons that open them: Take a photo (on a touch screen, for photos) and Choose a file. */
+function FileChooser({
+  slot,
+  offerCamera,
+  uploading,
+  onChosen,
+}: {
+  slot: DocumentSlot;
+  offerCamera: boolean;
+  uploading: boolean;
+  onChosen: (event: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
+  return (
+    <Box sx={{ mt: 2 }}>
+      <input
+        ref={fileRef}
+        type="file"
+        name={`file-${slot.type}`}
+        accept={acceptAttribute(slot)}
+        onChange={onChosen}
+        aria-label={`Choose a file for ${slot.label}`}
+        tabIndex={-1}
+        style={HIDDEN_INPUT}
+      />
+      {offerCamera && (
+        <input
+          ref={cameraRef}
+          type="file"
+          name={`camera-${slot.type}`}
+          accept="image/*"
+          capture="environment"
+          onChange={onChosen}
+          aria-label={`Take a photo of the ${slot.label}`}
+          tabIndex={-1}
+          style={HIDDEN_INPUT}
+        />
+      )}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
+        {offerCamera && (
+          <Button variant="contained" startIcon={<PhotoCameraIcon />} onClick={() => cameraRef.current?.click()} disabled={uploading}>
+            Take a photo
+          </Button>
+        )}
+        <Button variant={offerCamera ? 'outlined' : 'contained'} startIcon={<FolderOpenIcon />} onClick={() => fileRef.current?.click()} disabled={uploading}>
+          Choose a file
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+/** The upload's bar and words: preparing the photo, then the share sent. */
+function UploadProgress({ label, sending }: { label: string; sending: Sending }) {
+  const percent = sending?.phase === 'sending' ? Math.round(sending.fraction * 100) : 0;
+  return (
+    <Box sx={{ mt: 2 }} data-testid="upload-progress">
+      {sending.phase === 'preparing' ? (
+        <LinearProgress aria-label={`Uploading ${label}`} />
+      ) : (
+        <LinearProgress variant="determinate" value={percent} aria-label={`Uploading ${label}`} />
+      )}
+      <Typography variant="caption" color="text.secondary" role="status">
+        {sending.phase === 'preparing' ? 'Preparing the file…' : `Uploading… ${percent}%`}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Remove asks first (D42). */
+function RemoveDialog({
+  open,
+  id,
+  label,
+  fileName,
+  onCancel,
+  onRemove,
+}: {
+  open: boolean;
+  id: string;
+  label: string;
+  fileName: string | undefined;
+  onCancel: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onCancel} aria-labelledby={id}>
+      <DialogTitle id={id}>Remove {label}?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          {fileName} will be deleted from the student’s documents. Upload it again if you need it back.
+        </DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} autoFocus>
+          Cancel
+        </Button>
+        <Button color="error" variant="contained" onClick={onRemove}>
+          Remove
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }
