@@ -15,10 +15,10 @@ const MOCKING_FILES = ['src/server/family/family.routes.test.ts'];
  * the route tests run on both engines. The PostgreSQL run would repeat them byte for byte.
  */
 const ENGINE_FREE_FILES = [
-  'src/server/admin/class-reports-text.test.ts',
-  'src/server/admin/registration-report.pdf.test.ts',
-  'src/server/admin/spreadsheet-cells.test.ts',
-  'src/server/admin/student-import.test.ts',
+  'src/server/students/class-reports-text.test.ts',
+  'src/server/students/registration-report.pdf.test.ts',
+  'src/server/spreadsheets/spreadsheet-cells.test.ts',
+  'src/server/students/student-import.test.ts',
   'src/server/attendance/daily-record.test.ts',
   'src/server/auth/password.test.ts',
   'src/server/config.test.ts',

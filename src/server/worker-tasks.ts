@@ -22,7 +22,7 @@ const TASKS: { [K in TaskKind]: (task: TaskRequest<K>) => Promise<TaskAnswer<K>>
     return transferable(await printPdf(task.doc));
   },
   'render-pdf-part': async (task) => {
-    const [{ printPart }, { reportSectionContent }] = await Promise.all([import('./pdf/thread-printer.js'), import('./admin/report-sections.js')]);
+    const [{ printPart }, { reportSectionContent }] = await Promise.all([import('./pdf/thread-printer.js'), import('./students/report-sections.js')]);
     return transferable(await printPart(task.frame, task.sections, reportSectionContent));
   },
   'join-pdfs': async (task) => {

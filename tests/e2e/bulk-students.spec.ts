@@ -8,7 +8,7 @@ import { RECORD_PARENT_EMAIL_FIELDS } from '../../src/shared/family.schemas.js';
  * The student list's bulk actions in a real browser (docs/decisions.md D83), as the office uses
  * them at a desk: filter the list to a class, select the whole filtered list, move it to another
  * class; filter again and send the family invitations, which arrive in a real SMTP inbox. SQLite;
- * the routes, their refusals and both engines are the server suite's (admin/bulk.routes.test.ts).
+ * the routes, their refusals and both engines are the server suite's (students/bulk.routes.test.ts).
  */
 
 const spec = browserSpec({ width: 1280, height: 1000 });

@@ -4,7 +4,7 @@ import { listName } from '../../shared/admin.schemas.js';
 import type { ClassAttendance } from '../../shared/attendance.schemas.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
-import type { SheetColumn } from '../admin/xlsx-writer.js';
+import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
 
 /**
  * A class's attendance over a date range: one row per student now in the

@@ -3,8 +3,8 @@ import { schoolToday, toDayFirstDate } from '../../shared/dates.js';
 import { sexSchoolWarning, type IntakeClass, type IntakeCounts, type IntakeFinaliseResult, type IntakeFinaliseRun, type IntakeUndoAnswer, type IntakeView } from '../../shared/intake.schemas.js';
 import { FIELD_MESSAGES, findField, identityKey, IDENTITY_TAKEN_MESSAGES, type FieldValue } from '../../shared/registration.fields.js';
 import { createStudentNumberer } from '../../shared/student-numbering.js';
-import * as admin from '../admin/admin.service.js';
-import { checkRow, loadLookupResolver, normaliseHeader, problemsByRow, readHeadingRow, sheetRequestOf, writeNewStudent } from '../admin/student-import.js';
+import * as students from '../students/students.service.js';
+import { checkRow, loadLookupResolver, normaliseHeader, problemsByRow, readHeadingRow, sheetRequestOf, writeNewStudent } from '../students/student-import.js';
 import { recordEntry } from '../enrolment/enrolment.service.js';
 import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
@@ -98,7 +98,7 @@ export async function importIntake(db: Db, bytes: Buffer, options: { fileName: s
 
   const imported = db.transaction().execute(async (trx) => {
     if ((await repo.countIntake(trx)) > 0) throw conflict('An SEA list is already imported. Finalise it, or clear it to import the list again.');
-    const [resolve, schoolRows, identifiers] = await Promise.all([loadLookupResolver(trx), listLookup(trx, 'primarySchools'), admin.listIdentifiers(trx)]);
+    const [resolve, schoolRows, identifiers] = await Promise.all([loadLookupResolver(trx), listLookup(trx, 'primarySchools'), students.listIdentifiers(trx)]);
     const schools = new Map((schoolRows as { name: string }[]).map((s) => [normaliseHeader(s.name), s.name]));
     const checked = rows.map((row) => checkIntakeRow(row, columns, { today: options.today, resolve, schools }));
     checkSeaNumbers(checked, identifiers);
@@ -305,7 +305,7 @@ export async function finaliseIntake(db: Db, actor: Actor, today: string): Promi
       const message = `${unallocated.length === 1 ? '1 child has' : `${unallocated.length} children have`} no class yet. Press Balance or choose a class for each.`;
       throw badRequest(message, problemsByRow(unallocated.map((row) => ({ row: row.row_number, errors: { class_id: ['Choose a class.'] } })), () => 'Class'));
     }
-    const identifiers = await admin.listIdentifiers(trx);
+    const identifiers = await students.listIdentifiers(trx);
     const checked = rows.map((row): CheckedIntakeRow => ({ row: row.row_number, values: { sea_no: row.sea_no }, errors: {} }));
     checkSeaNumbers(checked, identifiers);
     const taken = checked.filter((row) => Object.keys(row.errors).length > 0);

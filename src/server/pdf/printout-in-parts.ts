@@ -9,7 +9,7 @@ export const ROWS_PER_PART = 1_000;
 /**
  * A printout too large to lay out at once (a school-wide report), made a part at a time (D63).
  * The caller adds sections (a class each, as rows: `S`, whose layouts the thread's entry knows,
- * admin/report-sections.ts) in order; each starts on a new page. Whole sections are gathered into
+ * students/report-sections.ts) in order; each starts on a new page. Whole sections are gathered into
  * a part until the next would take it past `rowsPerPart` rows; the part's rows are then sent to
  * the pool, which lays it out and writes it while the caller gathers the next sections, and
  * `finish` joins the parts and numbers every page (join-parts.ts). Memory is one part's layout and

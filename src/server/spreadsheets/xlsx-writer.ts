@@ -1,7 +1,7 @@
 import { PassThrough, type Writable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
-import { loadExcelJs } from '../spreadsheets/exceljs.js';
+import { loadExcelJs } from './exceljs.js';
 import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
 
 /**

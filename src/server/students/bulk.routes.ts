@@ -17,7 +17,7 @@ import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireCaller } from '../http/access.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/send-pdf.js';
-import { auditExport } from './admin.service.js';
+import { auditExport } from './students.service.js';
 import * as bulk from './bulk.service.js';
 import { makeClassList, makeClassRegister } from './class-print.service.js';
 

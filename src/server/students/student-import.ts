@@ -35,8 +35,8 @@ import { listLookup } from '../lookups/lookups.service.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';
 // The one upload reader of every import (bounded, off the event loop, formulas never evaluated).
 import { cellText, normaliseHeading, readSpreadsheet, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
-import * as repo from './admin.repository.js';
-import { restoreText } from './spreadsheet-cells.js';
+import * as repo from './students.repository.js';
+import { restoreText } from '../spreadsheets/spreadsheet-cells.js';
 
 /**
  * Import Students (docs/requirements.md R11): an XLSX or CSV whose header row names the columns (the

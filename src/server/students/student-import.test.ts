@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_MESSAGES, REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
-import type { StudentRow } from './admin.repository.js';
+import type { StudentRow } from './students.repository.js';
 import { HEADER_TO_FIELD, IMPORTABLE_FIELDS, checkAcrossRows, checkRow, readHeader, type LookupResolver } from './student-import.js';
 import type { Cell, SheetRow } from '../spreadsheets/spreadsheet-upload.js';
 

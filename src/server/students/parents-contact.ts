@@ -3,9 +3,9 @@ import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../
 import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
-import type { ContactRow } from './admin.repository.js';
+import type { ContactRow } from './students.repository.js';
 import { classTitle, type ReportHeading } from './registration-report.pdf.js';
-import type { SheetColumn } from './xlsx-writer.js';
+import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
 
 /**
  * Parents Contact (docs/requirements.md R11, under Reports): per student the mother's, father's and

@@ -3,8 +3,8 @@ import { computeProgress, type ProgressFlags } from '../../shared/registration.p
 import { reasonText, type EnrolmentEvent } from '../../shared/enrolment.schemas.js';
 import type { Db } from '../db/database.js';
 import { latestEnrolmentEventsOf } from '../enrolment/enrolment.service.js';
-import * as repo from './admin.repository.js';
-import type { SheetColumn } from './xlsx-writer.js';
+import * as repo from './students.repository.js';
+import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
 
 /**
  * 'Registration Data.xlsx' (docs/requirements.md R11 Export Data; `GET /api/registration-data-spreadsheet`):

@@ -4,8 +4,8 @@ import { listSchoolDays } from '../../shared/school-days.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
-import { resolveReportClass } from './admin.service.js';
-import type { FormClassRow } from './admin.repository.js';
+import { resolveReportClass } from './students.service.js';
+import type { FormClassRow } from './students.repository.js';
 import * as repo from './bulk.repository.js';
 import { buildClassList, buildClassRegister, type ClassPrintHeading } from './class-print.pdf.js';
 

@@ -19,8 +19,8 @@ import { AppError, badRequest, conflict, fieldError, notFound } from '../http/er
 import { requireCan, visibleClassIds, type Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import type { StudentAction } from '../../shared/staff.js';
-import * as adminRepo from './admin.repository.js';
-import { listStudents } from './admin.service.js';
+import * as adminRepo from './students.repository.js';
+import { listStudents } from './students.service.js';
 import * as repo from './bulk.repository.js';
 
 /**

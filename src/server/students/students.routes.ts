@@ -30,21 +30,21 @@ import { requireCaller } from '../http/access.js';
 import { visibleClassIds } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/send-pdf.js';
-import * as admin from './admin.service.js';
-import * as repo from './admin.repository.js';
+import * as students from './students.service.js';
+import * as repo from './students.repository.js';
 import { callListColumns, contactColumns } from './parents-contact.js';
 import { registrationColumns, registrationPages } from './registration-spreadsheet.js';
 import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';
 import { addOneStudent, buildImportTemplate, importStudents } from './student-import.js';
-import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from './xlsx-writer.js';
+import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from '../spreadsheets/xlsx-writer.js';
 
 
 /**
- * The admin area (docs/requirements.md R11, R15): the student list, the registration
+ * The student records' routes (docs/requirements.md R11, R15): the student list, the registration
  * spreadsheet, the registration report and Parents Contact per class or for all, Add Student, and
- * Import Students with its template. Administrators only; every route says so.
+ * Import Students with its template. Each route names who may call it (`config.access`).
  */
-export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
+export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
   // Multipart only here (the import), never globally: other features register their own.
   await base.register(fastifyMultipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -67,8 +67,8 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       void reply.header('cache-control', 'no-store');
       const classIds = visibleClassIds(requireCaller(request));
       const { former, ...paging } = request.query;
-      if (Object.keys(paging).length === 0) return admin.listStudents(db, classIds, new Date(), former === 'include');
-      return admin.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
+      if (Object.keys(paging).length === 0) return students.listStudents(db, classIds, new Date(), former === 'include');
+      return students.pageStudentList(db, classIds, pageRequestOf(request.query), config.studentListServerModeAbove);
     },
   );
 
@@ -87,7 +87,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return admin.pageStudentHistory(db, request.params.studentId, request.query);
+      return students.pageStudentHistory(db, request.params.studentId, request.query);
     },
   );
 
@@ -124,7 +124,7 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       const names = await repo.loadLookupNames(db);
       const today = schoolToday();
       const includeFormer = request.query.former === 'include';
-      await admin.auditExport(db, actorOf(request), includeFormer ? 'Registration Data.xlsx (with former students)' : 'Registration Data.xlsx');
+      await students.auditExport(db, actorOf(request), includeFormer ? 'Registration Data.xlsx (with former students)' : 'Registration Data.xlsx');
       return sendWorkbook(reply, REGISTRATION_DATA_FILE_NAME, (out) =>
         writeWorkbook(out, 'Registration Data', registrationColumns(names), registrationPages(db, today, undefined, includeFormer)),
       );
@@ -145,9 +145,9 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       },
     },
     async (request, reply) => {
-      const formClass = await admin.resolveReportClass(db, request.params.classId);
-      const bytes = await admin.makeRegistrationReport(db, config.schoolName, formClass);
-      return sendPdf(reply, bytes, `Registration Report - ${admin.scopeLabel(formClass)}.pdf`, pdfDisposition(request.query));
+      const formClass = await students.resolveReportClass(db, request.params.classId);
+      const bytes = await students.makeRegistrationReport(db, config.schoolName, formClass);
+      return sendPdf(reply, bytes, `Registration Report - ${students.scopeLabel(formClass)}.pdf`, pdfDisposition(request.query));
     },
   );
 
@@ -165,10 +165,10 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       },
     },
     async (request, reply) => {
-      const formClass = await admin.resolveReportClass(db, request.params.classId);
-      const scope = admin.scopeLabel(formClass);
-      await admin.auditExport(db, actorOf(request), `Parents Contact PDF (${scope})`);
-      const bytes = await admin.makeParentsContact(db, config.schoolName, formClass);
+      const formClass = await students.resolveReportClass(db, request.params.classId);
+      const scope = students.scopeLabel(formClass);
+      await students.auditExport(db, actorOf(request), `Parents Contact PDF (${scope})`);
+      const bytes = await students.makeParentsContact(db, config.schoolName, formClass);
       return sendPdf(reply, bytes, `Parents Contact - ${scope}.pdf`, pdfDisposition(request.query));
     },
   );
@@ -186,11 +186,11 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       },
     },
     async (request, reply) => {
-      const formClass = await admin.resolveReportClass(db, request.params.classId);
-      const scope = admin.scopeLabel(formClass);
-      await admin.auditExport(db, actorOf(request), `Parents Contact spreadsheet (${scope})`);
+      const formClass = await students.resolveReportClass(db, request.params.classId);
+      const scope = students.scopeLabel(formClass);
+      await students.auditExport(db, actorOf(request), `Parents Contact spreadsheet (${scope})`);
       return sendWorkbook(reply, `Parents Contact - ${scope}.xlsx`, (out) =>
-        writeWorkbook(out, 'Parents Contact', contactColumns(), admin.contactPages(db, formClass?.id ?? null)),
+        writeWorkbook(out, 'Parents Contact', contactColumns(), students.contactPages(db, formClass?.id ?? null)),
       );
     },
   );
@@ -208,9 +208,9 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async
       },
     },
     async (request, reply) => {
-      const rows = await admin.gatherCallList(db, request.query);
-      const scope = admin.callListScope(request.query);
-      await admin.auditExport(db, actorOf(request), `Call list (${scope}): ${rows.length} students`);
+      const rows = await students.gatherCallList(db, request.query);
+      const scope = students.callListScope(request.query);
+      await students.auditExport(db, actorOf(request), `Call list (${scope}): ${rows.length} students`);
       return sendWorkbook(reply, `Call List - ${scope}`.slice(0, 100) + '.xlsx', (out) => writeWorkbook(out, 'Call List', callListColumns(), onePage(rows)));
     },
   );

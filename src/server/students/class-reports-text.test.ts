@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
-import { makeParentsContact, makeRegistrationReport } from './admin.service.js';
+import { makeParentsContact, makeRegistrationReport } from './students.service.js';
 
 /**
  * The text of the school-wide documents, page by page, on the demo school: the all-classes

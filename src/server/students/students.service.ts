@@ -23,7 +23,7 @@ import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
-import * as repo from './admin.repository.js';
+import * as repo from './students.repository.js';
 import { PdfInParts } from '../pdf/printout-in-parts.js';
 import type { ReportSection } from './report-sections.js';
 import { parentsContactFrame, type CallListRow } from './parents-contact.js';
@@ -36,7 +36,7 @@ import {
   type ReportStudent,
 } from './registration-report.pdf.js';
 
-/** The admin area's rules: the student list, report data, export auditing. */
+/** The student records' rules: the student list, the class reports made from the records, export auditing. */
 
 /**
  * The dashboard's student list, by class and name (D82), each with how far the
