@@ -19,7 +19,7 @@ import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import UpgradeIcon from '@mui/icons-material/Upgrade';
-import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
+import type { AdminMenuEntry, AdminScreenProps } from '../components/admin-menu-entry.js';
 import { loadDashboardScreen } from './dashboard-screen.load.js';
 
 /**
