@@ -54,5 +54,5 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, ...screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
   { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, ...screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
   { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, ...screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
-  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, ...screen(() => import('../admin/privacy.js'), 'Privacy') },
+  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, ...screen(() => import('../privacy/privacy.js'), 'Privacy') },
 ];
