@@ -36,9 +36,9 @@ const screen = <M,>(load: () => Promise<M>, name: keyof M): Pick<AdminMenuEntry,
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, ...screen(loadDashboardScreen, 'default') },
-  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, ...screen(() => import('../admin/export-data-screen.js'), 'default') },
-  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
-  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
+  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, ...screen(() => import('../exports/export-data-screen.js'), 'default') },
+  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../exports/report-screens.js'), 'RegistrationReportScreen') },
+  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../exports/report-screens.js'), 'ParentsContactScreen') },
   { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, ...screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
   { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, ...screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
   { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, ...screen(() => import('../admin/import-students-screen.js'), 'default') },
