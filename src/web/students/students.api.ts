@@ -20,7 +20,7 @@ import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 
-/** The admin area's calls (docs/requirements.md R11, R15): one fetcher and one hook per call. */
+/** The student list's calls (docs/requirements.md R11, R15): one fetcher and one hook per call. */
 
 // ---- GET /api/students ---------------------------------------------------------------------------
 
