@@ -19,7 +19,7 @@ import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import UpgradeIcon from '@mui/icons-material/Upgrade';
-import type { AdminMenuEntry, AdminScreenProps } from '../admin/admin-menu.js';
+import type { AdminMenuEntry, AdminScreenProps } from '../components/admin-menu-entry.js';
 import { loadDashboardScreen } from './dashboard-screen.load.js';
 
 /**
@@ -36,12 +36,12 @@ const screen = <M,>(load: () => Promise<M>, name: keyof M): Pick<AdminMenuEntry,
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'dashboard', label: 'Dashboard', icon: <DashboardIcon />, ...screen(loadDashboardScreen, 'default') },
-  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, ...screen(() => import('../admin/export-data-screen.js'), 'default') },
-  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../admin/report-screens.js'), 'RegistrationReportScreen') },
-  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../admin/report-screens.js'), 'ParentsContactScreen') },
+  { id: 'exportData', needs: 'students.export', label: 'Export Data', icon: <FileDownloadIcon />, ...screen(() => import('../exports/export-data-screen.js'), 'default') },
+  { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../exports/report-screens.js'), 'RegistrationReportScreen') },
+  { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../exports/report-screens.js'), 'ParentsContactScreen') },
   { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, ...screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
   { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, ...screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
-  { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, ...screen(() => import('../admin/import-students-screen.js'), 'default') },
+  { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, ...screen(() => import('../students/import-students-screen.js'), 'default') },
   { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, ...screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },
   { id: 'postReports', needs: 'term-reports.post', label: 'Post Term Reports', icon: <PostAddIcon />, ...screen(() => import('../term-reports/post-term-reports.js'), 'PostTermReports') },
   { id: 'reportCards', needs: 'class.read', label: 'Report Cards', icon: <PrintIcon />, ...screen(() => import('../term-reports/report-cards-screen.js'), 'ReportCardsScreen') },
@@ -51,8 +51,8 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'importAttendance', needs: 'attendance.import', label: 'Import Attendance', icon: <DriveFolderUploadIcon />, ...screen(() => import('../attendance/import-attendance.js'), 'ImportAttendance') },
   { id: 'attendanceSettings', needs: 'settings.manage', label: 'Attendance Settings', icon: <EditCalendarIcon />, ...screen(() => import('../attendance/attendance-settings.js'), 'AttendanceSettings') },
   { id: 'newSchoolYear', needs: 'year.rollover', label: 'New School Year', icon: <UpgradeIcon />, ...screen(() => import('../rollover/new-school-year-screen.js'), 'NewSchoolYearScreen') },
-  { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, ...screen(() => import('../admin/staff-accounts.js'), 'StaffAccounts') },
+  { id: 'staffAccounts', needs: 'staff.manage', label: 'Staff Accounts', icon: <ManageAccountsIcon />, ...screen(() => import('../staff/staff-accounts.js'), 'StaffAccounts') },
   { id: 'familyMessages', needs: 'notices.manage', label: 'Family Messages', icon: <MarkEmailUnreadIcon />, ...screen(() => import('../notices/family-messages-screen.js'), 'FamilyMessagesScreen') },
   { id: 'outbox', needs: 'outbox.manage', label: 'Outbox', icon: <MailOutlineIcon />, ...screen(() => import('../mail/outbox-screen.js'), 'OutboxScreen') },
-  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, ...screen(() => import('../admin/privacy.js'), 'Privacy') },
+  { id: 'privacy', needs: 'privacy.manage', label: 'Privacy', icon: <PrivacyTipIcon />, ...screen(() => import('../privacy/privacy.js'), 'Privacy') },
 ];

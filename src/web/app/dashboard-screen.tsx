@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react';
-import StudentsScreen from '../admin/students-screen.js';
+import StudentsScreen from '../students/students-screen.js';
 import { useSession } from '../lib/session.js';
 import { canTake } from '../lib/staff-access.js';
 

@@ -159,7 +159,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   loader: async ({ request }) => {
                     const view = new URL(request.url).searchParams.get('view');
                     if (view === null) loadDashboardScreen().catch(() => undefined);
-                    const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../admin/admin-menu.js'), import('./admin-menu.js')]);
+                    const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../components/admin-menu-entry.js'), import('./admin-menu.js')]);
                     findMenuEntry(ADMIN_MENU, view)
                       .load()
                       .catch(() => undefined);
@@ -167,7 +167,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   },
                   lazy: async () => {
                     const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([
-                      import('../admin/admin-dashboard-page.js'),
+                      import('./admin-dashboard-page.js'),
                       import('./admin-menu.js'),
                     ]);
                     return { element: <AdminDashboardPage menu={ADMIN_MENU} /> };

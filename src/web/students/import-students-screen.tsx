@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { IMPORT_TEMPLATE_FILE_NAME, IMPORT_TEMPLATE_URL, type StudentImportResult, type StudentImportRow } from '../../shared/admin.schemas.js';
 import { findField } from '../../shared/registration.fields.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useImportStudents } from './admin.api.js';
+import { useImportStudents } from './students.api.js';
 import { ImportFileControls, useCheckThenImport } from '../components/spreadsheet-import.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 

@@ -6,7 +6,8 @@ import type { SchoolAction } from '../../shared/staff.js';
  * The admin side menu's shape (docs/requirements.md R11). The entries themselves, each screen
  * from the feature that owns its data, are listed where the routes are wired
  * (app/admin-menu.tsx); only one is active at a time, and it is kept in the address
- * (/admin/dashboard?view=<id>).
+ * (/admin/dashboard?view=<id>). The shape lives here, not in app/, because a feature's screen
+ * reads `AdminScreenProps` and a feature imports only components/ and lib/.
  */
 
 /** What a screen is told: when its menu item was chosen (not set when the page is only reloaded). */

@@ -17,11 +17,10 @@ import {
   type StudentImportResult,
 } from '../../shared/admin.schemas.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
-import { ApiError, apiRequest, errorFromBody, fileForm, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
+import { apiRequest, fileForm } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
-import { saveFile } from '../lib/save-file.js';
 
-/** The admin area's calls (docs/requirements.md R11, R15): one fetcher and one hook per call. */
+/** The student list's calls (docs/requirements.md R11, R15): one fetcher and one hook per call. */
 
 // ---- GET /api/students ---------------------------------------------------------------------------
 
@@ -142,33 +141,6 @@ export function resetStudentPassword(studentId: string) {
 /** The reset dialog shows its own progress (R11), so no page overlay. */
 export function useResetStudentPassword() {
   return useMutation({ mutationFn: resetStudentPassword, meta: BACKGROUND_QUERY });
-}
-
-// ---- files --------------------------------------------------------------------------------------
-
-async function errorOf(response: Response): Promise<ApiError> {
-  const json: unknown = await response.json().catch(() => undefined);
-  return errorFromBody(response.status, json, `The download failed (HTTP ${response.status}).`);
-}
-
-/**
- * Downloads a file the server makes (the registration spreadsheet) and saves it under `fileName`.
- * Resolves once the browser has the whole file, so a dialog can block until then (R11, Export Data).
- */
-export async function downloadFile(url: string, fileName: string): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'include' });
-  } catch {
-    throw new ApiError(0, { code: 'internal', message: UNREACHABLE_MESSAGE });
-  }
-  if (!response.ok) throw await errorOf(response);
-  const blob = await response.blob();
-  saveFile([blob], fileName, blob.type);
-}
-
-export function useDownloadFile() {
-  return useMutation({ mutationFn: ({ url, fileName }: { url: string; fileName: string }) => downloadFile(url, fileName), meta: BACKGROUND_QUERY });
 }
 
 // ---- POST /api/students/import ---------------------------------------------------------------------

@@ -15,7 +15,7 @@ import {
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { firstClassOf } from '../lib/staff-access.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';
-import { useStudentPage, useStudents } from './admin.api.js';
+import { useStudentPage, useStudents } from './students.api.js';
 
 /** The student list's search and filters, and the rows they choose: from the server a page at a time, or all of them here. */
 

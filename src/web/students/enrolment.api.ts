@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EnrolmentChangeAnswerSchema, EnrolmentSchema, type Enrolment, type EnrolmentChangeAnswer, type ReadmitInput, type WithdrawInput } from '../../shared/enrolment.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
-import { studentsQueryKey } from './admin.api.js';
+import { studentsQueryKey } from './students.api.js';
 
 /** A student's enrolment history, Withdraw and Readmit (docs/decisions.md D80): one fetcher and one hook per call. */
 

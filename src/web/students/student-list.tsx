@@ -25,7 +25,7 @@ import { useFormClasses } from '../lib/form-classes.js';
 import { useSession } from '../lib/session.js';
 import { canTake, classChoicesFor, reachesEveryClass } from '../lib/staff-access.js';
 import { usePainted } from '../lib/use-painted.js';
-import { useDownloadFile } from './admin.api.js';
+import { useDownloadFile } from '../lib/download-file.js';
 import { useEnrolmentActions } from './enrolment-actions.js';
 import { StudentFilters, StudentListToolbar } from './student-list-controls.js';
 import { KEPT_FILTERS_KEY, useStudentListData, type KeptFilters } from './student-list-data.js';

@@ -11,8 +11,8 @@ import Typography from '@mui/material/Typography';
 import { ADMIN_MESSAGES, REGISTRATION_DATA_FILE_NAME, REGISTRATION_SPREADSHEET_URL } from '../../shared/admin.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { useDownloadFile } from './admin.api.js';
-import type { AdminScreenProps } from './admin-menu.js';
+import { useDownloadFile } from '../lib/download-file.js';
+import type { AdminScreenProps } from '../components/admin-menu-entry.js';
 
 /**
  * Export Data (docs/requirements.md R11): choosing it in the menu downloads 'Registration Data.xlsx' behind the

@@ -10,7 +10,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import { ADMIN_MESSAGES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
-import { useResetStudentPassword } from './admin.api.js';
+import { useResetStudentPassword } from './students.api.js';
 
 type Step = 'confirm' | 'progress' | 'done' | 'error';
 

@@ -22,7 +22,7 @@ import { useSnackbar } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
 import { useFormClasses } from '../lib/form-classes.js';
-import { useAddStudent } from './admin.api.js';
+import { useAddStudent } from './students.api.js';
 
 type Values = Record<'id' | AddStudentField, string>;
 const EMPTY: Values = { id: '', first_name: '', last_name: '', date_of_birth: '', class_id: '', birth_certificate_no: '', sea_no: '' };

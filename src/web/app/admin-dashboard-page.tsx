@@ -14,7 +14,7 @@ import { useTheme } from '@mui/material/styles';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSession } from '../lib/session.js';
-import { ADMIN_MENU_GROUPS, findMenuEntry, menuFor, type AdminMenuEntry, type AdminMenuGroup } from './admin-menu.js';
+import { ADMIN_MENU_GROUPS, findMenuEntry, menuFor, type AdminMenuEntry, type AdminMenuGroup } from '../components/admin-menu-entry.js';
 
 /** A menu choice older than this is a reload of the page, not a click (Export Data starts on the click). */
 const SELECTION_FRESH_MS = 5_000;

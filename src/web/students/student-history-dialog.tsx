@@ -15,7 +15,7 @@ import { useTheme } from '@mui/material/styles';
 import type { StudentChange } from '../../shared/admin.schemas.js';
 import { schoolDateTime } from '../../shared/dates.js';
 import { errorMessage } from '../lib/api-client.js';
-import { useStudentHistory } from './admin.api.js';
+import { useStudentHistory } from './students.api.js';
 
 /** An empty value in the history: nothing was there, or nothing is now. */
 const EMPTY_VALUE = '(empty)';

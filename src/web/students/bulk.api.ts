@@ -9,7 +9,7 @@ import {
 } from '../../shared/bulk.schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
-import { studentsQueryKey } from './admin.api.js';
+import { studentsQueryKey } from './students.api.js';
 
 /** The student list's bulk actions (docs/decisions.md D83): one call each. */
 

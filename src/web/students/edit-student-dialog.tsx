@@ -31,7 +31,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
-import { useSaveStudent, type StudentEdit } from './admin.api.js';
+import { useSaveStudent, type StudentEdit } from './students.api.js';
 
 /** What the dialog edits: the four fields of the record the office edits, and the class. */
 type EditedField = AdminEditField | 'class_id';
