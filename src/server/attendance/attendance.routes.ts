@@ -32,6 +32,7 @@ import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import { auditExport } from '../students/students.service.js';
 import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from '../spreadsheets/xlsx-writer.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
@@ -43,6 +44,7 @@ import * as attendance from './attendance.service.js';
 import * as devices from './scanner-devices.service.js';
 import { ingestScans } from './scans.service.js';
 
+type Deps = { db: Db; config: Config };
 
 /** The device a scanner call was authenticated as (set by the route's onRequest hook). */
 const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
@@ -51,15 +53,25 @@ const deviceOf = new WeakMap<FastifyRequest, ScannerDevice>();
  * Attendance: the student's records and the report PDF (docs/requirements.md R10, R15), the gate scanners'
  * endpoint and their keys, the admin's import of scans, bell time and school holidays.
  */
-export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
+export const attendanceRoutes: FastifyPluginAsync<Deps> = async (base, deps) => {
   // Multipart only here (the import), never globally: other features register their own.
   await base.register(fastifyMultipart, {
-    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6 },
+    limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 5, parts: 6 },
     throwFileSizeLimit: true,
   });
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['attendance'];
 
+  studentAttendanceRoutes(app, deps);
+  classAttendanceRoutes(app, deps);
+  scannerRoutes(app, deps);
+  importRoutes(app, deps);
+  settingsRoutes(app, deps);
+};
+
+const tags = ['attendance'];
+
+/** A student's attendance records, and their report PDF for a date range. */
+function studentAttendanceRoutes(app: ZodApp, { db, config }: Deps): void {
   app.get(
     '/api/student-attendance/:userID',
     {
@@ -94,9 +106,10 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       return sendPdf(reply, bytes, `Attendance ${studentId} ${startDate} to ${endDate}.pdf`, pdfDisposition(request.query));
     },
   );
+}
 
-  // ---- a class over a date range (admin) ----------------------------------------------------------
-
+/** A class's attendance over a date range (admin): on screen, as a PDF, as a spreadsheet. */
+function classAttendanceRoutes(app: ZodApp, { db, config }: Deps): void {
   const ClassAttendanceQuerySchema = classAttendanceQuerySchema(schoolToday);
 
   app.get(
@@ -157,9 +170,10 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       );
     },
   );
+}
 
-  // ---- gate scanners ------------------------------------------------------------------------------
-
+/** Gate scanners: the endpoint they send scans to, and the management of their keys. */
+function scannerRoutes(app: ZodApp, { db }: Deps): void {
   app.post(
     '/api/attendance/scans',
     {
@@ -215,9 +229,10 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
     },
     async (request) => devices.revokeScannerDevice(db, request.params.id, actorOf(request)),
   );
+}
 
-  // ---- import of scans ----------------------------------------------------------------------------
-
+/** The administrator's import of scans from a file. */
+function importRoutes(app: ZodApp, { db }: Deps): void {
   app.post(
     '/api/attendance/import',
     {
@@ -245,9 +260,10 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       return importScans(db, bytes, format, { dryRun: request.query.dryRun, actor: actorOf(request), fileName: file.filename });
     },
   );
+}
 
-  // ---- bell time and school holidays ----------------------------------------------------------------
-
+/** Bell time and school holidays. */
+function settingsRoutes(app: ZodApp, { db }: Deps): void {
   app.get(
     '/api/attendance/settings',
     { config: { access: { can: 'settings.read' } }, schema: { tags, response: { 200: AttendanceSettingsSchema, ...errorResponses } } },
@@ -289,4 +305,4 @@ export const attendanceRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = 
       return reply.status(204).send(null);
     },
   );
-};
+}

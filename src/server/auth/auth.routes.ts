@@ -28,6 +28,7 @@ import type { AppDeps } from '../app-deps.js';
 import { callerOf, isGuardianCaller, permissionsOf, studentPermissionsOf } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
+import type { ZodApp } from '../http/zod-app.js';
 import * as auth from './auth.service.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, readTrustedDevices, type TrustedDevices } from './device-cookie.js';
 import { mintPendingSignIn, parsePendingSignIn, PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_TTL_MS } from './pending-sign-in.js';
@@ -71,10 +72,24 @@ const pendingCookieOptions = (request: FastifyRequest) =>
   ({ path: '/api/admin-login', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' }) as const;
 
 /** Sign-in, sign-out, password and session calls (docs/requirements.md R3, R15). */
-export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config, secret }) => {
+export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['auth'];
+  const signIn = signInOf(app, deps.secret);
 
+  studentSignInRoutes(app, deps, signIn);
+  familySignInRoutes(app, deps, signIn);
+  studentForgottenPasswordRoutes(app, deps);
+  firstSignInRoutes(app, deps, signIn);
+  studentPasswordChangeRoutes(app, deps);
+  staffSignInRoutes(app, deps, signIn);
+  sessionRoutes(app);
+  studentAccountHelpRoutes(app, deps);
+};
+
+const tags = ['auth'];
+
+/** What the sign-in calls share: the browser's remembered accounts, and the start of a session. */
+function signInOf(app: ZodApp, secret: AppDeps['secret']) {
   const devicesOf = async (request: FastifyRequest): Promise<TrustedDevices> => readTrustedDevices(await secret(), request.cookies[DEVICE_COOKIE]);
   /**
    * A successful sign-in: a new session, and this browser remembered for the account (D37).
@@ -92,6 +107,13 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
     return started;
   };
 
+  return { devicesOf, startSession };
+}
+
+type SignIn = ReturnType<typeof signInOf>;
+
+/** A student's sign-in with Student ID and password. */
+function studentSignInRoutes(app: ZodApp, { db }: AppDeps, { devicesOf, startSession }: SignIn): void {
   app.post(
     '/api/login-student',
     {
@@ -104,7 +126,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return answer;
     },
   );
+}
 
+/** Family accounts: sign-in, the registration link and the password reset link, each ending signed in. */
+function familySignInRoutes(app: ZodApp, { db }: AppDeps, { devicesOf, startSession }: SignIn): void {
   // Family accounts: the calls that end signed in as a parent. The rest of the family's
   // calls are the family feature's (family/family.routes.ts).
   app.post(
@@ -156,7 +181,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return { name: account.name, email: account.email, role: 'guardian' as const };
     },
   );
+}
 
+/** A student's forgotten password: the reset link mailed to the family, and its opening (D77). */
+function studentForgottenPasswordRoutes(app: ZodApp, { db }: AppDeps): void {
   // A student's forgotten password: a link mailed to their family (D77). The link and its mail are
   // written after the answer has left, so the answer's time does not tell whether one was made;
   // the app waits for those still being written before it closes.
@@ -208,7 +236,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return { message: `The new password is saved. Sign in with Student ID ${studentId} and the new password.`, student_id: studentId };
     },
   );
+}
 
+/** A student's first sign-in, and the account status the sign-in page asks for first. */
+function firstSignInRoutes(app: ZodApp, { db }: AppDeps, { startSession }: SignIn): void {
   app.post(
     '/api/first-login',
     {
@@ -235,7 +266,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
     },
     async (request) => auth.getUserStatus(db, request.params.student_id, request.ip),
   );
+}
 
+/** A signed-in student's password change. */
+function studentPasswordChangeRoutes(app: ZodApp, { db }: AppDeps): void {
   app.post(
     '/api/change-password-student',
     {
@@ -252,7 +286,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return { name };
     },
   );
+}
 
+/** Staff sign-in: the password step and, when the account has one, the second factor's code. */
+function staffSignInRoutes(app: ZodApp, { db, config, secret }: AppDeps, { devicesOf, startSession }: SignIn): void {
   app.post(
     '/api/admin-login',
     {
@@ -294,7 +331,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return answer;
     },
   );
+}
 
+/** The session: sign-out, and who is signed in. */
+function sessionRoutes(app: ZodApp): void {
   app.post(
     '/logout',
     { config: { access: 'public', allowDuringPasswordChange: true }, schema: { tags, response: { 204: z.null(), ...errorResponses } } },
@@ -309,7 +349,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
     { config: { access: 'public' }, schema: { tags, summary: 'Who is signed in', response: { 200: SessionAnswerSchema } } },
     async (request) => sessionAnswer(request),
   );
+}
 
+/** Help with a student account: finding one's Student ID, and an administrator's password reset. */
+function studentAccountHelpRoutes(app: ZodApp, { db }: AppDeps): void {
   app.post(
     '/api/find-student-id',
     {
@@ -335,4 +378,4 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config
       return { message: 'password reset successfully' };
     },
   );
-};
+}

@@ -23,6 +23,7 @@ import { authorizeStudent } from '../access/scopes.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import * as documents from './documents.service.js';
 import { THUMBNAIL_MIME } from './photo-processing.js';
 
@@ -78,14 +79,23 @@ function sendThumbnail(reply: FastifyReply, thumbnail: Buffer) {
 const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a document id.');
 
 /** The document slots (docs/requirements.md R7; the file calls of R15). */
-export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   // Multipart only here (encapsulated): no other route accepts multipart bodies.
   await base.register(fastifyMultipart, {
-    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 20 },
+    limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 20 },
   });
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['documents'];
-  const { PartsLimitError, FilesLimitError, FieldsLimitError, InvalidMultipartContentTypeError } = base.multipartErrors;
+
+  uploadRoutes(app, deps);
+  fileRecordRoutes(app, deps);
+  servingRoutes(app, deps);
+};
+
+const tags = ['documents'];
+
+/** The upload of a document into its slot, checked before a byte of the file is read when it can be. */
+function uploadRoutes(app: ZodApp, { db, config }: AppDeps): void {
+  const { PartsLimitError, FilesLimitError, FieldsLimitError, InvalidMultipartContentTypeError } = app.multipartErrors;
 
   app.post(
     '/api/store-file',
@@ -155,7 +165,10 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       return documents.storeFile(db, caller, actorOf(request), { studentId: input.id, fileType: input.file_type, originalName: file.name, bytes: file.bytes });
     },
   );
+}
 
+/** A student's files: their lists, the confirmation of a record after its upload, and a file's removal. */
+function fileRecordRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/get-files/:student_id',
     {
@@ -221,7 +234,10 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       return documents.deleteFile(db, callerOf(requireUser(request)), actorOf(request), request.query);
     },
   );
+}
 
+/** Serving a stored file, and a photo's thumbnail, to whoever may read the student. */
+function servingRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/documents/:publicId',
     {
@@ -258,4 +274,4 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, co
       return sendThumbnail(reply, await documents.thumbnailOf(db, request.params.publicId, row));
     },
   );
-};
+}

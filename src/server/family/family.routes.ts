@@ -22,6 +22,7 @@ import { errorResponses } from '../http/openapi.js';
 import { requireGuardian, requireCaller } from '../http/access.js';
 import { invitesOnlyRecordAddresses } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import { buildFamilyLetters } from './family-letters.pdf.js';
@@ -36,11 +37,20 @@ const withIp = (request: FastifyRequest) => ({ ...actorOf(request), ip: request.
  * reset) are with the other sign-ins in auth/auth.routes.ts. A call that queued a message wakes the
  * sender once its transaction has committed, so the mail leaves now rather than at the next poll.
  */
-export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['family'];
-  const noStore = { 'cache-control': 'no-store' };
 
+  accountRoutes(app, deps);
+  childrenRoutes(app, deps);
+  officeLinkRoutes(app, deps);
+  officeInvitationRoutes(app, deps);
+};
+
+const tags = ['family'];
+const noStore = { 'cache-control': 'no-store' };
+
+/** A parent's registration, and the request of a password reset link. */
+function accountRoutes(app: ZodApp, { db }: AppDeps): void {
   app.post(
     '/api/family/register',
     {
@@ -71,7 +81,10 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return reply.status(202).send({ message });
     },
   );
+}
 
+/** The signed-in parent's children: the list, linking by code or invitation, and removal. */
+function childrenRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/family/children',
     {
@@ -116,7 +129,10 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return reply.status(204).send(null);
     },
   );
+}
 
+/** The office's side of a student's family: who is linked, and the office's links and unlinks. */
+function officeLinkRoutes(app: ZodApp, { db }: AppDeps): void {
   // The office's side of a student's family.
 
   app.get(
@@ -150,7 +166,10 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     },
     async (request) => family.officeUnlink(db, request.params.student_id, request.params.user_id, actorOf(request)),
   );
+}
 
+/** The office's ways of reaching a family: a student's code, an invitation, a class's letters of codes. */
+function officeInvitationRoutes(app: ZodApp, { db, config }: AppDeps): void {
   app.post(
     '/api/students/:student_id/family-code',
     {
@@ -191,4 +210,4 @@ export const familyRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return sendPdf(reply, bytes, `Family Codes ${request.params.class_id}.pdf`, 'attachment');
     },
   );
-};
+}

@@ -21,6 +21,7 @@ import { errorResponses } from '../http/openapi.js';
 import { requireCaller, requireGuardian } from '../http/access.js';
 import { isStaffCaller } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import * as service from './notices.service.js';
 
 /**
@@ -28,9 +29,19 @@ import * as service from './notices.service.js';
  * a student's about them), a family's preferences, the unsubscribe link, the office's settings,
  * deadline reminders and the verified parent e-mails.
  */
-export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['notices'];
+
+  familyNoticeRoutes(app, deps);
+  oneClickUnsubscribeRoutes(app, deps);
+  officeSettingsRoutes(app, deps);
+  parentEmailRoutes(app, deps);
+};
+
+const tags = ['notices'];
+
+/** A family's (or student's) notices and preferences, and the unsubscribe link's token. */
+function familyNoticeRoutes(app: ZodApp, { db, config }: AppDeps): void {
   const context = { schoolName: config.schoolName, publicUrl: config.publicUrl };
 
   app.get(
@@ -85,9 +96,10 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     },
     async (request) => service.unsubscribe(db, request.body.token, actorOf(request)),
   );
+}
 
-  // ---- one-click unsubscribe from the mail program (RFC 8058, D84) ----
-
+/** One-click unsubscribe from the mail program (RFC 8058, D84). */
+function oneClickUnsubscribeRoutes(app: ZodApp, { db }: AppDeps): void {
   // The mail program POSTs `List-Unsubscribe=One-Click` as a form; the token in the address is
   // what decides, so the body is read as text and not needed further. Only this plugin's routes
   // take a form.
@@ -122,9 +134,10 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     },
     async (request) => service.unsubscribe(db, request.query.token, actorOf(request)),
   );
+}
 
-  // ---- the office ----
-
+/** The office: the settings of messages to families, and the deadline reminders. */
+function officeSettingsRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/notice-settings',
     {
@@ -164,7 +177,10 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return answer;
     },
   );
+}
 
+/** The office: a record's parent e-mails, and their verification. */
+function parentEmailRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/students/:student_id/parent-emails',
     {
@@ -188,4 +204,4 @@ export const noticeRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     },
     async (request) => service.setParentEmailVerified(db, request.params.student_id, request.params.parent, request.body, actorOf(request)),
   );
-};
+}

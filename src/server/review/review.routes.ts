@@ -18,6 +18,7 @@ import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import { buildFamilyNotice } from './family-notice.pdf.js';
@@ -30,10 +31,18 @@ const PublicIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Not a documen
  * decisions are school actions: only the office and administrators hold them, and both reach every
  * student, so a path's student needs no further check (a missing one is 404).
  */
-export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, config }) => {
+export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['review'];
 
+  documentReviewRoutes(app, deps);
+  registrationReviewRoutes(app, deps);
+  officeStudentRoutes(app, deps);
+};
+
+const tags = ['review'];
+
+/** The documents waiting for review, and the decision on one. */
+function documentReviewRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/review/documents',
     {
@@ -69,7 +78,10 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return answer;
     },
   );
+}
 
+/** A registration's review: where it stands, and the office's decisions (verify, return, reopen). */
+function registrationReviewRoutes(app: ZodApp, { db }: AppDeps): void {
   app.get(
     '/api/registration-review/:studentId',
     {
@@ -128,7 +140,10 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
     { config: { access: { can: 'registrations.review' } }, schema: decision('Opens a verified registration to the family again') },
     async (request) => review.reopenRegistration(db, actorOf(request), request.params.studentId),
   );
+}
 
+/** The office's view of one student, and the printable letter to the family. */
+function officeStudentRoutes(app: ZodApp, { db, config }: AppDeps): void {
   app.get(
     '/api/review/students/:studentId',
     {
@@ -165,4 +180,4 @@ export const reviewRoutes: FastifyPluginAsync<AppDeps> = async (base, { db, conf
       return sendPdf(reply, bytes, `Registration Notice ${studentId}.pdf`, pdfDisposition(request.query));
     },
   );
-};
+}

@@ -29,6 +29,7 @@ import { FileAnswer, errorResponses } from '../http/openapi.js';
 import { requireCaller } from '../http/access.js';
 import { visibleClassIds } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
+import type { ZodApp } from '../http/zod-app.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import * as students from './students.service.js';
 import * as repo from './students.repository.js';
@@ -38,18 +39,29 @@ import { receiveSpreadsheet } from '../spreadsheets/receive-spreadsheet.js';
 import { addOneStudent, buildImportTemplate, importStudents } from './student-import.js';
 import { onePage, sendWorkbook, writeWorkbook, XLSX_MIME } from '../spreadsheets/xlsx-writer.js';
 
+type Deps = { db: Db; config: Config };
 
 /**
  * The student records' routes (docs/requirements.md R11, R15): the student list, the registration
  * spreadsheet, the registration report and Parents Contact per class or for all, Add Student, and
  * Import Students with its template. Each route names who may call it (`config.access`).
  */
-export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (base, { db, config }) => {
+export const studentRoutes: FastifyPluginAsync<Deps> = async (base, deps) => {
   // Multipart only here (the import), never globally: other features register their own.
-  await base.register(fastifyMultipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
+  await base.register(fastifyMultipart, { limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['admin'];
 
+  listRoutes(app, deps);
+  addStudentRoutes(app, deps);
+  registrationRoutes(app, deps);
+  contactRoutes(app, deps);
+  importRoutes(app, deps);
+};
+
+const tags = ['admin'];
+
+/** The student list, and a student's history of changes. */
+function listRoutes(app: ZodApp, { db, config }: Deps): void {
   app.get(
     '/api/students',
     {
@@ -90,7 +102,10 @@ export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = asy
       return students.pageStudentHistory(db, request.params.studentId, request.query);
     },
   );
+}
 
+/** Add Student: one new student. */
+function addStudentRoutes(app: ZodApp, { db }: Deps): void {
   app.post(
     '/api/students',
     {
@@ -107,7 +122,10 @@ export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = asy
       return reply.code(201).send(created);
     },
   );
+}
 
+/** The registration records: the whole spreadsheet, and the report PDF per class or for all. */
+function registrationRoutes(app: ZodApp, { db, config }: Deps): void {
   app.get(
     '/api/registration-data-spreadsheet',
     {
@@ -150,7 +168,10 @@ export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = asy
       return sendPdf(reply, bytes, `Registration Report - ${students.scopeLabel(formClass)}.pdf`, pdfDisposition(request.query));
     },
   );
+}
 
+/** Reaching the families: Parents Contact per class or for all (PDF, spreadsheet), and the call list. */
+function contactRoutes(app: ZodApp, { db, config }: Deps): void {
   app.get(
     '/api/parents-contact/:classId',
     {
@@ -214,7 +235,10 @@ export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = asy
       return sendWorkbook(reply, `Call List - ${scope}`.slice(0, 100) + '.xlsx', (out) => writeWorkbook(out, 'Call List', callListColumns(), onePage(rows)));
     },
   );
+}
 
+/** Import Students: its template, and the import itself. */
+function importRoutes(app: ZodApp, { db, config }: Deps): void {
   app.get(
     '/api/students/import-template',
     {
@@ -252,4 +276,4 @@ export const studentRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = asy
       });
     },
   );
-};
+}

@@ -200,6 +200,43 @@ export interface CheckedImport {
   };
 }
 
+/** What the rows so far said of one student: their class (and the row that gave it) and the remarks. */
+type StudentEntry = {
+  class_id: string | null;
+  classRow: number;
+  form_teacher_remarks: string | null;
+  principal_remarks: string | null;
+};
+
+/**
+ * Notes a row's class and remarks for its student; a row that contradicts an earlier one of the
+ * same student (another class, other remarks) gets the error, as the student's are given once.
+ */
+function noteStudentRow(perStudent: Map<string, StudentEntry>, studentId: string, record: RawRecord, classId: string | null, errors: string[]): void {
+  const known = perStudent.get(studentId);
+  if (!known) {
+    perStudent.set(studentId, {
+      class_id: classId,
+      classRow: record.row,
+      form_teacher_remarks: record.form_teacher_remarks,
+      principal_remarks: record.principal_remarks,
+    });
+  } else {
+    if (classId && known.class_id && classId !== known.class_id) {
+      errors.push(`Row ${known.classRow} puts this student in ${known.class_id}, this row in ${classId}.`);
+    }
+    for (const field of ['form_teacher_remarks', 'principal_remarks'] as const) {
+      const value = record[field];
+      if (value === null) continue;
+      if (known[field] === null) known[field] = value;
+      else if (known[field] !== value) {
+        const label = field === 'form_teacher_remarks' ? 'form teacher' : 'principal';
+        errors.push(`This student's ${label} remarks differ from an earlier row; give them once.`);
+      }
+    }
+  }
+}
+
 /** Checks every record against the school's data and computes totals and grades; nothing is written. */
 export function checkRecords(records: readonly RawRecord[], lookups: ImportLookups): CheckedImport {
   const subjectByName = new Map<string, { id: number; code: string; name: string }>();
@@ -208,15 +245,7 @@ export function checkRecords(records: readonly RawRecord[], lookups: ImportLooku
     subjectByName.set(subject.name.toLowerCase(), subject);
   }
   const seen = new Map<string, number>();
-  const perStudent = new Map<
-    string,
-    {
-      class_id: string | null;
-      classRow: number;
-      form_teacher_remarks: string | null;
-      principal_remarks: string | null;
-    }
-  >();
+  const perStudent = new Map<string, StudentEntry>();
   const rows: ImportRow[] = [];
   const results: CheckedImport['results'] = [];
 
@@ -246,30 +275,7 @@ export function checkRecords(records: readonly RawRecord[], lookups: ImportLooku
       if (earlier !== undefined) errors.push(`Row ${earlier} already has ${subject.name} for this student.`);
       else seen.set(key, record.row);
     }
-    if (student) {
-      const known = perStudent.get(student.id);
-      if (!known) {
-        perStudent.set(student.id, {
-          class_id: classId,
-          classRow: record.row,
-          form_teacher_remarks: record.form_teacher_remarks,
-          principal_remarks: record.principal_remarks,
-        });
-      } else {
-        if (classId && known.class_id && classId !== known.class_id) {
-          errors.push(`Row ${known.classRow} puts this student in ${known.class_id}, this row in ${classId}.`);
-        }
-        for (const field of ['form_teacher_remarks', 'principal_remarks'] as const) {
-          const value = record[field];
-          if (value === null) continue;
-          if (known[field] === null) known[field] = value;
-          else if (known[field] !== value) {
-            const label = field === 'form_teacher_remarks' ? 'form teacher' : 'principal';
-            errors.push(`This student's ${label} remarks differ from an earlier row; give them once.`);
-          }
-        }
-      }
-    }
+    if (student) noteStudentRow(perStudent, student.id, record, classId, errors);
 
     const total = weights ? weightedTotal(record.coursework, record.exam, weights) : null;
     const grade = gradeFor(total, lookups.gradeKey);
