@@ -127,52 +127,7 @@ export function RegistrationSettings() {
         Students can change their registration only while it is open and the deadline (inclusive, Trinidad time) has not passed.
       </Typography>
 
-      <TableContainer sx={{ mt: 2 }}>
-        <Table size="small" aria-label="Registration windows" sx={PHONE_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Applies to</TableCell>
-              {/* On a phone the status says both. */}
-              <TableCell sx={HIDE_ON_PHONE_SX}>Open</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Deadline</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(periods.data ?? []).map((period) => (
-              <TableRow key={period.form_level ?? ALL}>
-                <TableCell>{scopeLabel(period.form_level)}</TableCell>
-                <TableCell sx={HIDE_ON_PHONE_SX}>{period.open === 1 ? 'Yes' : 'No'}</TableCell>
-                <TableCell sx={HIDE_ON_PHONE_SX}>{period.deadline ?? '—'}</TableCell>
-                <TableCell>{windowText(period)}</TableCell>
-                <TableCell align="right">
-                  <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-                    <Button size="small" onClick={() => pickScope(period.form_level === null ? ALL : String(period.form_level))}>
-                      Edit
-                    </Button>
-                    {period.form_level !== null && (
-                      <Button
-                        size="small"
-                        color="error"
-                        aria-label={`${scopeLabel(period.form_level)}: use the default`}
-                        onClick={() => setPending({ kind: 'remove', period })}
-                      >
-                        Use default
-                      </Button>
-                    )}
-                  </Box>
-                </TableCell>
-              </TableRow>
-            ))}
-            {periods.data?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>No window is set: registration is closed for everyone.</TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <PeriodsTable periods={periods.data} onEdit={pickScope} onRemove={(period) => setPending({ kind: 'remove', period })} />
 
       <Box component="form" onSubmit={submit} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
         <TextField select label="Applies to" value={scope} onChange={(event) => pickScope(event.target.value)} margin="none">
@@ -204,33 +159,118 @@ export function RegistrationSettings() {
           </Alert>
         )}
       </Box>
-      <ConfirmDialog
-        open={pending !== null}
-        title={pending?.kind === 'remove' ? `${scopeLabel(pending.period.form_level)}: use the default?` : 'Change the default registration window?'}
-        confirmLabel={pending?.kind === 'remove' ? 'Use default' : 'Change default'}
+      <ConfirmChangeDialog
+        pending={pending}
+        periods={periods.data}
+        busy={save.isPending || remove.isPending}
         onConfirm={() => {
           if (pending) void apply(pending);
         }}
         onCancel={() => setPending(null)}
-        busy={save.isPending || remove.isPending}
-      >
-        {pending?.kind === 'save' && (
-          <>
-            Every form without a window of its own follows the default.
-            <br />
-            Now: {pending.previous ? windowText(pending.previous) : 'Closed (nothing stored)'}.
-            <br />
-            After: {windowText(pending.input)}.
-          </>
-        )}
-        {pending?.kind === 'remove' && (
-          <>
-            Its own window ({windowText(pending.period)}) is removed and it follows the default (
-            {windowText(storedValuesFor(periods.data, null))}).
-          </>
-        )}
-      </ConfirmDialog>
+      />
       <ReRegistrationSettings />
     </Paper>
+  );
+}
+
+/** The stored windows, the default and each form level's own, with Edit and Use default. */
+function PeriodsTable({
+  periods,
+  onEdit,
+  onRemove,
+}: {
+  periods: RegistrationPeriod[] | undefined;
+  onEdit: (scope: string) => void;
+  onRemove: (period: RegistrationPeriod) => void;
+}) {
+  return (
+    <TableContainer sx={{ mt: 2 }}>
+      <Table size="small" aria-label="Registration windows" sx={PHONE_TABLE_SX}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Applies to</TableCell>
+            {/* On a phone the status says both. */}
+            <TableCell sx={HIDE_ON_PHONE_SX}>Open</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Deadline</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(periods ?? []).map((period) => (
+            <TableRow key={period.form_level ?? ALL}>
+              <TableCell>{scopeLabel(period.form_level)}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{period.open === 1 ? 'Yes' : 'No'}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{period.deadline ?? '—'}</TableCell>
+              <TableCell>{windowText(period)}</TableCell>
+              <TableCell align="right">
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+                  <Button size="small" onClick={() => onEdit(period.form_level === null ? ALL : String(period.form_level))}>
+                    Edit
+                  </Button>
+                  {period.form_level !== null && (
+                    <Button
+                      size="small"
+                      color="error"
+                      aria-label={`${scopeLabel(period.form_level)}: use the default`}
+                      onClick={() => onRemove(period)}
+                    >
+                      Use default
+                    </Button>
+                  )}
+                </Box>
+              </TableCell>
+            </TableRow>
+          ))}
+          {periods?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={5}>No window is set: registration is closed for everyone.</TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** Asks before a change to the default or a removal, saying what is there now and what comes after. */
+function ConfirmChangeDialog({
+  pending,
+  periods,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  pending: PendingChange | null;
+  periods: RegistrationPeriod[] | undefined;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={pending !== null}
+      title={pending?.kind === 'remove' ? `${scopeLabel(pending.period.form_level)}: use the default?` : 'Change the default registration window?'}
+      confirmLabel={pending?.kind === 'remove' ? 'Use default' : 'Change default'}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      busy={busy}
+    >
+      {pending?.kind === 'save' && (
+        <>
+          Every form without a window of its own follows the default.
+          <br />
+          Now: {pending.previous ? windowText(pending.previous) : 'Closed (nothing stored)'}.
+          <br />
+          After: {windowText(pending.input)}.
+        </>
+      )}
+      {pending?.kind === 'remove' && (
+        <>
+          Its own window ({windowText(pending.period)}) is removed and it follows the default (
+          {windowText(storedValuesFor(periods, null))}).
+        </>
+      )}
+    </ConfirmDialog>
   );
 }

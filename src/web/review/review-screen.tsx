@@ -33,7 +33,6 @@ import { useDocumentQueue, useReviewDocument } from './review.api.js';
 export function ReviewScreen() {
   usePageTitle('Document Review');
   const show = useSnackbar();
-  const classes = useFormClasses();
   const [classId, setClassId] = useState('');
   const [fileType, setFileType] = useState<DocumentType | ''>('');
   const [skipped, setSkipped] = useState<string[]>([]);
@@ -46,24 +45,13 @@ export function ReviewScreen() {
   const item = queue.data?.items.find((entry) => !skipped.includes(entry.public_id));
   // The document whose preview is on the screen, and those decided in this view (one decision each).
   const [shownId, setShownId] = useState<string | null>(null);
-  // The ref answers at once (two key presses before a render); the state draws the buttons.
-  const decidedRef = useRef(new Set<string>());
-  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
-  const markDecided = (publicId: string, isDecidedNow: boolean) => {
-    if (isDecidedNow) decidedRef.current.add(publicId);
-    else decidedRef.current.delete(publicId);
-    setDecided(new Set(decidedRef.current));
-  };
+  const { decidedRef, decided, markDecided } = useDecidedDocuments();
   const [lastReturned, setLastReturned] = useState<{ studentId: string; text: string } | null>(null);
   const isShown = item !== undefined && shownId === item.public_id;
   const isDecided = item !== undefined && decided.has(item.public_id);
   const mayDecide = isShown && !isDecided && !review.isPending;
   // The student last shown stays at hand for the registration decision once their documents are done.
-  const [lastStudent, setLastStudent] = useState<QueueItem['student'] | null>(null);
-  const shownStudent = item?.student;
-  useEffect(() => {
-    if (shownStudent) setLastStudent(shownStudent);
-  }, [shownStudent]);
+  const lastStudent = useLastStudent(item?.student);
 
   const reset = () => {
     setReturning(false);
@@ -103,6 +91,108 @@ export function ReviewScreen() {
     reset();
   };
 
+  useDecisionKeys({ returning, mayDecide, accept, next, startReturning: () => setReturning(true) });
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
+        Document Review
+      </Typography>
+      <QueueFilters
+        classId={classId}
+        fileType={fileType}
+        total={queue.data?.total}
+        onClass={(value) => (setClassId(value), setSkipped([]))}
+        onFileType={(value) => (setFileType(value), setSkipped([]))}
+      />
+      {queue.isError && <Alert severity="error">{errorMessage(queue.error)}</Alert>}
+      {lastReturned && (
+        <Stack spacing={1} data-testid="last-returned">
+          <Typography variant="body2">{lastReturned.text}</Typography>
+          <FamilyReach key={lastReturned.studentId} studentId={lastReturned.studentId} />
+        </Stack>
+      )}
+      {queue.data && !item && <Alert severity="success">Nothing waiting for review here.</Alert>}
+      {item && (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
+          <DocumentPreview item={item} onShown={() => setShownId(item.public_id)} />
+          <Stack spacing={2}>
+            <ReviewStudent item={item} />
+            {returning ? (
+              <ReturnForm
+                studentId={item.student.id}
+                reason={reason}
+                details={details}
+                reasonError={reasonError}
+                mayDecide={mayDecide}
+                onReason={(value) => (setReason(value), setReasonError(null))}
+                onDetails={setDetails}
+                onSubmit={sendReturn}
+                onCancel={reset}
+              />
+            ) : (
+              <DecisionButtons
+                mayDecide={mayDecide}
+                isShown={isShown}
+                isDecided={isDecided}
+                onAccept={accept}
+                onReturn={() => setReturning(true)}
+                onNext={next}
+              />
+            )}
+            <RegistrationDecision studentId={item.student.id} name={listName(item.student)} />
+          </Stack>
+        </Box>
+      )}
+      {!item && lastStudent && <RegistrationDecision studentId={lastStudent.id} name={listName(lastStudent)} />}
+    </Stack>
+  );
+}
+
+/** The documents decided in this view, so each takes one decision (D81). */
+function useDecidedDocuments() {
+  // The ref answers at once (two key presses before a render); the state draws the buttons.
+  const decidedRef = useRef(new Set<string>());
+  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
+  const markDecided = (publicId: string, isDecidedNow: boolean) => {
+    if (isDecidedNow) decidedRef.current.add(publicId);
+    else decidedRef.current.delete(publicId);
+    setDecided(new Set(decidedRef.current));
+  };
+  return { decidedRef, decided, markDecided };
+}
+
+/** The student last shown; it stays once the queue has no document of theirs left. */
+function useLastStudent(shownStudent: QueueItem['student'] | undefined) {
+  const [lastStudent, setLastStudent] = useState<QueueItem['student'] | null>(null);
+  useEffect(() => {
+    if (shownStudent) setLastStudent(shownStudent);
+  }, [shownStudent]);
+  return lastStudent;
+}
+
+/** A document type's label, as the slots name it (the type itself when unknown). */
+function slotLabel(type: string) {
+  return DOCUMENT_SLOTS.find((slot) => slot.type === type)?.label ?? type;
+}
+
+/**
+ * A, R and N on the page decide, start a return and skip; never while typing in a field or with
+ * a modifier held, and not while the return form is open.
+ */
+function useDecisionKeys({
+  returning,
+  mayDecide,
+  accept,
+  next,
+  startReturning,
+}: {
+  returning: boolean;
+  mayDecide: boolean;
+  accept: () => void;
+  next: () => void;
+  startReturning: () => void;
+}) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -115,129 +205,177 @@ export function ReviewScreen() {
       if (event.repeat) return;
       if (key === 'a') accept();
       else if (key === 'r') {
-        if (mayDecide) setReturning(true);
+        if (mayDecide) startReturning();
       }
       else next();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   });
+}
 
-  const slotLabel = (type: string) => DOCUMENT_SLOTS.find((slot) => slot.type === type)?.label ?? type;
-
+/** The queue's filters, by class and by document type, and how many documents wait. */
+function QueueFilters({
+  classId,
+  fileType,
+  total,
+  onClass,
+  onFileType,
+}: {
+  classId: string;
+  fileType: DocumentType | '';
+  total: number | undefined;
+  onClass: (classId: string) => void;
+  onFileType: (fileType: DocumentType | '') => void;
+}) {
+  const classes = useFormClasses();
   return (
-    <Stack spacing={2}>
-      <Typography variant="h1" sx={{ fontSize: '1.5rem' }}>
-        Document Review
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+      <TextField select label="Class" value={classId} onChange={(event) => onClass(event.target.value)} sx={{ minWidth: 160 }}>
+        <MenuItem value="">All classes</MenuItem>
+        {(classes.data ?? []).map((formClass) => (
+          <MenuItem key={formClass.id} value={formClass.id}>
+            {formClass.id}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField select label="Document type" value={fileType} onChange={(event) => onFileType(event.target.value as DocumentType | '')} sx={{ minWidth: 200 }}>
+        <MenuItem value="">All types</MenuItem>
+        {DOCUMENT_SLOTS.map((slot) => (
+          <MenuItem key={slot.type} value={slot.type}>
+            {slot.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Typography sx={{ alignSelf: 'center' }} data-testid="queue-total">
+        {total !== undefined ? `${total} waiting` : ''}
       </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField select label="Class" value={classId} onChange={(event) => (setClassId(event.target.value), setSkipped([]))} sx={{ minWidth: 160 }}>
-          <MenuItem value="">All classes</MenuItem>
-          {(classes.data ?? []).map((formClass) => (
-            <MenuItem key={formClass.id} value={formClass.id}>
-              {formClass.id}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField select label="Document type" value={fileType} onChange={(event) => (setFileType(event.target.value as DocumentType | ''), setSkipped([]))} sx={{ minWidth: 200 }}>
-          <MenuItem value="">All types</MenuItem>
-          {DOCUMENT_SLOTS.map((slot) => (
-            <MenuItem key={slot.type} value={slot.type}>
-              {slot.label}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Typography sx={{ alignSelf: 'center' }} data-testid="queue-total">
-          {queue.data ? `${queue.data.total} waiting` : ''}
-        </Typography>
+    </Stack>
+  );
+}
+
+/** The document itself; `onShown` fires once its preview has loaded (D81). */
+function DocumentPreview({ item, onShown }: { item: QueueItem; onShown: () => void }) {
+  return (
+    <Paper variant="outlined" sx={{ minHeight: { xs: 320, md: 560 }, overflow: 'hidden' }}>
+      {item.mime.startsWith('image/') ? (
+        <Box
+          component="img"
+          key={item.public_id}
+          src={item.url}
+          alt={`${slotLabel(item.file_type)} of ${listName(item.student)}`}
+          onLoad={onShown}
+          sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
+        />
+      ) : (
+        // The one way a PDF is shown (D45): the browser's viewer on wide screens, page images on a phone.
+        <PdfView url={item.url} title={`${slotLabel(item.file_type)} of ${listName(item.student)}`} frameSx={{ height: 560 }} onShown={onShown} />
+      )}
+    </Paper>
+  );
+}
+
+/** Beside the document: what it is and the student's details to check it against. */
+function ReviewStudent({ item }: { item: QueueItem }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="review-student">
+      <Typography variant="h2" sx={{ fontSize: '1.1rem' }}>
+        {slotLabel(item.file_type)}
+      </Typography>
+      <Typography>{listName(item.student)}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        ID {item.student.id} · Class {item.student.class_id ?? '—'} · Born {item.student.date_of_birth ?? '—'} · Sex {item.student.sex ?? '—'}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Birth certificate pin {item.student.birth_certificate_no ?? '—'} · {item.file_name} · uploaded {schoolDayOf(item.uploaded_at)}
+      </Typography>
+    </Paper>
+  );
+}
+
+/** Returning a document: a reason, words for the family, and how the family will be reached. */
+function ReturnForm({
+  studentId,
+  reason,
+  details,
+  reasonError,
+  mayDecide,
+  onReason,
+  onDetails,
+  onSubmit,
+  onCancel,
+}: {
+  studentId: string;
+  reason: DocumentReturnReason | '';
+  details: string;
+  reasonError: string | null;
+  mayDecide: boolean;
+  onReason: (reason: DocumentReturnReason) => void;
+  onDetails: (details: string) => void;
+  onSubmit: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Stack spacing={1.5} component="form" onSubmit={(event) => (event.preventDefault(), onSubmit())}>
+      <TextField
+        select
+        label="Reason"
+        value={reason}
+        onChange={(event) => onReason(event.target.value as DocumentReturnReason)}
+        error={reasonError !== null}
+        helperText={reasonError ?? ' '}
+        autoFocus
+      >
+        {DOCUMENT_RETURN_REASONS.map((entry) => (
+          <MenuItem key={entry.code} value={entry.code}>
+            {entry.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField label="Words for the family" value={details} onChange={(event) => onDetails(event.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500 } }} />
+      <FamilyReach studentId={studentId} showNotice={false} />
+      <Stack direction="row" spacing={1}>
+        <Button type="submit" variant="contained" color="warning" disabled={!mayDecide}>
+          Return to family
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
       </Stack>
-      {queue.isError && <Alert severity="error">{errorMessage(queue.error)}</Alert>}
-      {lastReturned && (
-        <Stack spacing={1} data-testid="last-returned">
-          <Typography variant="body2">{lastReturned.text}</Typography>
-          <FamilyReach key={lastReturned.studentId} studentId={lastReturned.studentId} />
-        </Stack>
-      )}
-      {queue.data && !item && <Alert severity="success">Nothing waiting for review here.</Alert>}
-      {item && (
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
-          <Paper variant="outlined" sx={{ minHeight: { xs: 320, md: 560 }, overflow: 'hidden' }}>
-            {item.mime.startsWith('image/') ? (
-              <Box
-                component="img"
-                key={item.public_id}
-                src={item.url}
-                alt={`${slotLabel(item.file_type)} of ${listName(item.student)}`}
-                onLoad={() => setShownId(item.public_id)}
-                sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
-              />
-            ) : (
-              // The one way a PDF is shown (D45): the browser's viewer on wide screens, page images on a phone.
-              <PdfView url={item.url} title={`${slotLabel(item.file_type)} of ${listName(item.student)}`} frameSx={{ height: 560 }} onShown={() => setShownId(item.public_id)} />
-            )}
-          </Paper>
-          <Stack spacing={2}>
-            <Paper variant="outlined" sx={{ p: 2 }} data-testid="review-student">
-              <Typography variant="h2" sx={{ fontSize: '1.1rem' }}>
-                {slotLabel(item.file_type)}
-              </Typography>
-              <Typography>{listName(item.student)}</Typography>
-              <Typography variant="body2" color="text.secondary">
-                ID {item.student.id} · Class {item.student.class_id ?? '—'} · Born {item.student.date_of_birth ?? '—'} · Sex {item.student.sex ?? '—'}
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                Birth certificate pin {item.student.birth_certificate_no ?? '—'} · {item.file_name} · uploaded {schoolDayOf(item.uploaded_at)}
-              </Typography>
-            </Paper>
-            {returning ? (
-              <Stack spacing={1.5} component="form" onSubmit={(event) => (event.preventDefault(), sendReturn())}>
-                <TextField
-                  select
-                  label="Reason"
-                  value={reason}
-                  onChange={(event) => (setReason(event.target.value as DocumentReturnReason), setReasonError(null))}
-                  error={reasonError !== null}
-                  helperText={reasonError ?? ' '}
-                  autoFocus
-                >
-                  {DOCUMENT_RETURN_REASONS.map((entry) => (
-                    <MenuItem key={entry.code} value={entry.code}>
-                      {entry.label}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField label="Words for the family" value={details} onChange={(event) => setDetails(event.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500 } }} />
-                <FamilyReach studentId={item.student.id} showNotice={false} />
-                <Stack direction="row" spacing={1}>
-                  <Button type="submit" variant="contained" color="warning" disabled={!mayDecide}>
-                    Return to family
-                  </Button>
-                  <Button onClick={reset}>Cancel</Button>
-                </Stack>
-              </Stack>
-            ) : (
-              <Stack spacing={0.5}>
-                <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
-                  <Button variant="contained" color="success" onClick={accept} disabled={!mayDecide} aria-keyshortcuts="A" aria-describedby="review-decision-help">
-                    Accept (A)
-                  </Button>
-                  <Button variant="outlined" color="warning" onClick={() => setReturning(true)} disabled={!mayDecide} aria-keyshortcuts="R" aria-describedby="review-decision-help">
-                    Return (R)
-                  </Button>
-                  <Button onClick={next} aria-keyshortcuts="N">
-                    Next (N)
-                  </Button>
-                </Stack>
-                <Typography id="review-decision-help" variant="body2" color="text.secondary" data-testid="review-decision-help">
-                  {!isShown ? 'Accept and Return wait until the document is on the screen.' : isDecided ? 'Decision sent for this document.' : ' '}
-                </Typography>
-              </Stack>
-            )}
-            <RegistrationDecision studentId={item.student.id} name={listName(item.student)} />
-          </Stack>
-        </Box>
-      )}
-      {!item && lastStudent && <RegistrationDecision studentId={lastStudent.id} name={listName(lastStudent)} />}
+    </Stack>
+  );
+}
+
+/** Accept, Return and Next with their keys, and why Accept and Return wait when they do. */
+function DecisionButtons({
+  mayDecide,
+  isShown,
+  isDecided,
+  onAccept,
+  onReturn,
+  onNext,
+}: {
+  mayDecide: boolean;
+  isShown: boolean;
+  isDecided: boolean;
+  onAccept: () => void;
+  onReturn: () => void;
+  onNext: () => void;
+}) {
+  return (
+    <Stack spacing={0.5}>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <Button variant="contained" color="success" onClick={onAccept} disabled={!mayDecide} aria-keyshortcuts="A" aria-describedby="review-decision-help">
+          Accept (A)
+        </Button>
+        <Button variant="outlined" color="warning" onClick={onReturn} disabled={!mayDecide} aria-keyshortcuts="R" aria-describedby="review-decision-help">
+          Return (R)
+        </Button>
+        <Button onClick={onNext} aria-keyshortcuts="N">
+          Next (N)
+        </Button>
+      </Stack>
+      <Typography id="review-decision-help" variant="body2" color="text.secondary" data-testid="review-decision-help">
+        {!isShown ? 'Accept and Return wait until the document is on the screen.' : isDecided ? 'Decision sent for this document.' : ' '}
+      </Typography>
     </Stack>
   );
 }

@@ -8,18 +8,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { isIsoDate, toDayFirstDate } from '../../shared/dates.js';
-import { academicYearLabel, TERM_NAMES } from '../../shared/school.constants.js';
+import { academicYearLabel } from '../../shared/school.constants.js';
 import {
   RolloverPlanInputSchema,
   retainedTarget,
@@ -31,15 +23,13 @@ import {
 } from '../../shared/rollover.schemas.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
-import { PHONE_TABLE_SX } from '../components/table-priority.js';
 import { ApiError, errorMessage } from '../lib/api-client.js';
 import { firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-import { DAY_FIRST_DATE_MESSAGE, DayFirstDateField } from './day-first-date-field.js';
+import { DAY_FIRST_DATE_MESSAGE } from './day-first-date-field.js';
+import { ClassMoves, TermDates } from './rollover-plan-fields.js';
 import { usePreviewRollover, useRolloverState, useRunRollover, useUndoRollover } from './rollover.api.js';
 
-/** The mapping select's value for "the class leaves the school". */
-const LEAVES = '__leaves__';
 const students = (n: number) => (n === 1 ? '1 student' : `${n} students`);
 
 /**
@@ -91,8 +81,6 @@ function PlanForm({ state }: { state: RolloverState }) {
   const previewCall = usePreviewRollover();
   const run = useRunRollover();
   const showSnackbar = useSnackbar();
-  const levelOf = new Map(state.classes.map((c) => [c.class_id, c.form_level]));
-  const countOf = new Map(state.classes.map((c) => [c.class_id, c.students]));
   const fromLabel = academicYearLabel(state.from_year);
   const toLabel = academicYearLabel(state.to_year);
   const current = preview !== null && preview.plan === plan ? preview.answer : null;
@@ -161,7 +149,6 @@ function PlanForm({ state }: { state: RolloverState }) {
     });
   };
   const shownPreview = preview?.answer ?? null;
-  const afterOf = new Map(current?.classes.map((c) => [c.class_id, c.after]) ?? []);
 
   return (
     <Box sx={{ display: 'grid', gap: 2, mt: 1 }}>
@@ -171,96 +158,9 @@ function PlanForm({ state }: { state: RolloverState }) {
         (a leaver stays on). A run can be undone the same day.
       </Typography>
 
-      <Box component="section" aria-labelledby="rollover-classes">
-        <Typography id="rollover-classes" variant="h2" sx={{ fontSize: '1.15rem', mb: 1 }}>
-          Classes
-        </Typography>
-        <TableContainer>
-          <Table size="small" aria-label="Where each class goes" sx={PHONE_TABLE_SX}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Class</TableCell>
-                <TableCell align="right">Now</TableCell>
-                <TableCell>Moves to</TableCell>
-                <TableCell align="right">After</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {plan.mapping.map((move, index) => {
-                const level = levelOf.get(move.from) ?? 0;
-                const choices = state.classes.filter((c) => c.form_level === level + 1);
-                const error = errors[`mapping.${index}.to`] ?? errors[`mapping.${index}.from`];
-                return (
-                  <TableRow key={move.from} data-class={move.from}>
-                    <TableCell component="th" scope="row">
-                      {move.from}
-                    </TableCell>
-                    <TableCell align="right">{countOf.get(move.from) ?? 0}</TableCell>
-                    <TableCell sx={{ minWidth: 130 }}>
-                      <TextField
-                        select
-                        size="small"
-                        fullWidth
-                        label={`${move.from} moves to`}
-                        value={move.to ?? LEAVES}
-                        onChange={(event) => {
-                          const to = event.target.value === LEAVES ? null : event.target.value;
-                          edit({ ...plan, mapping: plan.mapping.map((m, i) => (i === index ? { ...m, to } : m)) });
-                        }}
-                        error={error !== undefined}
-                        helperText={error}
-                        slotProps={{ formHelperText: error ? { role: 'alert' } : {} }}
-                      >
-                        {choices.map((c) => (
-                          <MenuItem key={c.class_id} value={c.class_id}>
-                            {c.class_id}
-                          </MenuItem>
-                        ))}
-                        <MenuItem value={LEAVES}>Leaves the school</MenuItem>
-                      </TextField>
-                    </TableCell>
-                    <TableCell align="right" aria-label={`${move.from} after the rollover`}>
-                      {current ? (afterOf.get(move.from) ?? 0) : '–'}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Box>
+      <ClassMoves state={state} plan={plan} errors={errors} current={current} onEdit={edit} />
 
-      <Box component="section" aria-labelledby="rollover-terms" sx={{ display: 'grid', gap: 1.5 }}>
-        <Typography id="rollover-terms" variant="h2" sx={{ fontSize: '1.15rem' }}>
-          Terms of {toLabel}
-        </Typography>
-        {plan.terms.map((term, index) => (
-          <Box key={term.term} sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '160px 1fr 1fr' }, alignItems: 'start' }}>
-            <Typography sx={{ pt: { sm: 1 } }}>
-              Term {term.term} {TERM_NAMES[term.term]}
-            </Typography>
-            {(['start_date', 'end_date'] as const).map((field) => (
-              <DayFirstDateField
-                key={field}
-                label={`Term ${term.term} ${field === 'start_date' ? 'starts' : 'ends'}`}
-                value={term[field]}
-                onChange={(value) => edit({ ...plan, terms: plan.terms.map((t, i) => (i === index ? { ...t, [field]: value } : t)) })}
-                error={errors[`terms.${index}.${field}`]}
-                required
-              />
-            ))}
-          </Box>
-        ))}
-        <Box sx={{ maxWidth: 360, display: 'grid' }}>
-          <DayFirstDateField
-            label="Registration deadline (optional)"
-            value={plan.registration_deadline ?? ''}
-            onChange={(value) => edit({ ...plan, registration_deadline: value === '' ? null : value })}
-            error={errors.registration_deadline}
-            helperText="dd/MM/yyyy. Every registration window opens again with this deadline; empty: no deadline"
-          />
-        </Box>
-      </Box>
+      <TermDates toLabel={toLabel} plan={plan} errors={errors} onEdit={edit} />
 
       {problem && (
         <Alert severity="error" role="alert">
