@@ -1,5 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Testing Library's `findBy…` and `waitFor` give up after 1 s by default, a speed bound: a review
+// screen's decision took longer while the machine ran the other suites beside it. 15 s is a hang
+// guard; a test that waits for something that never comes still fails.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Testing Library unmounts after each test by itself only when Vitest's globals are on; they are not.
 afterEach(() => {
