@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StudentListFilterSchema } from './admin.schemas.js';
+import { StudentListFilterSchema } from './students.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
 import { ClassIdSchema } from './form-class.js';

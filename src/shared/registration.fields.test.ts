@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { schoolToday } from './dates.js';
-import { adminEditFieldMessage } from './admin.schemas.js';
+import { adminEditFieldMessage } from './students.schemas.js';
 import { checkFieldRules, checkFieldValue, crossFieldProblems, FIELD_MESSAGES, findField, formatPhone, isAfterToday, isFieldVisible, PLACE_IN_FAMILY_MESSAGES, REGISTRATION_FIELDS, yesNoAnswer, yesNoText } from './registration.fields.js';
 import { missingFields } from './registration.progress.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClassIdSchema } from './form-class.js';
-import { AdminStudentSchema, REGISTRATION_STATES, type RegistrationState } from './admin.schemas.js';
+import { AdminStudentSchema, REGISTRATION_STATES, type RegistrationState } from './students.schemas.js';
 import { StudentIdSchema } from './auth.schemas.js';
 import { DOCUMENT_TYPES } from './documents.slots.js';
 
@@ -181,7 +181,7 @@ export const DocumentReviewSchema = z.object({
 
 /**
  * `GET /api/registration-review/{studentId}`: where the record stands. `state` is the
- * registration state of the student list (admin.schemas.ts); note and steps while returned.
+ * registration state of the student list (students.schemas.ts); note and steps while returned.
  */
 export const RegistrationReviewSchema = z.object({
   state: z.enum(REGISTRATION_STATES),

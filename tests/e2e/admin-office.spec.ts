@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AdminStudentListSchema, matchesStudentFilter, type StudentListFilter } from '../../src/shared/admin.schemas.js';
+import { AdminStudentListSchema, matchesStudentFilter, type StudentListFilter } from '../../src/shared/students.schemas.js';
 import { browserSpec, signIn } from '../support/e2e.js';
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 

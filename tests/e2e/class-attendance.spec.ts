@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { listName } from '../../src/shared/admin.schemas.js';
+import { listName } from '../../src/shared/students.schemas.js';
 import { ClassAttendanceSchema, type ClassAttendance } from '../../src/shared/attendance.schemas.js';
 import { addDays } from '../../src/shared/school-days.js';
 import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';

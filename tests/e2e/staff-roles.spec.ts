@@ -1,7 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
-import { AdminStudentListSchema } from '../../src/shared/admin.schemas.js';
+import { AdminStudentListSchema } from '../../src/shared/students.schemas.js';
 import { browserSpec, screenshotPath, signIn } from '../support/e2e.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent, type StudentListFilter } from '../../src/shared/admin.schemas.js';
+import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent, type StudentListFilter } from '../../src/shared/students.schemas.js';
 import { browserSpec, startPortal, signIn } from '../support/e2e.js';
 import { DEMO_ADMIN } from '../../src/server/db/demo-data/demo-accounts.js';
 

@@ -6,7 +6,7 @@ import { renderPdf } from '../pdf/render-on-pool.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import type { RangeAttendance } from './attendance.service.js';
 import type { AcademicTerm } from '../../shared/attendance.schemas.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 
 /**
  * The attendance report (docs/requirements.md R10; `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):

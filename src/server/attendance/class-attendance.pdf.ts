@@ -1,6 +1,6 @@
 import type { TableCell } from 'pdfmake/interfaces.js';
 import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 import type { ClassAttendance } from '../../shared/attendance.schemas.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';

@@ -1,4 +1,4 @@
-import { studentNameSearchText } from '../../shared/admin.schemas.js';
+import { studentNameSearchText } from '../../shared/students.schemas.js';
 import type { Db } from './database.js';
 
 /**

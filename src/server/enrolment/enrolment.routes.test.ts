@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
-import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema } from '../../shared/students.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
 import { EnrolmentChangeAnswerSchema, EnrolmentSchema, type Enrolment } from '../../shared/enrolment.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STAFF_PASSWORD, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';

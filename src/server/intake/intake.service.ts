@@ -1,4 +1,4 @@
-import { IMPORT_MAX_ROWS, listName } from '../../shared/admin.schemas.js';
+import { IMPORT_MAX_ROWS, listName } from '../../shared/students.schemas.js';
 import { schoolToday, toDayFirstDate } from '../../shared/dates.js';
 import { sexSchoolWarning, type IntakeClass, type IntakeCounts, type IntakeFinaliseResult, type IntakeFinaliseRun, type IntakeUndoAnswer, type IntakeView } from '../../shared/intake.schemas.js';
 import { FIELD_MESSAGES, findField, identityKey, IDENTITY_TAKEN_MESSAGES, type FieldValue } from '../../shared/registration.fields.js';

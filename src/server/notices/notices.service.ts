@@ -9,7 +9,7 @@ import { readServerSecret } from '../http/server-secret.repository.js';
 import { queueMessage } from '../mail/outbox.service.js';
 import { NOTICE_CONTENT, type MailContent, type MailContext, type MailTemplateData, type NoticeTemplateName } from '../mail/templates/index.js';
 import type { DigestLine } from '../mail/templates/notice-attendance-digest.js';
-import { registrationStateOf } from '../../shared/admin.schemas.js';
+import { registrationStateOf } from '../../shared/students.schemas.js';
 import { schoolClock, schoolToday } from '../../shared/dates.js';
 import {
   DEFAULT_NOTICE_SETTINGS,

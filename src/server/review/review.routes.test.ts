@@ -4,7 +4,7 @@ import { readPdf } from '../../../tests/support/pdf-text.js';
 import { storeFileBody, tinyPdf } from '../../../tests/support/test-files.js';
 import { UploadedFileListSchema } from '../../shared/documents.schemas.js';
 import { DocumentQueueSchema, OfficeStudentReviewSchema, RegistrationReviewAnswerSchema, RegistrationReviewSchema, ReviewDocumentAnswerSchema } from '../../shared/review.schemas.js';
-import { AdminStudentListSchema } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema } from '../../shared/students.schemas.js';
 import { NoticeListSchema } from '../../shared/notices.schemas.js';
 import { DEMO_FAMILY, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 

@@ -1,4 +1,4 @@
-import { registrationStateOf } from '../../shared/admin.schemas.js';
+import { registrationStateOf } from '../../shared/students.schemas.js';
 import { documentUrl } from '../../shared/documents.schemas.js';
 import { schoolDateTime } from '../../shared/dates.js';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
-import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/students.schemas.js';
 import { multipartBody } from '../../../tests/support/test-files.js';
 import { ClassAttendanceSchema } from '../../shared/attendance.schemas.js';
 import { FORMER_STUDENT_MESSAGE, RolloverPreviewSchema, RolloverRunAnswerSchema, RolloverStateSchema, type RolloverPlanInput } from '../../shared/rollover.schemas.js';

@@ -1,5 +1,5 @@
 import { schoolToday, toDayFirstDate } from '../../shared/dates.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 import { academicYearLabel } from '../../shared/school.constants.js';
 import {
   RolloverPreviewSchema,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StudentImportResultSchema } from '../../shared/admin.schemas.js';
+import { StudentImportResultSchema } from '../../shared/students.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { farCornersXlsx, honestZipBomb, largeStudentsXlsx, lyingZipBomb } from '../../../tests/support/crafted-spreadsheets.js';
 import { expectLoopKeptTurning, longestEventLoopDelay } from '../../../tests/support/event-loop.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
-import { AdminStudentListSchema, AdminStudentSchema, NEW_STUDENT_MESSAGES } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, AdminStudentSchema, NEW_STUDENT_MESSAGES } from '../../shared/students.schemas.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { startSmtpInbox } from '../../../tests/support/smtp-inbox.js';
-import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, StudentListPageSchema } from '../../shared/students.schemas.js';
 import { BulkAnswerSchema, BulkSummarySchema, type BulkSelection } from '../../shared/bulk.schemas.js';
 import { ParentEmailListSchema } from '../../shared/notices.schemas.js';
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';

@@ -1,4 +1,4 @@
-import { matchesStudentFilter, type StudentListFilter } from '../../shared/admin.schemas.js';
+import { matchesStudentFilter, type StudentListFilter } from '../../shared/students.schemas.js';
 import {
   BULK_INVITE_REPEAT_HOURS,
   studentsWord,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
-import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, matchesStudentFilter, type AdminStudent } from '../../shared/students.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 

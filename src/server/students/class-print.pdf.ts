@@ -1,5 +1,5 @@
 import type { TableCell } from 'pdfmake/interfaces.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
 import type { ClassRollRow } from './bulk.repository.js';

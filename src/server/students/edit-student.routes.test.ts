@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
-import { StudentChangesPageSchema, type StudentChangesPage } from '../../shared/admin.schemas.js';
+import { StudentChangesPageSchema, type StudentChangesPage } from '../../shared/students.schemas.js';
 import { IDENTITY_TAKEN_MESSAGES } from '../../shared/registration.fields.js';
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 

@@ -1,5 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
-import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/admin.schemas.js';
+import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/students.schemas.js';
 import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';

@@ -1,7 +1,7 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
-import type { RegistrationState } from '../../shared/admin.schemas.js';
+import type { RegistrationState } from '../../shared/students.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
 

@@ -9,7 +9,7 @@ import {
   type ImportAction,
   type StudentImportResult,
   type StudentImportRow,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { fromDayFirstDate } from '../../shared/dates.js';
 import { LOOKUPS, type LookupName } from '../../shared/lookups.schemas.js';

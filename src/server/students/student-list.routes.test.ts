@@ -12,7 +12,7 @@ import {
   type StudentListPage,
   type StudentListPageRequest,
   type StudentSortField,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 
 /**

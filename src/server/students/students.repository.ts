@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type OrderByItemBuilder, type RawBuilder, type Selectable } from 'kysely';
-import { DEFAULT_STUDENT_SORT, studentSearchWords, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/admin.schemas.js';
+import { DEFAULT_STUDENT_SORT, studentSearchWords, type AdminStudent, type StudentListFilter, type StudentSortField } from '../../shared/students.schemas.js';
 import type { Db } from '../db/database.js';
 import type { Database, StudentTable } from '../db/schema.js';
 import { onRoll, studentScope } from '../db/student-scope.js';
@@ -26,7 +26,7 @@ function containsPattern(text: string): string {
 
 /**
  * The students of the list, as one WHERE: the caller's classes, the class chosen, and the search
- * as `matchesStudentSearch` (src/shared/admin.schemas.ts) defines it — every word of the search
+ * as `matchesStudentSearch` (src/shared/students.schemas.ts) defines it — every word of the search
  * (folded: no accents, lower case) in the ID, the names (`search_name`, stored folded: D82), the
  * pin, the class or the date of birth; former students only when asked (D60). Every read of the
  * list (the whole list, a page, a count, the ids in order) starts here, so a narrowing is added once.

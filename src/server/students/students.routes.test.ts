@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
-import { AdminStudentListSchema, StudentImportResultSchema, listName } from '../../shared/admin.schemas.js';
+import { AdminStudentListSchema, StudentImportResultSchema, listName } from '../../shared/students.schemas.js';
 import { toCompactDate } from '../../shared/dates.js';
 import { REGISTRATION_FIELDS } from '../../shared/registration.fields.js';
 import { nowIso } from '../db/database.js';

@@ -17,7 +17,7 @@ import {
   StudentHistoryQuerySchema,
   StudentListQuerySchema,
   pageRequestOf,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { StudentParamsSchema } from '../../shared/privacy.schemas.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { FormerStudentsQuerySchema } from '../../shared/rollover.schemas.js';

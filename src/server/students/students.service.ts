@@ -15,7 +15,7 @@ import {
   type StudentChangesPage,
   type StudentHistoryQuery,
   type StudentListPageRequest,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';
 import { DEFAULT_REQUIRED_DOCUMENT_TYPES, computeProgress } from '../../shared/registration.progress.js';

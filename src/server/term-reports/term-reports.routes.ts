@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
@@ -21,6 +21,7 @@ import {
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
 import type { AppDeps } from '../app-deps.js';
+import type { ZodApp } from '../http/zod-app.js';
 import { callerOf } from '../access/roles.js';
 import { requireUser } from '../http/access.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -70,7 +71,7 @@ export const termReportRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) 
 };
 
 /** The plugin's instance, its schemas zod's. */
-type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+type App = ZodApp;
 
 const tags = ['term-reports'];
 

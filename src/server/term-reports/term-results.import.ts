@@ -8,7 +8,7 @@ import {
   type TermResultColumnKey,
 } from '../../shared/term-reports.schemas.js';
 import { headingsByColumn, normaliseHeading, type Cell, type SheetRequest, type SheetRow } from '../spreadsheets/spreadsheet-upload.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 
 /**
  * The import's rules, without the database: which column is which, what each cell must hold,

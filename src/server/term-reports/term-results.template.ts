@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.js';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 import { TERM_RESULT_COLUMNS } from '../../shared/term-reports.schemas.js';
 import { badRequest } from '../http/errors.js';
 import { loadExcelJs } from '../spreadsheets/exceljs.js';

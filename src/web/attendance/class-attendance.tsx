@@ -16,7 +16,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { listName } from '../../shared/admin.schemas.js';
+import { listName } from '../../shared/students.schemas.js';
 import { checkReportRange, classAttendanceUrl, type ClassAttendance as ClassAttendanceData } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';

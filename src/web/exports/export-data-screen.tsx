@@ -8,7 +8,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES, REGISTRATION_DATA_FILE_NAME, REGISTRATION_SPREADSHEET_URL } from '../../shared/admin.schemas.js';
+import { ADMIN_MESSAGES, REGISTRATION_DATA_FILE_NAME, REGISTRATION_SPREADSHEET_URL } from '../../shared/students.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useDownloadFile } from '../lib/download-file.js';

@@ -7,7 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { parentsContactSpreadsheetUrl, parentsContactUrl, registrationReportUrl } from '../../shared/admin.schemas.js';
+import { parentsContactSpreadsheetUrl, parentsContactUrl, registrationReportUrl } from '../../shared/students.schemas.js';
 import { formClassName } from '../../shared/form-class.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useFormClasses } from '../lib/form-classes.js';

@@ -13,7 +13,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { REGISTRATION_STATE_LABELS } from '../../shared/admin.schemas.js';
+import { REGISTRATION_STATE_LABELS } from '../../shared/students.schemas.js';
 import { REVIEW_STEPS, reviewStepLabel, unreviewedDocumentsText, type RegistrationDecisions, type RegistrationReview, type ReviewStep } from '../../shared/review.schemas.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RegistrationState } from '../../shared/admin.schemas.js';
+import type { RegistrationState } from '../../shared/students.schemas.js';
 import { registrationDecisionsFor, type DocumentQueue, type OfficeStudentReview, type RegistrationReview } from '../../shared/review.schemas.js';
 import { answerFetch, renderScreen } from '../../../tests/support/render-web.js';
 import { DocumentDecision } from './document-decision.js';

@@ -15,7 +15,7 @@ import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { format, isValid, parseISO } from 'date-fns';
-import { ADMIN_MIN_BIRTH_DATE, AddStudentSchema, adminEditFieldLabel, listName, type AddStudentField, type AdminStudent } from '../../shared/admin.schemas.js';
+import { ADMIN_MIN_BIRTH_DATE, AddStudentSchema, adminEditFieldLabel, listName, type AddStudentField, type AdminStudent } from '../../shared/students.schemas.js';
 import { formClassName } from '../../shared/form-class.js';
 import { findField } from '../../shared/registration.fields.js';
 import { useSnackbar } from '../components/snackbar-provider.js';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerFetch, createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
-import type { AdminStudent } from '../../shared/admin.schemas.js';
+import type { AdminStudent } from '../../shared/students.schemas.js';
 import { IDENTITY_TAKEN_MESSAGES } from '../../shared/registration.fields.js';
 import { EditStudentDialog } from './edit-student-dialog.js';
 

@@ -26,7 +26,7 @@ import {
   listName,
   type AdminEditField,
   type AdminStudent,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { formClassName } from '../../shared/form-class.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import SchoolIcon from '@mui/icons-material/School';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
-import { listName, type AdminStudent } from '../../shared/admin.schemas.js';
+import { listName, type AdminStudent } from '../../shared/students.schemas.js';
 import { useSession } from '../lib/session.js';
 import { canTake } from '../lib/staff-access.js';
 import type { EnrolmentView } from './enrolment-dialog.js';

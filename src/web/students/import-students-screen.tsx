@@ -11,7 +11,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { IMPORT_TEMPLATE_FILE_NAME, IMPORT_TEMPLATE_URL, type StudentImportResult, type StudentImportRow } from '../../shared/admin.schemas.js';
+import { IMPORT_TEMPLATE_FILE_NAME, IMPORT_TEMPLATE_URL, type StudentImportResult, type StudentImportRow } from '../../shared/students.schemas.js';
 import { findField } from '../../shared/registration.fields.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useImportStudents } from './students.api.js';

@@ -8,7 +8,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
-import { ADMIN_MESSAGES, listName, type AdminStudent } from '../../shared/admin.schemas.js';
+import { ADMIN_MESSAGES, listName, type AdminStudent } from '../../shared/students.schemas.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useResetStudentPassword } from './students.api.js';
 

@@ -18,7 +18,7 @@ import {
   fullListName,
   listName,
   type AdminStudent,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { StudentRowActions, type StudentRowAction } from './student-row-actions.js';
 
 /** The row a sort compares (a small school's list sorts in the page). */

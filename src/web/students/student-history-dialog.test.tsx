@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerFetch, renderScreen } from '../../../tests/support/render-web.js';
-import type { StudentChangesPage } from '../../shared/admin.schemas.js';
+import type { StudentChangesPage } from '../../shared/students.schemas.js';
 import { StudentHistoryDialog } from './student-history-dialog.js';
 
 /**

@@ -12,7 +12,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import type { StudentChange } from '../../shared/admin.schemas.js';
+import type { StudentChange } from '../../shared/students.schemas.js';
 import { schoolDateTime } from '../../shared/dates.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useStudentHistory } from './students.api.js';

@@ -10,7 +10,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { REGISTRATION_STATES, REGISTRATION_STATE_LABELS, type RegistrationState } from '../../shared/admin.schemas.js';
+import { REGISTRATION_STATES, REGISTRATION_STATE_LABELS, type RegistrationState } from '../../shared/students.schemas.js';
 
 /** The student list's search box and its class and registration filters. */
 export function StudentFilters({

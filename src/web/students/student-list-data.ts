@@ -11,7 +11,7 @@ import {
   type StudentListFilter,
   type StudentListPageRequest,
   type StudentSortField,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { firstClassOf } from '../lib/staff-access.js';
 import { useDebouncedValue } from '../lib/use-debounced-value.js';

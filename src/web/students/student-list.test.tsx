@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient, jsonResponse, renderScreen } from '../../../tests/support/render-web.js';
 import type { SessionAnswer, SessionUser } from '../../shared/auth.schemas.js';
-import { ADMIN_MESSAGES, type StudentListPage } from '../../shared/admin.schemas.js';
+import { ADMIN_MESSAGES, type StudentListPage } from '../../shared/students.schemas.js';
 import { sessionQueryKey } from '../lib/session.js';
 import StudentList from './student-list.js';
 

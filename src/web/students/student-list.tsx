@@ -16,7 +16,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { useNavigate } from 'react-router';
-import { ADMIN_MESSAGES, callListUrl, listName, registrationFormUrl, type AdminStudent } from '../../shared/admin.schemas.js';
+import { ADMIN_MESSAGES, callListUrl, listName, registrationFormUrl, type AdminStudent } from '../../shared/students.schemas.js';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 import { FROM_STUDENT_LIST } from '../components/back-to-students.js';
 import { useSnackbar } from '../components/snackbar-provider.js';

@@ -15,7 +15,7 @@ import {
   type AdminEditField,
   type AdminStudent,
   type StudentImportResult,
-} from '../../shared/admin.schemas.js';
+} from '../../shared/students.schemas.js';
 import { SaveStudentAnswerSchema } from '../../shared/registration.schemas.js';
 import { apiRequest, fileForm } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { studentNameSearchText } from '../../../shared/admin.schemas.js';
+import { studentNameSearchText } from '../../../shared/students.schemas.js';
 
 /**
  * `students.search_name` (docs/decisions.md D82): the student's first, middle and last names with
