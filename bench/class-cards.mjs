@@ -1,4 +1,4 @@
-// class-cards: report day (issue 19, D59). In the same run: one report card's download
+// class-cards: report day (D59). In the same run: one report card's download
 // (GET /api/report-card/{id}/{year}/{term}, the administrator opening a 5A student's card), a class
 // of 40 cards as one PDF (GET /api/report-cards/class/5A/2025/1, read to its end line), and a form
 // of 200 cards (5 classes × 40) as a zip of class PDFs (GET /api/report-cards/form/5/2025/1) while

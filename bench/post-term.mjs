@@ -22,7 +22,7 @@ import {
 const NAME = 'post-term';
 const MAX_SECONDS = 1;
 
-/** 'yyyy-MM-dd HH:mm:ss', the Swedish-locale local time the spec's client sends (SPEC §4). */
+/** 'yyyy-MM-dd HH:mm:ss', the Swedish-locale local time the original client sends (docs/requirements.md R15). */
 const datePosted = () => new Date().toLocaleString('sv-SE').slice(0, 19);
 
 await runBench(NAME, `seconds<=${MAX_SECONDS}`, async () => {

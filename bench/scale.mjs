@@ -1,4 +1,4 @@
-// scale: how the admin area's school-wide work grows with the school (issue 20). The demo school
+// scale: how the admin area's school-wide work grows with the school (D63). The demo school
 // seeded at 2,000 and at 10,000 students (100 and 500 a class; seeded and cached before any
 // clock starts), and for each path in PATHS a fresh portal of each size, one warm-up download,
 // then three downloads each, interleaved (2k, 10k, 2k, …), medians: seconds to download it whole

@@ -1,4 +1,4 @@
-// student-list: the first screen of the admin student list at 10,000 students (issue 20, D64).
+// student-list: the first screen of the admin student list at 10,000 students (D64).
 // The built portal on the demo school seeded with 500 students a class (20 classes), signed in
 // as the office; Lighthouse 12 (its simulated mobile throttling, performance category only)
 // driving Debian's Chromium (/usr/bin/chromium, nothing downloaded) at 390 x 844 px, the page

@@ -1,4 +1,4 @@
-// npm start: build what is missing or stale, then run the server (DESIGN §1).
+// npm start: build what is missing or stale, then run the server (docs/operations.md).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, build, isBuildStale } from './build-lib.mjs';

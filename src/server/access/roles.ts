@@ -1,6 +1,6 @@
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type SchoolAction, type StaffRole, type StudentAction } from '../../shared/staff.js';
 import { forbidden } from '../http/errors.js';
-import type { SessionAccount } from '../http/session.js';
+import type { SessionAccount } from './session-account.js';
 
 /**
  * Who may do what (docs/decisions.md D49, D86): the role table, `can`, and every rule that

@@ -6,7 +6,9 @@ import type { Config } from '../config.js';
 import * as repo from './session.repository.js';
 import type { Db } from '../db/database.js';
 import type { UserRole } from '../db/schema.js';
-import type { StaffRole } from '../../shared/staff.js';
+import type { SessionAccount } from '../access/session-account.js';
+
+export type { SessionAccount } from '../access/session-account.js';
 
 /**
  * Server-side sessions on our own `sessions` table (docs/decisions.md D1): an opaque random id in an
@@ -23,34 +25,6 @@ import type { StaffRole } from '../../shared/staff.js';
 export const SESSION_COOKIE = 'portal_session';
 /** last_seen_at is written at most this often, so a signed-in read costs one indexed SELECT. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-/**
- * The signed-in account as its session reads it on each request (`request.user`). Rules about who
- * is asking take the `Caller` made from it (access/roles.ts `callerOf`); `SessionUser` in
- * src/shared is what GET /api/session answers about it.
- */
-export interface SessionAccount {
-  id: number;
-  role: UserRole;
-  /** The job of a staff account; null for a student (D49). */
-  staffRole: StaffRole | null;
-  /** A form teacher's classes; empty for everyone else. */
-  classIds: string[];
-  /** A family account's linked children (their student IDs); empty for everyone else. */
-  childIds: string[];
-  studentId: string | null;
-  username: string | null;
-  /** A family account's sign-in address; null for everyone else. */
-  email: string | null;
-  name: string;
-  firstLogin: boolean;
-  passwordReset: boolean;
-  /**
-   * The second factor is required for the account and not set up yet: this session reaches only
-   * the enrolment calls (http/access.ts `allowDuringSecondFactorSetup`) until it is.
-   */
-  secondFactorSetup: boolean;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
