@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { SESSION_COOKIE, hashToken } from '../../src/server/http/session.js';
@@ -47,12 +47,16 @@ export interface Browser {
   page: Page;
   /** What the browser did that a failed test's report needs: navigations, failed requests, console errors. */
   trail: string[];
+  /** The requests the page sent that have no answer yet. */
+  pending: Set<Request>;
   close(): Promise<void>;
 }
 
 /** Keeps the last events of a context worth reading when a test fails (see `reportFailure`). */
-function recordTrail(context: BrowserContext, page: Page): string[] {
+function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pending: Set<Request> } {
   const trail: string[] = [];
+  // Requests sent and not yet answered: a screen that waits for ever waits on one of these.
+  const pending = new Set<Request>();
   const started = Date.now();
   const note = (line: string) => {
     trail.push(`+${((Date.now() - started) / 1000).toFixed(2)} s ${line}`);
@@ -61,14 +65,19 @@ function recordTrail(context: BrowserContext, page: Page): string[] {
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
   });
-  context.on('requestfailed', (request) => note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`));
+  context.on('request', (request) => pending.add(request));
+  context.on('requestfinished', (request) => pending.delete(request));
+  context.on('requestfailed', (request) => {
+    pending.delete(request);
+    note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`);
+  });
   context.on('response', (response) => {
     if (response.status() >= 400) note(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
   });
   context.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') note(`console ${message.type()}: ${message.text()}`);
   });
-  return trail;
+  return { trail, pending };
 }
 
 /**
@@ -77,7 +86,8 @@ function recordTrail(context: BrowserContext, page: Page): string[] {
  */
 async function reportFailure(browser: Browser, testName: string): Promise<void> {
   const { page } = browser;
-  const lines = [`Browser at the failure of "${testName}": ${page.url()}`, ...browser.trail];
+  const waiting = [...browser.pending].map((request) => `still unanswered: ${request.method()} ${request.url()}`);
+  const lines = [`Browser at the failure of "${testName}": ${page.url()}`, ...browser.trail, ...waiting];
   try {
     const text = await page.locator('body').innerText({ timeout: 5_000 });
     lines.push('Text on the screen:', text.slice(0, 2_000));
@@ -124,11 +134,12 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   // test's own timeout (vitest.config.ts) stays the outer bound.
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
-  const trail = recordTrail(context, page);
+  const { trail, pending } = recordTrail(context, page);
   return {
     context,
     page,
     trail,
+    pending,
     async close() {
       await context.close();
       await own?.close();
