@@ -205,6 +205,11 @@ export async function signIn(page: Page, portal: Portal, account: SignInAccount,
   const target = new URL(path ?? home, portal.baseUrl);
   await page.goto(target.toString());
   await page.waitForURL((address) => address.pathname === target.pathname);
+  // The first screen fetches its code and data in several rounds after the load event. A click in
+  // those rounds was lost about once in a hundred sign-ins on a busy machine (the menu's button
+  // was clicked and the address never changed), so a test starts from a page that has settled,
+  // as a person's first click does.
+  await page.waitForLoadState('networkidle');
 }
 
 /** What a browser spec's tests use: the running portal and the running test's page. */
