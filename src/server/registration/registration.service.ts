@@ -129,6 +129,117 @@ function identityTaken(field: IdentityField): AppError {
   return new AppError(409, 'conflict', message, { [field]: [message] });
 }
 
+/** The sent fields split by the rules of the school's day (no future dates): what may be saved, and why the rest may not. */
+function checkSchoolDay(sent: Omit<SaveStudentBody, 'id'>, today: string): { changes: Record<string, FieldValue>; dayErrors: Record<string, string[]> } {
+  const changes: Record<string, FieldValue> = {};
+  // No prototype: a field named like an Object.prototype member must not find one.
+  const dayErrors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [name, value] of Object.entries(sent)) {
+    const field = findField(name);
+    if (!field || value === undefined) continue;
+    const messages = dayRuleMessages(field, value, { today });
+    if (messages.length > 0) dayErrors[name] = messages;
+    else changes[name] = value;
+  }
+  return { changes, dayErrors };
+}
+
+/** What the caller may not send at all: a read-only field from a family, nothing, or the declaration from anyone but a linked family account (D75). */
+function checkCallerMayChange(caller: Caller, changes: Record<string, FieldValue>): void {
+  if (isFamilyCaller(caller)) {
+    const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
+    if (readOnly.length > 0) {
+      throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
+    }
+  }
+  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
+  // The declaration is the parent's: only a family account linked to the child agrees (or
+  // withdraws) online; the link was checked with the row before this.
+  if ('agree_terms_conditions' in changes && !mayAgreeToDeclaration(caller)) {
+    throw forbidden(isStudentCaller(caller) ? DECLARATION_MESSAGES.studentRefused : DECLARATION_MESSAGES.staffRefused);
+  }
+}
+
+/** Selects drawn from a lookup must name a row of it (towns, religions, classes…). */
+async function checkLookups(trx: Db, changes: Record<string, FieldValue>): Promise<void> {
+  const lookupErrors: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(changes)) {
+    const field = findField(name);
+    if (field?.control === 'select' && field.lookup && typeof value === 'string' && !(await isLookupValue(trx, field.lookup, value))) {
+      lookupErrors[name] = ['Choose one of the listed values.'];
+    }
+  }
+  if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
+}
+
+/**
+ * The date the terms were agreed, and who agreed, follow the agreement (server-managed, D75):
+ * sets `agree_terms_date` among the changes and answers the agreement's own columns.
+ */
+async function agreementColumns(
+  trx: Db,
+  caller: Caller,
+  changes: Record<string, FieldValue>,
+  old: Record<string, FieldValue>,
+  { today, now }: { today: string; now: Date },
+): Promise<Record<string, string | number | null>> {
+  if (!('agree_terms_conditions' in changes) || changes.agree_terms_conditions === old.agree_terms_conditions) return {};
+  const agreed = changes.agree_terms_conditions === 1;
+  changes.agree_terms_date = agreed ? today : null;
+  return {
+    agreed_by_user_id: agreed ? caller.userId : null,
+    agreed_by_name: agreed ? await repo.findAccountName(trx, caller.userId) : null,
+    // A family account's: the only kind that may agree (checkCallerMayChange).
+    agreed_by_kind: agreed ? caller.kind : null,
+    agreed_at: agreed ? now.toISOString() : null,
+  };
+}
+
+/**
+ * The rules between fields (place in family, D77), on the record as this save would leave it,
+ * when the save changes one of their fields (an old record that breaks them still saves others);
+ * then a birth certificate pin or SEA number belongs to one student (D40), as the import checks.
+ */
+async function checkChangedRecord(trx: Db, id: string, old: Record<string, FieldValue>, changes: Record<string, FieldValue>, changed: [string, FieldValue][]): Promise<void> {
+  const changedNames = changed.map(([name]) => name);
+  const crossErrors = changedNames.some((name) => CROSS_FIELD_NAMES.has(name)) ? crossFieldProblems({ ...old, ...changes }, changedNames) : {};
+  const firstCrossError = Object.values(crossErrors)[0]?.[0];
+  if (firstCrossError !== undefined) throw badRequest(firstCrossError, crossErrors);
+  for (const [name, value] of changed) {
+    if (isIdentityField(name) && typeof value === 'string' && (await repo.isIdentityTaken(trx, name, value, id))) throw identityTaken(name);
+  }
+}
+
+/**
+ * Writes the changed columns (a save racing another past the identity check is refused by the
+ * unique index, answered the same), one audit row per field, and what a change sets off: the
+ * old parent address told of a student's change (D66), a returned record reopened, and a
+ * family's re-registration step confirmed (D62; an office correction confirms nothing).
+ */
+async function writeChanges(
+  trx: Db,
+  caller: Caller,
+  actor: Actor,
+  { id, row, window }: { id: string; row: repo.StudentRow; window: repo.StudentWindow },
+  changed: [string, FieldValue][],
+  { agreedBy, updatedAt }: { agreedBy: Record<string, string | number | null>; updatedAt: string },
+): Promise<void> {
+  const old = row as unknown as Record<string, FieldValue>;
+  await repo.updateStudentColumns(trx, id, { ...Object.fromEntries(changed), ...agreedBy }, updatedAt).catch((error: unknown) => {
+    const field = identityFieldOfError(error);
+    throw field ? identityTaken(field) : error;
+  });
+  await writeAudit(
+    trx,
+    changed.map(([name, value]) => ({ ...actor, action: 'update', entity: 'student', entity_id: id, field: name, old_value: asText(old[name]), new_value: asText(value) })),
+  );
+  if (isStudentCaller(caller)) {
+    await family.tellOldParentAddresses(trx, row, changed.map(([name, value]) => ({ field: name, oldValue: asText(old[name]), newValue: asText(value) })));
+  }
+  if (isFamilyCaller(caller) && window.review === 'returned') await reopenReturned(trx, actor, id);
+  if (isFamilyCaller(caller)) await reRegistration.confirmChangedSteps(trx, actor, id, changed.map(([name]) => findField(name)?.step ?? ''));
+}
+
 /**
  * Saves only the fields sent, whose values the route's schema has checked against the catalogue's
  * rules (`SaveStudentBodySchema`); here the rules that need more than the value: the school's day
@@ -140,16 +251,7 @@ function identityTaken(field: IdentityField): AppError {
 export async function saveStudentFields(db: Db, caller: Caller, actor: Actor, body: SaveStudentBody, now = new Date()): Promise<SaveStudentAnswer> {
   const today = schoolToday(now);
   const { id, ...sent } = body;
-  const changes: Record<string, FieldValue> = {};
-  // No prototype: a field named like an Object.prototype member must not find one.
-  const dayErrors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const [name, value] of Object.entries(sent)) {
-    const field = findField(name);
-    if (!field || value === undefined) continue;
-    const messages = dayRuleMessages(field, value, { today });
-    if (messages.length > 0) dayErrors[name] = messages;
-    else changes[name] = value;
-  }
+  const { changes, dayErrors } = checkSchoolDay(sent, today);
 
   // Saves arriving together share one commit (group commit); each still answers only after it.
   return inGroupedTransaction(db, async (trx) => {
@@ -160,28 +262,8 @@ export async function saveStudentFields(db: Db, caller: Caller, actor: Actor, bo
     authorizeStudentRow(caller, 'student.edit', id, found?.row);
     const firstDayError = Object.values(dayErrors)[0]?.[0];
     if (firstDayError !== undefined) throw badRequest(firstDayError, dayErrors);
-    if (isFamilyCaller(caller)) {
-      const readOnly = Object.keys(changes).filter((name) => findField(name)?.readOnlyForStudents);
-      if (readOnly.length > 0) {
-        throw badRequest('This field is read-only.', Object.fromEntries(readOnly.map((name) => [name, ['This field is read-only.']])));
-      }
-    }
-    if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to save.');
-    // The declaration is the parent's: only a family account linked to the child agrees (or
-    // withdraws) online; the link was checked with the row above (D75).
-    if ('agree_terms_conditions' in changes && !mayAgreeToDeclaration(caller)) {
-      throw forbidden(isStudentCaller(caller) ? DECLARATION_MESSAGES.studentRefused : DECLARATION_MESSAGES.staffRefused);
-    }
-
-    // Selects drawn from a lookup must name a row of it (towns, religions, classes…).
-    const lookupErrors: Record<string, string[]> = {};
-    for (const [name, value] of Object.entries(changes)) {
-      const field = findField(name);
-      if (field?.control === 'select' && field.lookup && typeof value === 'string' && !(await isLookupValue(trx, field.lookup, value))) {
-        lookupErrors[name] = ['Choose one of the listed values.'];
-      }
-    }
-    if (Object.keys(lookupErrors).length > 0) throw badRequest(Object.values(lookupErrors)[0]![0]!, lookupErrors);
+    checkCallerMayChange(caller, changes);
+    await checkLookups(trx, changes);
 
     if (!found) throw notFound('No student has this ID.');
     const { row, documentTypes, window } = found;
@@ -191,71 +273,17 @@ export async function saveStudentFields(db: Db, caller: Caller, actor: Actor, bo
       if (!status.editable) throw new AppError(422, 'registration_closed', status.reason ?? WINDOW_MESSAGES.closed);
     }
     const old = row as unknown as Record<string, FieldValue>;
-
-    // The date the terms were agreed, and who agreed, follow the agreement (server-managed, D75).
-    let agreedBy: Record<string, string | number | null> = {};
-    if ('agree_terms_conditions' in changes && changes.agree_terms_conditions !== old.agree_terms_conditions) {
-      const agreed = changes.agree_terms_conditions === 1;
-      changes.agree_terms_date = agreed ? today : null;
-      agreedBy = {
-        agreed_by_user_id: agreed ? caller.userId : null,
-        agreed_by_name: agreed ? await repo.findAccountName(trx, caller.userId) : null,
-        // A family account's: the only kind that may agree (above).
-        agreed_by_kind: agreed ? caller.kind : null,
-        agreed_at: agreed ? now.toISOString() : null,
-      };
-    }
+    const agreedBy = await agreementColumns(trx, caller, changes, old, { today, now });
     const changed = Object.entries(changes).filter(([name, value]) => asText(old[name]) !== asText(value));
-    // The rules between fields (place in family, D77), on the record as this save would leave it,
-    // when the save changes one of their fields: an old record that breaks them still saves others.
-    const changedNames = changed.map(([name]) => name);
-    const crossErrors = changedNames.some((name) => CROSS_FIELD_NAMES.has(name)) ? crossFieldProblems({ ...old, ...changes }, changedNames) : {};
-    const firstCrossError = Object.values(crossErrors)[0]?.[0];
-    if (firstCrossError !== undefined) throw badRequest(firstCrossError, crossErrors);
-    // A birth certificate pin or SEA number belongs to one student (D40), as the import checks;
-    // a save racing another past this check is refused by the unique index, answered the same.
-    for (const [name, value] of changed) {
-      if (isIdentityField(name) && typeof value === 'string' && (await repo.isIdentityTaken(trx, name, value, id))) throw identityTaken(name);
-    }
+    await checkChangedRecord(trx, id, old, changes, changed);
     const updatedAt = nowIso();
-    if (changed.length > 0) {
-      await repo.updateStudentColumns(trx, id, { ...Object.fromEntries(changed), ...agreedBy }, updatedAt).catch((error: unknown) => {
-        const field = identityFieldOfError(error);
-        throw field ? identityTaken(field) : error;
-      });
-      await writeAudit(
-        trx,
-        changed.map(([name, value]) => ({
-          ...actor,
-          action: 'update',
-          entity: 'student',
-          entity_id: id,
-          field: name,
-          old_value: asText(old[name]),
-          new_value: asText(value),
-        })),
-      );
-    }
-    // A student's own change of a parent e-mail is told to the old address (D66).
-    if (changed.length > 0 && isStudentCaller(caller)) {
-      await family.tellOldParentAddresses(trx, row, changed.map(([name, value]) => ({ field: name, oldValue: asText(old[name]), newValue: asText(value) })));
-    }
-    if (changed.length > 0 && isFamilyCaller(caller) && window.review === 'returned') await reopenReturned(trx, actor, id);
-    // A family's saved change confirms its step of a re-registration (D62); an office correction does not.
-    if (changed.length > 0 && isFamilyCaller(caller)) {
-      await reRegistration.confirmChangedSteps(trx, actor, id, changed.map(([name]) => findField(name)?.step ?? ''));
-    }
+    if (changed.length > 0) await writeChanges(trx, caller, actor, { id, row, window }, changed, { agreedBy, updatedAt });
     // The row read for this save is its own: the record after the save is that row with the
     // changes written onto it (the audit rows above hold the old values already).
     const after = Object.assign(old, changes, agreedBy);
     const progress = computeProgress(after, documentTypes, { today });
     await repo.upsertProgress(trx, id, progress, updatedAt);
-    return {
-      id,
-      saved: changes,
-      progress,
-      updated_at: changed.length > 0 ? updatedAt : row.updated_at,
-    };
+    return { id, saved: changes, progress, updated_at: changed.length > 0 ? updatedAt : row.updated_at };
   });
 }
 
