@@ -205,10 +205,11 @@ export async function signIn(page: Page, portal: Portal, account: SignInAccount,
   const target = new URL(path ?? home, portal.baseUrl);
   await page.goto(target.toString());
   await page.waitForURL((address) => address.pathname === target.pathname);
-  // The first screen fetches its code and data in several rounds after the load event. A click in
-  // those rounds was lost about once in a hundred sign-ins on a busy machine (the menu's button
-  // was clicked and the address never changed), so a test starts from a page that has settled,
-  // as a person's first click does.
+  // The first screen fetches its code and data in several rounds after the load event, and the
+  // layout moves as each arrives. Playwright checks what is under the pointer at the press only:
+  // when the student list's rows arrived between the press and the release, the release fell on
+  // another menu entry and the click went nowhere (about once in a hundred sign-ins on a busy
+  // machine). A test starts from a page that has settled, as a person's first click does.
   await page.waitForLoadState('networkidle');
 }
 
