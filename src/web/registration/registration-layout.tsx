@@ -87,16 +87,7 @@ export function RegistrationLayout() {
   useSignInInPlace();
 
   if (!user) return null;
-  if (studentId === null) {
-    return user.role === 'guardian' ? (
-      <Alert severity="info">
-        No child is linked to your account yet.{' '}
-        <RouterLink to="/family/children">Add a child</RouterLink> with the code from the school's letter.
-      </Alert>
-    ) : (
-      <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>
-    );
-  }
+  if (studentId === null) return <NoStudentNotice guardian={user.role === 'guardian'} />;
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
   // Only when the loader's call failed and the record is being asked for again.
   if (!record.data) return <PageSpinner label="Loading the registration record" />;
@@ -132,36 +123,7 @@ export function RegistrationLayout() {
             pb: { xs: 9, sm: 0 },
           }}
         >
-          {!narrow && (
-            <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
-              <List dense>
-                {REGISTRATION_STEPS.map((step) => {
-                  const done = progress[step.flag] === 1;
-                  const selected = step.path === activePath;
-                  return (
-                    <ListItem key={step.path} disablePadding>
-                      <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
-                        <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
-                          {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
-                        </ListItemIcon>
-                        <ListItemText primary={step.label} />
-                      </ListItemButton>
-                    </ListItem>
-                  );
-                })}
-                {role === 'student' && (
-                  <ListItem disablePadding>
-                    <ListItemButton component={RouterLink} to="/registration/change-password">
-                      <ListItemIcon sx={{ minWidth: 36 }}>
-                        <KeyIcon />
-                      </ListItemIcon>
-                      <ListItemText primary="Change password" />
-                    </ListItemButton>
-                  </ListItem>
-                )}
-              </List>
-            </Paper>
-          )}
+          {!narrow && <StepSideMenu progress={progress} activePath={activePath} withChangePassword={role === 'student'} />}
           <Box sx={{ minWidth: 0 }}>
             <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
             {!editable && status.data?.reason && (
@@ -179,33 +141,89 @@ export function RegistrationLayout() {
             )}
           </Box>
         </Box>
-        {narrow && (
-          <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
-            <BottomNavigation showLabels value={activePath}>
-              {REGISTRATION_STEPS.map((step) => (
-                <BottomNavigationAction
-                  key={step.path}
-                  value={step.path}
-                  label={step.short}
-                  icon={STEP_ICONS[step.path]}
-                  component={RouterLink}
-                  to={`/registration/${step.path}`}
-                  aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
-                  aria-current={step.path === activePath ? 'page' : undefined}
-                  sx={{
-                    minWidth: 0,
-                    px: 0.25,
-                    // Six steps share a 360 px phone (60 px each): the current step's label keeps the
-                    // same size (MUI enlarges it, which cut off "Complete") and is told by weight and colour.
-                    '& .MuiBottomNavigationAction-label, & .MuiBottomNavigationAction-label.Mui-selected': { fontSize: '0.68rem', whiteSpace: 'nowrap' },
-                    '& .MuiBottomNavigationAction-label.Mui-selected': { fontWeight: 700 },
-                  }}
-                />
-              ))}
-            </BottomNavigation>
-          </Paper>
-        )}
+        {narrow && <StepBottomNav progress={progress} activePath={activePath} />}
       </>
     </RegistrationContext.Provider>
+  );
+}
+
+/** Where there is no student's record to show: a family account without a linked child, or staff. */
+function NoStudentNotice({ guardian }: { guardian: boolean }) {
+  return guardian ? (
+    <Alert severity="info">
+      No child is linked to your account yet.{' '}
+      <RouterLink to="/family/children">Add a child</RouterLink> with the code from the school's letter.
+    </Alert>
+  ) : (
+    <Alert severity="info">Registration records belong to students. Open a student's record from the admin area.</Alert>
+  );
+}
+
+interface StepNavProps {
+  progress: ProgressFlags;
+  activePath: string;
+}
+
+/** The steps down the side on a wide screen, each ticked when done; a student also finds Change password here. */
+function StepSideMenu({ progress, activePath, withChangePassword }: StepNavProps & { withChangePassword: boolean }) {
+  return (
+    <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
+      <List dense>
+        {REGISTRATION_STEPS.map((step) => {
+          const done = progress[step.flag] === 1;
+          const selected = step.path === activePath;
+          return (
+            <ListItem key={step.path} disablePadding>
+              <ListItemButton component={RouterLink} to={`/registration/${step.path}`} selected={selected} aria-current={selected ? 'page' : undefined}>
+                <ListItemIcon sx={{ minWidth: 36, color: done ? 'success.main' : 'text.secondary' }}>
+                  {done ? <CheckCircleIcon titleAccess="done" /> : <RadioButtonUncheckedIcon titleAccess="not done" />}
+                </ListItemIcon>
+                <ListItemText primary={step.label} />
+              </ListItemButton>
+            </ListItem>
+          );
+        })}
+        {withChangePassword && (
+          <ListItem disablePadding>
+            <ListItemButton component={RouterLink} to="/registration/change-password">
+              <ListItemIcon sx={{ minWidth: 36 }}>
+                <KeyIcon />
+              </ListItemIcon>
+              <ListItemText primary="Change password" />
+            </ListItemButton>
+          </ListItem>
+        )}
+      </List>
+    </Paper>
+  );
+}
+
+/** The steps along the bottom of a narrow screen, each named with whether it is done. */
+function StepBottomNav({ progress, activePath }: StepNavProps) {
+  return (
+    <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
+      <BottomNavigation showLabels value={activePath}>
+        {REGISTRATION_STEPS.map((step) => (
+          <BottomNavigationAction
+            key={step.path}
+            value={step.path}
+            label={step.short}
+            icon={STEP_ICONS[step.path]}
+            component={RouterLink}
+            to={`/registration/${step.path}`}
+            aria-label={`${step.label}: ${progress[step.flag] === 1 ? 'done' : 'not done'}`}
+            aria-current={step.path === activePath ? 'page' : undefined}
+            sx={{
+              minWidth: 0,
+              px: 0.25,
+              // Six steps share a 360 px phone (60 px each): the current step's label keeps the
+              // same size (MUI enlarges it, which cut off "Complete") and is told by weight and colour.
+              '& .MuiBottomNavigationAction-label, & .MuiBottomNavigationAction-label.Mui-selected': { fontSize: '0.68rem', whiteSpace: 'nowrap' },
+              '& .MuiBottomNavigationAction-label.Mui-selected': { fontWeight: 700 },
+            }}
+          />
+        ))}
+      </BottomNavigation>
+    </Paper>
   );
 }

@@ -44,7 +44,7 @@ import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
-import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { ConfirmStaffDialog, OneTimePasswordDialog, type Confirm } from './staff-account-dialogs.js';
 import { useCreateStaff, useStaffAccounts, useUpdateStaff } from './staff.api.js';
@@ -275,46 +275,34 @@ function StaffDialog({ open, account, classOptions, onClose, onSaved }: StaffDia
   );
 }
 
+/** What the form holds; the classes count only for a form teacher. */
+interface StaffValues {
+  username: string;
+  name: string;
+  role: StaffRole | '';
+  classIds: string[];
+  email: string;
+}
+
+/** A field's message under it (read out when it appears), or its hint. */
+const helperOf = (errors: FieldErrors, field: string, hint = ' ') => ({
+  error: errors[field] !== undefined,
+  helperText: errors[field] ?? hint,
+  slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
+});
+
 function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialogProps, 'open'>) {
-  const create = useCreateStaff();
-  const update = useUpdateStaff();
   const [username, setUsername] = useState(account?.username ?? '');
   const [name, setName] = useState(account?.name ?? '');
   const [role, setRole] = useState<StaffRole | ''>(account?.role ?? '');
   const [classIds, setClassIds] = useState<string[]>(account?.class_ids ?? []);
   const [email, setEmail] = useState(account?.email ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const pending = create.isPending || update.isPending;
-
-  const onError = (cause: Error) => {
-    if (isApiError(cause) && cause.errors) setErrors(Object.fromEntries(Object.entries(cause.errors).map(([field, messages]) => [field, messages[0]])));
-    setFailure(errorMessage(cause));
-  };
-
+  const { errors, failure, pending, save } = useSaveStaff(account, onSaved);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setFailure(null);
-    const classes = role === 'form_teacher' ? classIds : [];
-    const emailValue = email.trim() === '' ? null : email;
-    if (account === null) {
-      const parsed = CreateStaffSchema.safeParse({ username, name, role: role || undefined, class_ids: classes, email: emailValue });
-      if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
-      setErrors({});
-      create.mutate(parsed.data, { onSuccess: onSaved, onError });
-      return;
-    }
-    const parsed = UpdateStaffSchema.safeParse({ name, role, class_ids: classes, email: emailValue });
-    if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
-    setErrors({});
-    update.mutate({ id: account.id, change: parsed.data }, { onSuccess: onSaved, onError });
+    save({ username, name, role, classIds, email });
   };
-
-  const helper = (field: string, hint = ' ') => ({
-    error: errors[field] !== undefined,
-    helperText: errors[field] ?? hint,
-    slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
-  });
+  const helper = (field: string, hint?: string) => helperOf(errors, field, hint);
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-labelledby="staff-dialog-title">
@@ -364,29 +352,7 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
             {...helper('email')}
           />
         </Box>
-        {role === 'form_teacher' && (
-          <TextField
-            select
-            name="class_ids"
-            label="Classes"
-            value={classIds}
-            onChange={(event) => setClassIds(typeof event.target.value === 'string' ? event.target.value.split(',') : event.target.value)}
-            required
-            fullWidth
-            margin="dense"
-            {...helper('class_ids', 'The classes this form teacher teaches.')}
-            slotProps={{
-              select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') },
-              ...(errors['class_ids'] ? { formHelperText: { role: 'alert' } } : {}),
-            }}
-          >
-            {classOptions.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
+        {role === 'form_teacher' && <ClassesField value={classIds} onChange={setClassIds} options={classOptions} errors={errors} />}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
@@ -395,5 +361,77 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
         </Button>
       </DialogActions>
     </Box>
+  );
+}
+
+/**
+ * Save: the shared schema checks the values first (Add staff or a change), then the server's
+ * refusal puts its messages under their fields and its reason above them.
+ */
+function useSaveStaff(account: StaffAccount | null, onSaved: (answer: StaffAccountWithPassword) => void) {
+  const create = useCreateStaff();
+  const update = useUpdateStaff();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const onError = (cause: Error) => {
+    if (isApiError(cause) && cause.errors) setErrors(firstFieldMessages(cause.errors));
+    setFailure(errorMessage(cause));
+  };
+
+  const save = ({ username, name, role, classIds, email }: StaffValues) => {
+    setFailure(null);
+    const classes = role === 'form_teacher' ? classIds : [];
+    const emailValue = email.trim() === '' ? null : email;
+    if (account === null) {
+      const parsed = CreateStaffSchema.safeParse({ username, name, role: role || undefined, class_ids: classes, email: emailValue });
+      if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
+      setErrors({});
+      create.mutate(parsed.data, { onSuccess: onSaved, onError });
+      return;
+    }
+    const parsed = UpdateStaffSchema.safeParse({ name, role, class_ids: classes, email: emailValue });
+    if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
+    setErrors({});
+    update.mutate({ id: account.id, change: parsed.data }, { onSuccess: onSaved, onError });
+  };
+
+  return { errors, failure, pending: create.isPending || update.isPending, save };
+}
+
+/** A form teacher's classes, several chosen from the school's form classes. */
+function ClassesField({
+  value,
+  onChange,
+  options,
+  errors,
+}: {
+  value: string[];
+  onChange: (classIds: string[]) => void;
+  options: { value: string; label: string }[];
+  errors: FieldErrors;
+}) {
+  return (
+    <TextField
+      select
+      name="class_ids"
+      label="Classes"
+      value={value}
+      onChange={(event) => onChange(typeof event.target.value === 'string' ? event.target.value.split(',') : event.target.value)}
+      required
+      fullWidth
+      margin="dense"
+      {...helperOf(errors, 'class_ids', 'The classes this form teacher teaches.')}
+      slotProps={{
+        select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') },
+        ...(errors['class_ids'] ? { formHelperText: { role: 'alert' } } : {}),
+      }}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }

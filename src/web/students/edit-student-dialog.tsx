@@ -141,9 +141,45 @@ interface EditStudentFormProps {
 }
 
 function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStudentFormProps) {
+  const edit = useStudentEdit(student, onDirtyChange, onSaved);
+  const { values, stored } = edit;
+  const name = [values.first_name.trim(), values.last_name.trim()].filter(Boolean).join(' ') || student.id;
+  return (
+    <>
+      <DialogTitle id="edit-student-title">
+        Edit Student
+        <Typography component="span" display="block" color="text.secondary" variant="body2">
+          {listName(student)} · {student.id}
+        </Typography>
+      </DialogTitle>
+      <DialogContent>
+        <EditStudentFields values={values} messages={edit.messages} onChange={edit.setValue} onSubmit={edit.saveChanges} />
+        <SaveStatus saving={edit.saving} failure={edit.failure} />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button onClick={edit.saveChanges} variant="contained" disabled={edit.saving}>
+          Save
+        </Button>
+      </DialogActions>
+      <ConfirmMoveDialog
+        open={edit.confirmingMove}
+        question={EDIT_STUDENT_WORDS.moveQuestion(name, stored.class_id, values.class_id)}
+        onCancel={edit.cancelMove}
+        onMove={edit.confirmMove}
+      />
+    </>
+  );
+}
+
+/**
+ * The values against the stored ones and Save: the shared rules checked first, only the changed
+ * fields sent, a change of class held until it is confirmed, and the server's refusal put under
+ * the fields it names.
+ */
+function useStudentEdit(student: AdminStudent, onDirtyChange: (dirty: boolean) => void, onSaved: () => void) {
   const save = useSaveStudent();
   const snackbar = useSnackbar();
-  const classes = useFormClasses();
   const [stored] = useState<Values>(() => valuesOf(student));
   const [values, setValues] = useState<Values>(stored);
   const [messages, setMessages] = useState<Messages>({});
@@ -157,16 +193,6 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
     const next = { ...values, [field]: value };
     setValues(next);
     onDirtyChange(Object.keys(changesOf(next, stored)).length > 0);
-  };
-
-  /** Every field's message under the shared rules; null when all may be sent. */
-  const checkAll = (): Messages | null => {
-    const found: Messages = {};
-    for (const field of ADMIN_EDIT_FIELDS) {
-      const message = adminEditFieldMessage(field, values[field]);
-      if (message) found[field] = message;
-    }
-    return Object.keys(found).length > 0 ? found : null;
   };
 
   const send = (changes: Partial<Values>) => {
@@ -183,14 +209,7 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
       },
       onError: (error) => {
         sending.current = false;
-        // The server's word on each field (a pin another student has, 409) shows under it.
-        const fieldMessages = isApiError(error) ? error.errors : undefined;
-        const next: Messages = {};
-        for (const field of EDITED_FIELDS) {
-          const message = fieldMessages?.[field]?.[0];
-          if (message) next[field] = message;
-        }
-        setMessages(next);
+        setMessages(serverMessagesOf(error));
         setFailure(errorMessage(error));
       },
     });
@@ -198,7 +217,7 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
 
   const saveChanges = () => {
     if (sending.current) return;
-    const problems = checkAll();
+    const problems = problemsOf(values);
     setMessages(problems ?? {});
     if (problems) return;
     const changes = changesOf(values, stored);
@@ -210,13 +229,62 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
     else send(changes);
   };
 
+  const confirmMove = () => {
+    setConfirmingMove(false);
+    send(changesOf(values, stored));
+  };
+
+  return {
+    stored,
+    values,
+    setValue,
+    messages,
+    failure,
+    saving: save.isPending,
+    saveChanges,
+    confirmingMove,
+    cancelMove: () => setConfirmingMove(false),
+    confirmMove,
+  };
+}
+
+/** Every field's message under the shared rules; null when all may be sent. */
+function problemsOf(values: Values): Messages | null {
+  const found: Messages = {};
+  for (const field of ADMIN_EDIT_FIELDS) {
+    const message = adminEditFieldMessage(field, values[field]);
+    if (message) found[field] = message;
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
+
+/** The server's word on each field (a pin another student has, 409), to show under it. */
+function serverMessagesOf(error: Error): Messages {
+  const fieldMessages = isApiError(error) ? error.errors : undefined;
+  const found: Messages = {};
+  for (const field of EDITED_FIELDS) {
+    const message = fieldMessages?.[field]?.[0];
+    if (message) found[field] = message;
+  }
+  return found;
+}
+
+interface EditStudentFieldsProps {
+  values: Values;
+  messages: Messages;
+  onChange: (field: EditedField, value: string) => void;
+  onSubmit: () => void;
+}
+
+/** The four fields of the record and the class, each with its message beneath. */
+function EditStudentFields({ values, messages, onChange, onSubmit }: EditStudentFieldsProps) {
   const textField = (field: Exclude<AdminEditField, 'date_of_birth'>) => (
     <TextField
       key={field}
       label={adminEditFieldLabel(field)}
       name={field}
       value={values[field]}
-      onChange={(event) => setValue(field, event.target.value)}
+      onChange={(event) => onChange(field, event.target.value)}
       error={Boolean(messages[field])}
       helperText={messages[field] ?? ' '}
       required
@@ -224,102 +292,103 @@ function EditStudentForm({ student, onDirtyChange, onCancel, onSaved }: EditStud
       margin="dense"
     />
   );
-
-  const dateValue = values.date_of_birth && values.date_of_birth !== UNREADABLE_DATE ? parseISO(values.date_of_birth) : null;
-  const chooseDate = (date: Date | null) => setValue('date_of_birth', date === null ? '' : isValid(date) ? format(date, 'yyyy-MM-dd') : UNREADABLE_DATE);
-  const name = [values.first_name.trim(), values.last_name.trim()].filter(Boolean).join(' ') || student.id;
-
   return (
-    <>
-      <DialogTitle id="edit-student-title">
-        Edit Student
-        <Typography component="span" display="block" color="text.secondary" variant="body2">
-          {listName(student)} · {student.id}
-        </Typography>
-      </DialogTitle>
+    <Box
+      component="form"
+      noValidate
+      aria-label="Edit Student"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {textField('first_name')}
+      {textField('last_name')}
+      <BirthDateField value={values.date_of_birth} message={messages.date_of_birth} onChange={(value) => onChange('date_of_birth', value)} />
+      {textField('birth_certificate_no')}
+      <ClassField value={values.class_id} message={messages.class_id} onChange={(value) => onChange('class_id', value)} />
+      {/* Enter in a field saves, as the Save button does. */}
+      <button type="submit" hidden aria-hidden tabIndex={-1} />
+    </Box>
+  );
+}
+
+interface EditedFieldProps {
+  value: string;
+  message: string | undefined;
+  onChange: (value: string) => void;
+}
+
+/** Date of Birth, picked or typed as yyyy-MM-dd; a typed date the picker cannot read stays as text. */
+function BirthDateField({ value, message, onChange }: EditedFieldProps) {
+  const dateValue = value && value !== UNREADABLE_DATE ? parseISO(value) : null;
+  const chooseDate = (date: Date | null) => onChange(date === null ? '' : isValid(date) ? format(date, 'yyyy-MM-dd') : UNREADABLE_DATE);
+  return (
+    <LocalizationProvider dateAdapter={AdapterDateFns}>
+      <DatePicker
+        label={adminEditFieldLabel('date_of_birth')}
+        value={dateValue && isValid(dateValue) ? dateValue : null}
+        openTo="year"
+        views={['year', 'month', 'day']}
+        format="yyyy-MM-dd"
+        minDate={MIN_DATE}
+        disableFuture
+        onChange={chooseDate}
+        slotProps={{
+          textField: {
+            name: 'date_of_birth',
+            required: true,
+            fullWidth: true,
+            margin: 'dense',
+            error: Boolean(message),
+            helperText: message ?? 'yyyy-MM-dd, from 1950-01-01',
+          },
+        }}
+      />
+    </LocalizationProvider>
+  );
+}
+
+/** The class, from the school's form classes; a stored class no longer among them stays choosable. */
+function ClassField({ value, message, onChange }: EditedFieldProps) {
+  const classes = useFormClasses();
+  return (
+    <TextField
+      select
+      label="Class"
+      name="class_id"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      fullWidth
+      margin="dense"
+      error={Boolean(message)}
+      helperText={message ?? 'Moves the student to this class when saved'}
+    >
+      {value !== '' && !(classes.data ?? []).some((formClass) => formClass.id === value) && <MenuItem value={value}>{value}</MenuItem>}
+      {(classes.data ?? []).map((formClass) => (
+        <MenuItem key={formClass.id} value={formClass.id}>
+          {formClassName(formClass.id, formClass.form_level)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** "Move Jane Doe from 3A to 3B?": a change of class is saved only once confirmed. */
+function ConfirmMoveDialog({ open, question, onCancel, onMove }: { open: boolean; question: string; onCancel: () => void; onMove: () => void }) {
+  return (
+    <Dialog open={open} onClose={onCancel} aria-labelledby="move-title" aria-describedby="move-text">
+      <DialogTitle id="move-title">{EDIT_STUDENT_WORDS.moveTitle}</DialogTitle>
       <DialogContent>
-        <Box
-          component="form"
-          noValidate
-          aria-label="Edit Student"
-          onSubmit={(event) => {
-            event.preventDefault();
-            saveChanges();
-          }}
-        >
-          {textField('first_name')}
-          {textField('last_name')}
-          <LocalizationProvider dateAdapter={AdapterDateFns}>
-            <DatePicker
-              label={adminEditFieldLabel('date_of_birth')}
-              value={dateValue && isValid(dateValue) ? dateValue : null}
-              openTo="year"
-              views={['year', 'month', 'day']}
-              format="yyyy-MM-dd"
-              minDate={MIN_DATE}
-              disableFuture
-              onChange={chooseDate}
-              slotProps={{
-                textField: {
-                  name: 'date_of_birth',
-                  required: true,
-                  fullWidth: true,
-                  margin: 'dense',
-                  error: Boolean(messages.date_of_birth),
-                  helperText: messages.date_of_birth ?? 'yyyy-MM-dd, from 1950-01-01',
-                },
-              }}
-            />
-          </LocalizationProvider>
-          {textField('birth_certificate_no')}
-          <TextField
-            select
-            label="Class"
-            name="class_id"
-            value={values.class_id}
-            onChange={(event) => setValue('class_id', event.target.value)}
-            fullWidth
-            margin="dense"
-            error={Boolean(messages.class_id)}
-            helperText={messages.class_id ?? 'Moves the student to this class when saved'}
-          >
-            {values.class_id !== '' && !(classes.data ?? []).some((formClass) => formClass.id === values.class_id) && <MenuItem value={values.class_id}>{values.class_id}</MenuItem>}
-            {(classes.data ?? []).map((formClass) => (
-              <MenuItem key={formClass.id} value={formClass.id}>
-                {formClassName(formClass.id, formClass.form_level)}
-              </MenuItem>
-            ))}
-          </TextField>
-          {/* Enter in a field saves, as the Save button does. */}
-          <button type="submit" hidden aria-hidden tabIndex={-1} />
-        </Box>
-        <SaveStatus saving={save.isPending} failure={failure} />
+        <DialogContentText id="move-text">{question}</DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>
-        <Button onClick={saveChanges} variant="contained" disabled={save.isPending}>
-          Save
+        <Button variant="contained" onClick={onMove}>
+          {EDIT_STUDENT_WORDS.move}
         </Button>
       </DialogActions>
-      <Dialog open={confirmingMove} onClose={() => setConfirmingMove(false)} aria-labelledby="move-title" aria-describedby="move-text">
-        <DialogTitle id="move-title">{EDIT_STUDENT_WORDS.moveTitle}</DialogTitle>
-        <DialogContent>
-          <DialogContentText id="move-text">{EDIT_STUDENT_WORDS.moveQuestion(name, stored.class_id, values.class_id)}</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirmingMove(false)}>Cancel</Button>
-          <Button
-            variant="contained"
-            onClick={() => {
-              setConfirmingMove(false);
-              send(changesOf(values, stored));
-            }}
-          >
-            {EDIT_STUDENT_WORDS.move}
-          </Button>
-        </DialogActions>
-      </Dialog>
-    </>
+    </Dialog>
   );
 }
 

@@ -26,9 +26,10 @@ import { useSession } from '../lib/session.js';
 import { canTake, classChoicesFor, reachesEveryClass } from '../lib/staff-access.js';
 import { usePainted } from '../lib/use-painted.js';
 import { useDownloadFile } from '../lib/download-file.js';
-import { useEnrolmentActions } from './enrolment-actions.js';
+import { useEnrolmentActions, type EnrolmentActions } from './enrolment-actions.js';
 import { StudentFilters, StudentListToolbar } from './student-list-controls.js';
 import { KEPT_FILTERS_KEY, useStudentListData, type KeptFilters } from './student-list-data.js';
+import type { StudentGridProps } from './student-grid.js';
 import type { StudentRowAction } from './student-row-actions.js';
 import type { BulkSelection } from '../../shared/bulk.schemas.js';
 
@@ -99,49 +100,22 @@ interface StudentListProps {
 export default function StudentList({ documentsDialog: DocumentsDialog, familyDialog: FamilyDialog, reviewDialog: ReviewDialog, classTools: ClassToolsOf }: StudentListProps) {
   const user = useSession().data?.user ?? null;
   const everyClass = reachesEveryClass(user);
-  const mayAdd = canTake(user, 'students.add');
-  const mayExport = canTake(user, 'students.export');
-  const mayEdit = canTake(user, 'student.edit');
-  const mayReset = canTake(user, 'student.reset-password');
-  const mayFamily = canTake(user, 'student.family') && FamilyDialog !== undefined;
-  const mayReview = canTake(user, 'registrations.review') && ReviewDialog !== undefined;
-  const mayLetters = canTake(user, 'families.manage') && ClassToolsOf !== undefined;
+  const may = useListPermissions(user, { family: FamilyDialog !== undefined, review: ReviewDialog !== undefined, letters: ClassToolsOf !== undefined });
   // The history, Readmit; a former student's row has no Edit or Reset password (D80).
-  const { forRow: withEnrolmentActions, extraCount: enrolmentActionCount, dialog: enrolmentDialog } = useEnrolmentActions();
+  const enrolment = useEnrolmentActions();
   const list = useStudentListData(user);
-  const { search, setSearch, classId, setClassId, registration, setRegistration, withFormer, setWithFormer, filter, filtered, serverMode, rows, found, loaded, listError } = list;
+  const { search, setSearch, classId, setClassId, registration, setRegistration, withFormer, setWithFormer, filter, found, listError } = list;
   const classes = useFormClasses();
   const classChoices = classChoicesFor(user, classes.data ?? []);
   const showsClassChoice = everyClass || classChoices.length > 1;
-  const download = useDownloadFile();
-  const snackbar = useSnackbar();
+  const callList = useCallListExport(filter);
   const { dialog, opened, openDialog, close } = useDialogs();
   // Bulk actions (docs/decisions.md D83): rows ticked, or the whole filtered list as its filter.
-  const { bulk, mayTick, ticked, setTicked, allMatching, setAllMatching, clearSelection } = useBulkSelection(user, mayEdit, search, classId, registration, withFormer);
-  // The grid's code is asked for once the search and filters are on screen: rendered in the same
-  // pass, React would hold the whole list back until the grid's code had come (D64).
-  const gridWanted = usePainted();
+  const selection = useBulkSelection(user, may.edit, list);
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
-
-  // The call list holds exactly the rows the filters show, with the parents' phones and e-mails.
-  const exportCallList = () =>
-    download.mutate(
-      { url: callListUrl(filter), fileName: 'Call List.xlsx' },
-      { onError: (cause) => snackbar(errorMessage(cause), 'error') },
-    );
-
   // A row's actions; the grid draws them as icon buttons, or on a phone as one menu.
-  const actionsOf = useRowActions({ kept: { search, classId, registration }, openDialog, mayEdit, mayReset, mayFamily, mayReview, withEnrolmentActions });
-  const actionCount = 5 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
-
-  // The header's "all" box ticks every selectable row it holds; the list keeps the ids either way.
-  const tickedIds = ticked.type === 'include' ? [...ticked.ids].map(String) : rows.filter((row) => !row.left_on && !ticked.ids.has(row.id)).map((row) => row.id);
-  const selection: BulkSelection | null = allMatching ? { kind: 'filter', filter } : tickedIds.length > 0 ? { kind: 'ids', ids: tickedIds } : null;
-  const onTick = (model: GridRowSelectionModel) => {
-    setAllMatching(false);
-    setTicked(model);
-  };
+  const { actionsOf, actionCount } = useRowActions({ kept: { search, classId, registration }, openDialog, may, enrolment });
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
@@ -157,32 +131,26 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         onRegistration={setRegistration}
       />
       <StudentListToolbar
-        count={
-          <>
-            {/* The count only once it is known: a list still loading is not a school of 0. */}
-            {loaded ? ADMIN_MESSAGES.totalStudents(list.total) : listError ? '' : 'Loading students…'}
-            {filtered && loaded && ` · ${found} found`}
-          </>
-        }
+        count={<ListCount list={list} />}
         withFormer={withFormer}
         onWithFormer={setWithFormer}
-        onExport={mayExport ? exportCallList : undefined}
-        exportDisabled={download.isPending || found === 0}
-        classTools={mayLetters && classId !== '' && ClassToolsOf && <ClassToolsOf classId={classId} />}
-        onAdd={mayAdd ? () => openDialog({ kind: 'add' }) : undefined}
+        onExport={may.export ? callList.exportCallList : undefined}
+        exportDisabled={callList.exporting || found === 0}
+        classTools={may.letters && classId !== '' && ClassToolsOf && <ClassToolsOf classId={classId} />}
+        onAdd={may.add ? () => openDialog({ kind: 'add' }) : undefined}
       />
       <Suspense fallback={null}>
         <BulkActions
-          selectedCount={allMatching ? found : tickedIds.length}
-          allMatching={allMatching}
+          selectedCount={selection.selectedCount}
+          allMatching={selection.allMatching}
           found={found}
-          selection={selection}
-          onSelectAll={() => setAllMatching(true)}
-          onClear={clearSelection}
-          onDone={clearSelection}
+          selection={selection.selection}
+          onSelectAll={selection.selectAllMatching}
+          onClear={selection.clearSelection}
+          onDone={selection.clearSelection}
           classes={classChoices}
           classId={classId}
-          may={bulk}
+          may={selection.bulk}
           narrow={narrow}
         />
       </Suspense>
@@ -191,37 +159,91 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
           {errorMessage(listError)}
         </Alert>
       )}
-      <Box sx={{ height: { xs: 520, md: 'max(440px, calc(100vh - 350px))' }, width: '100%' }}>
-        <Suspense fallback={<GridPlaceholder />}>
-          {gridWanted ? <StudentGrid
-            rows={rows}
-            loading={!loaded || (serverMode && list.fetching)}
-            serverMode={serverMode}
-            rowCount={found}
-            paginationModel={list.paginationModel}
-            onPaginationModelChange={list.setPaginationModel}
-            sortModel={list.sortModel}
-            onSortModelChange={list.setSortModel}
-            filtered={filtered}
-            narrow={narrow}
-            actionsOf={actionsOf}
-            actionCount={actionCount}
-            selection={mayTick ? { model: allMatching ? { type: 'exclude', ids: new Set() } : ticked, onChange: onTick } : undefined}
-          /> : <GridPlaceholder />}
-        </Suspense>
-      </Box>
+      <StudentGridArea list={list} narrow={narrow} actionsOf={actionsOf} actionCount={actionCount} selection={selection.gridSelection} />
       <StudentDialogs
         dialog={dialog}
         opened={opened}
         onClose={close}
         onAdded={(student) => setSearch(student.id)}
-        may={{ add: mayAdd, edit: mayEdit, reset: mayReset, family: mayFamily, review: mayReview }}
+        may={may}
         documentsDialog={DocumentsDialog}
         familyDialog={FamilyDialog}
         reviewDialog={ReviewDialog}
       />
-      {enrolmentDialog}
+      {enrolment.dialog}
     </Paper>
+  );
+}
+
+type StudentListData = ReturnType<typeof useStudentListData>;
+
+/**
+ * What the session allows on the list; Family, Review registration and the class's letters also
+ * need their feature's piece handed in.
+ */
+function useListPermissions(user: SessionUser | null, handedIn: { family: boolean; review: boolean; letters: boolean }) {
+  return {
+    add: canTake(user, 'students.add'),
+    export: canTake(user, 'students.export'),
+    edit: canTake(user, 'student.edit'),
+    reset: canTake(user, 'student.reset-password'),
+    family: canTake(user, 'student.family') && handedIn.family,
+    review: canTake(user, 'registrations.review') && handedIn.review,
+    letters: canTake(user, 'families.manage') && handedIn.letters,
+  };
+}
+
+type ListPermissions = ReturnType<typeof useListPermissions>;
+
+/** The call list holds exactly the rows the filters show, with the parents' phones and e-mails. */
+function useCallListExport(filter: StudentListData['filter']) {
+  const download = useDownloadFile();
+  const snackbar = useSnackbar();
+  const exportCallList = () =>
+    download.mutate(
+      { url: callListUrl(filter), fileName: 'Call List.xlsx' },
+      { onError: (cause) => snackbar(errorMessage(cause), 'error') },
+    );
+  return { exportCallList, exporting: download.isPending };
+}
+
+/** 'Total Number of Students: N', and how many the search and filters found. */
+function ListCount({ list: { loaded, listError, total, filtered, found } }: { list: StudentListData }) {
+  return (
+    <>
+      {/* The count only once it is known: a list still loading is not a school of 0. */}
+      {loaded ? ADMIN_MESSAGES.totalStudents(total) : listError ? '' : 'Loading students…'}
+      {filtered && loaded && ` · ${found} found`}
+    </>
+  );
+}
+
+/** The grid over the list's rows, its code asked for once the search and filters have painted. */
+function StudentGridArea({ list, ...props }: { list: StudentListData } & Pick<StudentGridProps, 'narrow' | 'actionsOf' | 'actionCount' | 'selection'>) {
+  // Rendered in the same pass as the search and filters, React would hold the whole list back
+  // until the grid's code had come (D64).
+  const gridWanted = usePainted();
+  return (
+    <Box sx={{ height: { xs: 520, md: 'max(440px, calc(100vh - 350px))' }, width: '100%' }}>
+      <Suspense fallback={<GridPlaceholder />}>
+        {gridWanted ? (
+          <StudentGrid
+            rows={list.rows}
+            loading={!list.loaded || (list.serverMode && list.fetching)}
+            serverMode={list.serverMode}
+            rowCount={list.found}
+            paginationModel={list.paginationModel}
+            onPaginationModelChange={list.setPaginationModel}
+            sortModel={list.sortModel}
+            onSortModelChange={list.setSortModel}
+            filtered={list.filtered}
+            {...props}
+          />
+        ) : (
+          <GridPlaceholder />
+        )}
+      </Suspense>
+    </Box>
   );
 }
 
@@ -238,8 +260,8 @@ function useDialogs() {
   return { dialog, opened, openDialog, close };
 }
 
-/** What may be done to many students at once, and the rows ticked for it. */
-function useBulkSelection(user: SessionUser | null, mayEdit: boolean, search: string, classId: string, registration: string, withFormer: boolean) {
+/** What may be done to many students at once, and the rows ticked for it (or the whole filtered list). */
+function useBulkSelection(user: SessionUser | null, mayEdit: boolean, { rows, filter, found, search, classId, registration, withFormer }: StudentListData) {
   const bulk = {
     changeClass: canTake(user, 'students.add') && mayEdit,
     invite: canTake(user, 'families.manage') && canTake(user, 'student.invite-family'),
@@ -255,26 +277,37 @@ function useBulkSelection(user: SessionUser | null, mayEdit: boolean, search: st
   }, []);
   // Another search or filter is another list: nothing of the old one stays selected.
   useEffect(clearSelection, [clearSelection, search, classId, registration, withFormer]);
-  return { bulk, mayTick, ticked, setTicked, allMatching, setAllMatching, clearSelection };
+  // The header's "all" box ticks every selectable row it holds; the list keeps the ids either way.
+  const tickedIds = ticked.type === 'include' ? [...ticked.ids].map(String) : rows.filter((row) => !row.left_on && !ticked.ids.has(row.id)).map((row) => row.id);
+  const selection: BulkSelection | null = allMatching ? { kind: 'filter', filter } : tickedIds.length > 0 ? { kind: 'ids', ids: tickedIds } : null;
+  const onTick = (model: GridRowSelectionModel) => {
+    setAllMatching(false);
+    setTicked(model);
+  };
+  // With the whole filtered list chosen, the grid shows every row ticked.
+  const everyRow: GridRowSelectionModel = { type: 'exclude', ids: new Set() };
+  return {
+    bulk,
+    allMatching,
+    selectedCount: allMatching ? found : tickedIds.length,
+    selection,
+    selectAllMatching: () => setAllMatching(true),
+    clearSelection,
+    gridSelection: mayTick ? { model: allMatching ? everyRow : ticked, onChange: onTick } : undefined,
+  };
 }
 
-/** Each row's actions, for the grid. */
+/** Each row's actions, for the grid, and how many each row has. */
 function useRowActions({
   kept: { search, classId, registration },
   openDialog,
-  mayEdit,
-  mayReset,
-  mayFamily,
-  mayReview,
-  withEnrolmentActions,
+  may: { edit: mayEdit, reset: mayReset, family: mayFamily, review: mayReview },
+  enrolment: { forRow: withEnrolmentActions, extraCount: enrolmentActionCount },
 }: {
   kept: KeptFilters;
   openDialog: (next: NonNullable<Dialog>) => void;
-  mayEdit: boolean;
-  mayReset: boolean;
-  mayFamily: boolean;
-  mayReview: boolean;
-  withEnrolmentActions: ReturnType<typeof useEnrolmentActions>['forRow'];
+  may: ListPermissions;
+  enrolment: EnrolmentActions;
 }) {
   const navigate = useNavigate();
   // What the list keeps when a row action leaves it; a ref, so the columns are not rebuilt per keystroke.
@@ -282,7 +315,7 @@ function useRowActions({
   useEffect(() => {
     filters.current = { search, classId, registration };
   });
-  return useCallback(
+  const actionsOf = useCallback(
     (row: AdminStudent): StudentRowAction[] => {
       const name = listName(row) || row.id;
       const open = (kind: StudentDialogKind) => () => openDialog({ kind, student: row });
@@ -305,6 +338,8 @@ function useRowActions({
     },
     [navigate, openDialog, filters, mayEdit, mayReset, mayFamily, mayReview, withEnrolmentActions],
   );
+  const actionCount = 5 + (mayEdit ? 1 : 0) + (mayReset ? 1 : 0) + (mayFamily ? 1 : 0) + (mayReview ? 1 : 0) + enrolmentActionCount;
+  return { actionsOf, actionCount };
 }
 
 /** The dialogs a row action or Add student opens. */
