@@ -19,7 +19,7 @@ function transferable(bytes: Uint8Array): Uint8Array {
 const TASKS: { [K in TaskKind]: (task: TaskRequest<K>) => Promise<TaskAnswer<K>> } = {
   'render-pdf': async (task) => {
     const { printPdf } = await import('./pdf/thread-printer.js');
-    return transferable(await printPdf(task.doc));
+    return transferable(await printPdf(task.printout));
   },
   'render-pdf-part': async (task) => {
     const [{ printPart }, { reportSectionContent }] = await Promise.all([import('./pdf/thread-printer.js'), import('./students/report-sections.js')]);

@@ -1,7 +1,7 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { ATTENDANCE_WORDS, attendanceLines, isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
 import type { RangeAttendance } from './attendance.service.js';
@@ -39,7 +39,7 @@ export interface AttendanceReportInput extends RangeAttendance {
 }
 
 /** The report's document definition (exported for tests of its content). */
-export function attendanceReportDefinition(input: AttendanceReportInput): PdfDocument {
+export function attendanceReportDefinition(input: AttendanceReportInput): Printout {
   const { student, summary } = input;
   const name = listName(student) || student.id;
   const byDate = new Map(input.records.map((record) => [record.date_scanned, record] as const));

@@ -3,7 +3,7 @@ import { ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import { listName } from '../../shared/students.schemas.js';
 import type { ClassAttendance } from '../../shared/attendance.schemas.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
 
 /**
@@ -31,7 +31,7 @@ export function classAttendanceScope(data: Pick<ClassAttendance, 'class_name' | 
 const right = (value: number | string, strong = false, color?: string): TableCell => ({ text: String(value), alignment: 'right', bold: strong, ...(color ? { color } : {}) });
 
 /** The document definition (tests read its text back from the PDF). */
-export function buildClassAttendance(data: ClassAttendanceDocument): PdfDocument {
+export function buildClassAttendance(data: ClassAttendanceDocument): Printout {
   const scope = classAttendanceScope(data);
   const teacher = data.form_teacher ? ` — Form Teacher: ${data.form_teacher}` : '';
   const rows: TableCell[][] = data.students.map((row) => [

@@ -1,6 +1,6 @@
 import type { Content } from 'pdfmake/interfaces.js';
 import { COLORS, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import type { FamilyLetter } from './family.service.js';
 import { schoolDayOf } from '../../shared/dates.js';
 
@@ -53,7 +53,7 @@ function letterPage(input: FamilyLettersInput, letter: FamilyLetter, index: numb
 }
 
 /** The letters of a class as one document, a page each, in class order. */
-export function buildFamilyLetters(input: FamilyLettersInput): PdfDocument {
+export function buildFamilyLetters(input: FamilyLettersInput): Printout {
   return {
     info: { title: `${FAMILY_LETTER_TITLE} — ${input.letters[0]?.className ?? ''}` },
     pageSize: PAGE_SIZES.letter,

@@ -8,7 +8,7 @@ import type { PageFooter } from './pieces.js';
  * table layouts named (pieces.ts TABLE_LAYOUTS), and pictures as bytes. Being data, it crosses to
  * the printing thread as it is; thread-printer.ts turns the names back into what pdfmake needs.
  */
-export interface PdfDocument extends Omit<TDocumentDefinitions, 'footer' | 'header' | 'background' | 'pageBreakBefore' | 'images'> {
+export interface Printout extends Omit<TDocumentDefinitions, 'footer' | 'header' | 'background' | 'pageBreakBefore' | 'images'> {
   footer?: PageFooter;
   /** Pictures by name (`{ image: name }` in the content): PNG or JPEG bytes. */
   images?: Record<string, PdfImage>;
@@ -23,7 +23,7 @@ export interface PdfImage {
  * What every part of a printout made in parts shares (printout-in-parts.ts, join-parts.ts): the
  * page, its margins, the foot and the title; each part adds its content.
  */
-export type PdfFrame = Omit<PdfDocument, 'content'>;
+export type PdfFrame = Omit<Printout, 'content'>;
 
 /** Page sizes in PDF points (1/72 in). Legal is the registration form's paper. */
 export const PAGE_SIZES = {

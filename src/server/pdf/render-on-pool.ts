@@ -1,11 +1,11 @@
 // What hands a printout to the worker pool: renderPdf, and the join of printouts made apart.
 import { runInWorker } from '../workers/worker-pool.js';
-import type { PartSection, PdfDocument, PdfFrame } from './printout.js';
+import type { PartSection, PdfFrame, Printout } from './printout.js';
 
 declare module '../workers/worker-pool.js' {
   interface WorkerTasks {
     /** Lays out and writes a whole printout (thread-printer.ts `printPdf`). */
-    'render-pdf': { request: { doc: PdfDocument }; answer: Uint8Array };
+    'render-pdf': { request: { printout: Printout }; answer: Uint8Array };
     /** Lays out and writes a part of a printout made in parts (thread-printer.ts `printPart`). */
     'render-pdf-part': { request: { frame: PdfFrame; sections: PartSection[] }; answer: Uint8Array };
     /** Joins printed parts into one PDF, numbering its pages when framed (join-parts.ts). */
@@ -15,7 +15,7 @@ declare module '../workers/worker-pool.js' {
 
 /**
  * Every printout of the portal (report card, registration form, attendance report, registration
- * report, parents contact) is rendered here: features build a PdfDocument from the pieces in
+ * report, parents contact) is rendered here: features build a Printout from the pieces in
  * pieces.ts and hand it to `renderPdf`, which lays it out on a thread of the worker pool
  * (thread-printer.ts), so a 2,000-student report never holds other users' requests (D33).
  */
@@ -26,8 +26,8 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /** Renders a printout to PDF bytes, off the event loop. */
-export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
-  return asBuffer(await runInWorker({ kind: 'render-pdf', doc }));
+export async function renderPdf(printout: Printout): Promise<Buffer> {
+  return asBuffer(await runInWorker({ kind: 'render-pdf', printout }));
 }
 
 /**

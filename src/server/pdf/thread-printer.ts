@@ -1,7 +1,7 @@
 // What prints on a pool thread: pdfmake lays out a printout, or a part of one, and writes its bytes.
 import { createRequire } from 'node:module';
 import type { Content, TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
-import type { PartSection, PdfDocument, PdfFrame, PrintoutSection, SectionStart } from './printout.js';
+import type { PartSection, PdfFrame, Printout, PrintoutSection, SectionStart } from './printout.js';
 import { footerContent, TABLE_LAYOUTS, type FooterPart } from './pieces.js';
 
 /**
@@ -46,10 +46,10 @@ function newPrinter(): Printer {
   return new PdfPrinter(fonts);
 }
 
-/** The portal's document → pdfmake's: the footer function, pictures as data URLs, the default font. */
-function toPdfmake(doc: PdfDocument, footerPart: FooterPart): TDocumentDefinitions {
-  const { footer, images, ...rest } = doc;
-  const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...doc.defaultStyle } };
+/** The portal's printout → pdfmake's document definition: the footer function, pictures as data URLs, the default font. */
+function toPdfmake(printout: Printout, footerPart: FooterPart): TDocumentDefinitions {
+  const { footer, images, ...rest } = printout;
+  const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...printout.defaultStyle } };
   if (footer?.sections) {
     const sections = footer.sections;
     const pageOf = sectionPaging(definition.content);
@@ -61,7 +61,7 @@ function toPdfmake(doc: PdfDocument, footerPart: FooterPart): TDocumentDefinitio
     definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount, footerPart);
   }
   if (images) {
-    // pdfmake's image dictionary takes data URLs (or file paths, which a document never names).
+    // pdfmake's image dictionary takes data URLs (or file paths, which a printout never names).
     definition.images = Object.fromEntries(
       Object.entries(images).map(([name, image]) => [name, `data:${image.mime};base64,${Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString('base64')}`]),
     );
@@ -75,7 +75,7 @@ interface LaidOutNode {
 }
 
 /**
- * For a document whose top-level content entries are sections (footer `sections`): which section a
+ * For a printout whose top-level content entries are sections (footer `sections`): which section a
  * page belongs to and its number within that section. pdfmake lays the footers out after the
  * content, by which time every node carries the pages its lines went to (`positions`), so each
  * section's first page is known however many pages a section takes.
@@ -106,9 +106,9 @@ function sectionPaging(content: TDocumentDefinitions['content']): (currentPage: 
  * 'Page n of m' out of the foot, for a part of a printout made in parts (`printPart`);
  * 'page-number' writes only the number, for the pages join-parts.ts stamps on the joined parts.
  */
-export function printPdf(doc: PdfDocument, footerPart: FooterPart = 'whole'): Promise<Buffer> {
+export function printPdf(printout: Printout, footerPart: FooterPart = 'whole'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const pdf = newPrinter().createPdfKitDocument(toPdfmake(doc, footerPart), { tableLayouts: TABLE_LAYOUTS });
+    const pdf = newPrinter().createPdfKitDocument(toPdfmake(printout, footerPart), { tableLayouts: TABLE_LAYOUTS });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));

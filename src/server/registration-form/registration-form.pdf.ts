@@ -1,7 +1,7 @@
 import type { Content, ContentTable } from 'pdfmake/interfaces.js';
 import type { FormBlock, FormRow, FormSection, RegistrationFormContent } from '../../shared/registration-form.schemas.js';
 import { checklist, COLORS, keyValueGrid, pageFooter, photoBox, schoolHeader, sectionTitle as band, signatureLines } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import { FORM_TITLE, registrationFormContent, type RegistrationFormData } from './registration-form.content.js';
 
 export { FORM_TITLE, type RegistrationFormData };
@@ -101,7 +101,7 @@ function termsSection({ terms }: RegistrationFormContent): Content[] {
 }
 
 /** The document definition of the registration form (tests read its text back from the PDF). */
-export function buildRegistrationForm(data: RegistrationFormData): PdfDocument {
+export function buildRegistrationForm(data: RegistrationFormData): Printout {
   const content = registrationFormContent(data);
   const name = content.studentName;
   return {

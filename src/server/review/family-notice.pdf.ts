@@ -1,6 +1,6 @@
 import type { Content } from 'pdfmake/interfaces.js';
 import { COLORS, dataTable, keyValueGrid, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 
 /**
  * The printable notice of the office's decisions (docs/decisions.md D81): a letter for the family
@@ -41,7 +41,7 @@ function whatToFix(input: FamilyNoticeInput): Content[] {
 }
 
 /** The notice as one page (or more, for a long list) on Letter paper. */
-export function buildFamilyNotice(input: FamilyNoticeInput): PdfDocument {
+export function buildFamilyNotice(input: FamilyNoticeInput): Printout {
   return {
     info: { title: `${FAMILY_NOTICE_TITLE} — ${input.student.name}` },
     pageSize: PAGE_SIZES.letter,

@@ -1,7 +1,7 @@
 import type { TableCell } from 'pdfmake/interfaces.js';
 import { listName } from '../../shared/students.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import type { ClassRollRow } from './bulk.repository.js';
 
 /**
@@ -33,7 +33,7 @@ export interface ClassRegisterDocument extends ClassListDocument {
 const numbered = (index: number): TableCell => ({ text: String(index + 1), alignment: 'right', color: COLORS.muted });
 const noStudents = { text: 'No students in this class.', color: COLORS.muted };
 
-export function buildClassList(data: ClassListDocument): PdfDocument {
+export function buildClassList(data: ClassListDocument): Printout {
   const rows = data.students.map((student, index) => [numbered(index), listName(student) || '—', student.id, student.sex ?? '—']);
   const sexes = ['Female', 'Male'].map((sex) => `${sex} ${data.students.filter((student) => student.sex === sex).length}`).join(' · ');
   return {
@@ -57,7 +57,7 @@ function dayHeading(isoDate: string): TableCell {
   return { text: `${date.getUTCDate()}\n${weekday}`, alignment: 'center', fontSize: 7, bold: true, fillColor: COLORS.band };
 }
 
-export function buildClassRegister(data: ClassRegisterDocument): PdfDocument {
+export function buildClassRegister(data: ClassRegisterDocument): Printout {
   const blank = (): TableCell => ({ text: ' ' });
   const headerRow: TableCell[] = [
     { text: 'No.', bold: true, fillColor: COLORS.band, fontSize: 8 },

@@ -171,8 +171,8 @@ const byName = (a: { first_name: string | null; last_name: string | null; id: st
 const PROGRESS_PER_TURN = 200;
 const RECORDS_PER_PAGE = 250;
 
-/** One class a school-wide document covers, and the rows that are its students (D63). */
-interface DocumentClass {
+/** One class a school-wide printout covers, and the rows that are its students (D63). */
+interface PrintoutClass {
   scope: repo.StudentScope;
   classId: string | null;
   formLevel: number | null;
@@ -185,14 +185,14 @@ interface DocumentClass {
  * The classes a report covers, in school order: the one asked for, or every form class and then
  * the students in none of them (no class, or a class the school no longer has).
  */
-async function documentClasses(db: Db, only: repo.FormClassRow | null): Promise<DocumentClass[]> {
+async function printoutClasses(db: Db, only: repo.FormClassRow | null): Promise<PrintoutClass[]> {
   const classes = only ? [only] : await repo.listFormClasses(db);
-  const groups: DocumentClass[] = classes.map((c) => ({ scope: c.id, classId: c.id, formLevel: c.form_level, formTeacher: c.form_teacher, isRest: false }));
+  const groups: PrintoutClass[] = classes.map((c) => ({ scope: c.id, classId: c.id, formLevel: c.form_level, formTeacher: c.form_teacher, isRest: false }));
   if (!only) groups.push({ scope: { notIn: classes.map((c) => c.id) }, classId: null, formLevel: null, formTeacher: null, isRest: true });
   return groups;
 }
 
-/** The time a document is printed at and its scope, as its first page and its feet say them. */
+/** The time a printout is printed at and its scope, as its first page and its feet say them. */
 function reportHeading(schoolName: string, formClass: repo.FormClassRow | null, now: Date): ReportHeading {
   return { schoolName, scope: scopeLabel(formClass), printedAt: schoolDateTime(now) };
 }
@@ -202,7 +202,7 @@ function reportHeading(schoolName: string, formClass: repo.FormClassRow | null, 
  * decisions, each student's progress computed by the rules the registration screens use, a slice
  * per event-loop turn, sorted by name.
  */
-async function gatherReportClass(db: Db, group: DocumentClass, today: string): Promise<ReportClass> {
+async function gatherReportClass(db: Db, group: PrintoutClass, today: string): Promise<ReportClass> {
   const [documents, decisions] = await Promise.all([repo.listDocumentTypesOfClass(db, group.scope), repo.listRegistrationDecisions(db, group.scope)]);
   const records: repo.StudentRow[] = [];
   for (;;) {
@@ -230,8 +230,8 @@ async function gatherReportClass(db: Db, group: DocumentClass, today: string): P
   return { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };
 }
 
-/** How a school-wide document is made: when it is printed, and its part size (tests make small parts). */
-export interface DocumentOptions {
+/** How a school-wide printout is made: when it is printed, and its part size (tests make small parts). */
+export interface PrintoutOptions {
   now?: Date;
   rowsPerPart?: number;
 }
@@ -242,13 +242,13 @@ export interface DocumentOptions {
  * totals are kept for the summary, which is laid out last and put first. Memory is a part's,
  * whatever the size of the school.
  */
-export async function makeRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: DocumentOptions = {}): Promise<Buffer> {
+export async function makeRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: PrintoutOptions = {}): Promise<Buffer> {
   const now = options.now ?? new Date();
   const heading = reportHeading(schoolName, formClass, now);
   const today = schoolToday(now);
   const pdf = new PdfInParts<ReportSection>(registrationReportFrame(heading), { rowsPerPart: options.rowsPerPart, openingLater: true });
   const summary: ClassSummary[] = [];
-  for (const group of await documentClasses(db, formClass)) {
+  for (const group of await printoutClasses(db, formClass)) {
     const reportClass = await gatherReportClass(db, group, today);
     if (group.isRest && reportClass.students.length === 0) continue;
     summary.push({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, totals: totalsOf(reportClass.students) });
@@ -258,12 +258,12 @@ export async function makeRegistrationReport(db: Db, schoolName: string, formCla
 }
 
 /** The Parents Contact PDF of one class or of all, made a class at a time (D63): a query and a section per class. */
-export async function makeParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: DocumentOptions = {}): Promise<Buffer> {
+export async function makeParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: PrintoutOptions = {}): Promise<Buffer> {
   const heading = reportHeading(schoolName, formClass, options.now ?? new Date());
   const pdf = new PdfInParts<ReportSection>(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
   // The school's header opens the first class's section.
   let opening: ReportHeading | undefined = heading;
-  for (const group of await documentClasses(db, formClass)) {
+  for (const group of await printoutClasses(db, formClass)) {
     const students = (await repo.listContacts(db, group.scope)).sort(byName);
     if (group.isRest && students.length === 0) continue;
     const contacts = { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };

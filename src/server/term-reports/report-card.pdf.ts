@@ -3,7 +3,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { academicYearLabel, TERM_NAMES, type TermNumber } from '../../shared/school.constants.js';
 import { describeGradeKey, type AssessmentWeights, type GradeBand } from '../../shared/term-reports.grading.js';
 import { COLORS, dataTable, display, keyValueGrid, pageFooter, schoolHeader, sectionFooters, sectionTitle, signatureLines } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfDocument } from '../pdf/printout.js';
+import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
 
 /**
@@ -77,7 +77,7 @@ const studentName = (data: ReportCardData) => [data.student.first_name, data.stu
 const PAGE = { pageSize: PAGE_SIZES.letter, pageMargins: [40, 36, 40, 48] as [number, number, number, number] };
 
 /** The document definition of a report card (tests read its text back from the PDF). */
-export function buildReportCard(data: ReportCardData): PdfDocument {
+export function buildReportCard(data: ReportCardData): Printout {
   const termName = termNameOf(data.term);
   const yearLabel = academicYearLabel(data.year);
   const name = studentName(data);
@@ -110,7 +110,7 @@ function cardSmallPrint(data: ReportCardData): string {
  * ('Page 1 of 2' of that card, D84), so each card can be handed out and the numbering does not
  * depend on how the class is split into parts for the worker pool.
  */
-export function buildReportCardSet(cards: readonly ReportCardData[], set: { classId: string; formLevel: number | null }): PdfDocument {
+export function buildReportCardSet(cards: readonly ReportCardData[], set: { classId: string; formLevel: number | null }): Printout {
   const first = cards[0];
   if (!first) throw new Error('buildReportCardSet: no cards');
   const termName = termNameOf(first.term);

@@ -105,9 +105,6 @@ function SchoolHolidays() {
   const add = useAddSchoolHoliday();
   const remove = useRemoveSchoolHoliday();
   const showSnackbar = useSnackbar();
-  const [date, setDate] = useState('');
-  const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [removing, setRemoving] = useState<SchoolHoliday | null>(null);
 
   // Undo adds the same date and name back through the same call as the form.
@@ -121,6 +118,42 @@ function SchoolHolidays() {
       onSuccess: () => showSnackbar(`${holiday.date} ${holiday.name} removed`, 'success', { label: 'Undo', onClick: () => undoRemove(holiday) }),
     });
   };
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+      <Typography variant="h2" sx={{ fontSize: '1.15rem' }}>
+        School holidays
+      </Typography>
+      <Typography color="text.secondary">Days the school is closed. Weekends are never school days and need not be listed.</Typography>
+      <AddHolidayForm add={add} />
+      {(add.isError || remove.isError || holidays.isError) && (
+        <Alert severity="error" role="alert">
+          {errorMessage(add.error ?? remove.error ?? holidays.error)}
+        </Alert>
+      )}
+      <HolidaysTable holidays={holidays.data} removeDisabled={remove.isPending} onRemove={setRemoving} />
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this holiday?"
+        confirmLabel="Remove"
+        onConfirm={confirmRemove}
+        onCancel={() => setRemoving(null)}
+      >
+        {removing && `${removing.date} ${removing.name} becomes a school day again: attendance counts it as possible from now on.`}
+      </ConfirmDialog>
+    </Paper>
+  );
+}
+
+/**
+ * The date and name of a new holiday, checked with the server's own schema. It sends through
+ * the list's `add`, which Undo also uses, so both share one pending state and one error.
+ */
+function AddHolidayForm({ add }: { add: ReturnType<typeof useAddSchoolHoliday> }) {
+  const showSnackbar = useSnackbar();
+  const [date, setDate] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -140,87 +173,78 @@ function SchoolHolidays() {
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-      <Typography variant="h2" sx={{ fontSize: '1.15rem' }}>
-        School holidays
-      </Typography>
-      <Typography color="text.secondary">Days the school is closed. Weekends are never school days and need not be listed.</Typography>
-      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        {/* Text, not the browser's date input, which shows the computer's own order (docs/requirements.md R17: yyyy-MM-dd). */}
-        <TextField
-          name="holiday_date"
-          label="Date"
-          placeholder="yyyy-MM-dd"
-          value={date}
-          onChange={(event) => setDate(event.target.value)}
-          error={errors.date !== undefined}
-          helperText={errors.date ?? 'yyyy-MM-dd'}
-          slotProps={{ inputLabel: { shrink: true }, formHelperText: alertHelper(errors.date) }}
-          sx={{ maxWidth: 200 }}
-        />
-        <TextField
-          name="holiday_name"
-          label="Name"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={errors.name !== undefined}
-          helperText={errors.name ?? 'For example: Divali'}
-          slotProps={{ htmlInput: { maxLength: 100 }, formHelperText: alertHelper(errors.name) }}
-          sx={{ maxWidth: 320 }}
-        />
-        <Button type="submit" variant="contained" disabled={add.isPending} sx={{ mt: { xs: 0, sm: 3 } }}>
-          Add Holiday
-        </Button>
-      </Box>
-      {(add.isError || remove.isError || holidays.isError) && (
-        <Alert severity="error" role="alert">
-          {errorMessage(add.error ?? remove.error ?? holidays.error)}
-        </Alert>
-      )}
-      <TableContainer sx={{ mt: 2, maxHeight: '50vh' }}>
-        <Table size="small" stickyHeader aria-label="School holidays" sx={PHONE_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Date</TableCell>
-              <TableCell>Name</TableCell>
-              <TableCell align="right">Remove</TableCell>
+    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+      {/* Text, not the browser's date input, which shows the computer's own order (docs/requirements.md R17: yyyy-MM-dd). */}
+      <TextField
+        name="holiday_date"
+        label="Date"
+        placeholder="yyyy-MM-dd"
+        value={date}
+        onChange={(event) => setDate(event.target.value)}
+        error={errors.date !== undefined}
+        helperText={errors.date ?? 'yyyy-MM-dd'}
+        slotProps={{ inputLabel: { shrink: true }, formHelperText: alertHelper(errors.date) }}
+        sx={{ maxWidth: 200 }}
+      />
+      <TextField
+        name="holiday_name"
+        label="Name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={errors.name !== undefined}
+        helperText={errors.name ?? 'For example: Divali'}
+        slotProps={{ htmlInput: { maxLength: 100 }, formHelperText: alertHelper(errors.name) }}
+        sx={{ maxWidth: 320 }}
+      />
+      <Button type="submit" variant="contained" disabled={add.isPending} sx={{ mt: { xs: 0, sm: 3 } }}>
+        Add Holiday
+      </Button>
+    </Box>
+  );
+}
+
+interface HolidaysTableProps {
+  holidays: SchoolHoliday[] | undefined;
+  removeDisabled: boolean;
+  onRemove: (holiday: SchoolHoliday) => void;
+}
+
+function HolidaysTable({ holidays, removeDisabled, onRemove }: HolidaysTableProps) {
+  return (
+    <TableContainer sx={{ mt: 2, maxHeight: '50vh' }}>
+      <Table size="small" stickyHeader aria-label="School holidays" sx={PHONE_TABLE_SX}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Date</TableCell>
+            <TableCell>Name</TableCell>
+            <TableCell align="right">Remove</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(holidays ?? []).map((holiday) => (
+            <TableRow key={holiday.id}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{holiday.date}</TableCell>
+              <TableCell>{holiday.name}</TableCell>
+              <TableCell align="right">
+                <IconButton
+                  aria-label={`Remove ${holiday.date} ${holiday.name}`}
+                  disabled={removeDisabled}
+                  onClick={() => onRemove(holiday)}
+                >
+                  <DeleteIcon />
+                </IconButton>
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {(holidays.data ?? []).map((holiday) => (
-              <TableRow key={holiday.id}>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{holiday.date}</TableCell>
-                <TableCell>{holiday.name}</TableCell>
-                <TableCell align="right">
-                  <IconButton
-                    aria-label={`Remove ${holiday.date} ${holiday.name}`}
-                    disabled={remove.isPending}
-                    onClick={() => setRemoving(holiday)}
-                  >
-                    <DeleteIcon />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-            {holidays.data?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={3} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  No school holidays listed.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <ConfirmDialog
-        open={removing !== null}
-        title="Remove this holiday?"
-        confirmLabel="Remove"
-        onConfirm={confirmRemove}
-        onCancel={() => setRemoving(null)}
-      >
-        {removing && `${removing.date} ${removing.name} becomes a school day again: attendance counts it as possible from now on.`}
-      </ConfirmDialog>
-    </Paper>
+          ))}
+          {holidays?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={3} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                No school holidays listed.
+              </TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
   );
 }

@@ -36,29 +36,8 @@ const moment = (iso: string | null): string => (iso ? schoolTimeOf(iso) : '—')
 export function ScannerDevices() {
   usePageTitle('Scanner Devices');
   const devices = useScannerDevices();
-  const create = useCreateScannerDevice();
-  const revoke = useRevokeScannerDevice();
-  const showSnackbar = useSnackbar();
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedScannerDevice | null>(null);
   const [revoking, setRevoking] = useState<ScannerDevice | null>(null);
-
-  const add = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = CreateScannerDeviceSchema.safeParse({ name });
-    if (!parsed.success) {
-      setNameError(parsed.error.issues[0]?.message ?? 'This field is required.');
-      return;
-    }
-    setNameError(null);
-    create.mutate(parsed.data, {
-      onSuccess: (device) => {
-        setName('');
-        setCreated(device);
-      },
-    });
-  };
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
@@ -72,6 +51,44 @@ export function ScannerDevices() {
         of a day is the time in, the last the time out.
       </Typography>
 
+      <AddDeviceForm onCreated={setCreated} />
+      {devices.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(devices.error)}
+        </Alert>
+      )}
+
+      <DevicesTable devices={devices.data} onRevoke={setRevoking} />
+      <DeviceKeyDialog device={created} onClose={() => setCreated(null)} />
+      <RevokeDeviceDialog device={revoking} onClose={() => setRevoking(null)} />
+    </Paper>
+  );
+}
+
+/** The name of a new device, checked with the server's own schema; the created device (with its key) goes to `onCreated`. */
+function AddDeviceForm({ onCreated }: { onCreated: (device: CreatedScannerDevice) => void }) {
+  const create = useCreateScannerDevice();
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CreateScannerDeviceSchema.safeParse({ name });
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message ?? 'This field is required.');
+      return;
+    }
+    setNameError(null);
+    create.mutate(parsed.data, {
+      onSuccess: (device) => {
+        setName('');
+        onCreated(device);
+      },
+    });
+  };
+
+  return (
+    <>
       <Box component="form" noValidate onSubmit={add} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 1 }}>
         <TextField
           name="device_name"
@@ -92,121 +109,133 @@ export function ScannerDevices() {
           {errorMessage(create.error)}
         </Alert>
       )}
-      {devices.isError && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {errorMessage(devices.error)}
-        </Alert>
-      )}
+    </>
+  );
+}
 
-      <TableContainer sx={{ mt: 2 }}>
-        {/* On a phone the Added column is left out, so Revoke stays on the screen (D46). */}
-        <Table size="small" aria-label="Scanner devices" sx={PHONE_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Added</TableCell>
-              <TableCell>Last seen</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell align="right">Actions</TableCell>
+function DevicesTable({ devices, onRevoke }: { devices: ScannerDevice[] | undefined; onRevoke: (device: ScannerDevice) => void }) {
+  return (
+    <TableContainer sx={{ mt: 2 }}>
+      {/* On a phone the Added column is left out, so Revoke stays on the screen (D46). */}
+      <Table size="small" aria-label="Scanner devices" sx={PHONE_TABLE_SX}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Added</TableCell>
+            <TableCell>Last seen</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(devices ?? []).map((device) => (
+            <TableRow key={device.id}>
+              <TableCell component="th" scope="row">
+                {device.name}
+              </TableCell>
+              <TableCell sx={HIDE_ON_PHONE_SX}>{moment(device.created_at)}</TableCell>
+              <TableCell>{moment(device.last_seen_at)}</TableCell>
+              <TableCell>
+                {device.revoked_at ? (
+                  <Chip size="small" label={`Revoked ${moment(device.revoked_at)}`} />
+                ) : (
+                  <Chip size="small" color="success" label="Active" />
+                )}
+              </TableCell>
+              <TableCell align="right">
+                {!device.revoked_at && (
+                  <Button color="error" size="small" onClick={() => onRevoke(device)} aria-label={`Revoke ${device.name}`}>
+                    Revoke
+                  </Button>
+                )}
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {(devices.data ?? []).map((device) => (
-              <TableRow key={device.id}>
-                <TableCell component="th" scope="row">
-                  {device.name}
-                </TableCell>
-                <TableCell sx={HIDE_ON_PHONE_SX}>{moment(device.created_at)}</TableCell>
-                <TableCell>{moment(device.last_seen_at)}</TableCell>
-                <TableCell>
-                  {device.revoked_at ? (
-                    <Chip size="small" label={`Revoked ${moment(device.revoked_at)}`} />
-                  ) : (
-                    <Chip size="small" color="success" label="Active" />
-                  )}
-                </TableCell>
-                <TableCell align="right">
-                  {!device.revoked_at && (
-                    <Button color="error" size="small" onClick={() => setRevoking(device)} aria-label={`Revoke ${device.name}`}>
-                      Revoke
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-            {devices.data?.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  No scanner devices yet.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-
-      <Dialog open={created !== null} onClose={() => setCreated(null)} aria-labelledby="device-key-title" fullWidth maxWidth="sm">
-        <DialogTitle id="device-key-title">Key for {created?.name}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            Enter this key in the scanner now. It is shown only this once; if it is lost, revoke the device and add it again.
-          </DialogContentText>
-          <TextField
-            name="device_key"
-            label="Device key"
-            value={created?.key ?? ''}
-            slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
-            onFocus={(event) => event.target.select()}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button
-            startIcon={<ContentCopyIcon aria-hidden />}
-            onClick={() => {
-              void navigator.clipboard?.writeText(created?.key ?? '').then(
-                () => showSnackbar('Key copied.'),
-                () => showSnackbar('Copy the key by hand.', 'info'),
-              );
-            }}
-          >
-            Copy key
-          </Button>
-          <Button variant="contained" onClick={() => setCreated(null)}>
-            Done
-          </Button>
-        </DialogActions>
-      </Dialog>
-
-      <Dialog open={revoking !== null} onClose={() => setRevoking(null)} aria-labelledby="device-revoke-title">
-        <DialogTitle id="device-revoke-title">Revoke {revoking?.name}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>The scanner&apos;s key stops working at once. Scans it already sent are kept.</DialogContentText>
-          {revoke.isError && (
-            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {errorMessage(revoke.error)}
-            </Alert>
+          ))}
+          {devices?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={5} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                No scanner devices yet.
+              </TableCell>
+            </TableRow>
           )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setRevoking(null)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={revoke.isPending}
-            onClick={() =>
-              revoking &&
-              revoke.mutate(revoking.id, {
-                onSuccess: (device) => {
-                  setRevoking(null);
-                  showSnackbar(`${device.name} revoked`);
-                },
-              })
-            }
-          >
-            Revoke
-          </Button>
-        </DialogActions>
-      </Dialog>
-    </Paper>
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** The new device's key, shown this once; open while `device` is set. */
+function DeviceKeyDialog({ device, onClose }: { device: CreatedScannerDevice | null; onClose: () => void }) {
+  const showSnackbar = useSnackbar();
+  return (
+    <Dialog open={device !== null} onClose={onClose} aria-labelledby="device-key-title" fullWidth maxWidth="sm">
+      <DialogTitle id="device-key-title">Key for {device?.name}</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          Enter this key in the scanner now. It is shown only this once; if it is lost, revoke the device and add it again.
+        </DialogContentText>
+        <TextField
+          name="device_key"
+          label="Device key"
+          value={device?.key ?? ''}
+          slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+          onFocus={(event) => event.target.select()}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button
+          startIcon={<ContentCopyIcon aria-hidden />}
+          onClick={() => {
+            void navigator.clipboard?.writeText(device?.key ?? '').then(
+              () => showSnackbar('Key copied.'),
+              () => showSnackbar('Copy the key by hand.', 'info'),
+            );
+          }}
+        >
+          Copy key
+        </Button>
+        <Button variant="contained" onClick={onClose}>
+          Done
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Asks before revoking `device` (open while it is set), then revokes it and closes. */
+function RevokeDeviceDialog({ device, onClose }: { device: ScannerDevice | null; onClose: () => void }) {
+  const revoke = useRevokeScannerDevice();
+  const showSnackbar = useSnackbar();
+  return (
+    <Dialog open={device !== null} onClose={onClose} aria-labelledby="device-revoke-title">
+      <DialogTitle id="device-revoke-title">Revoke {device?.name}?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>The scanner&apos;s key stops working at once. Scans it already sent are kept.</DialogContentText>
+        {revoke.isError && (
+          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+            {errorMessage(revoke.error)}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={revoke.isPending}
+          onClick={() =>
+            device &&
+            revoke.mutate(device.id, {
+              onSuccess: (revoked) => {
+                onClose();
+                showSnackbar(`${revoked.name} revoked`);
+              },
+            })
+          }
+        >
+          Revoke
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }

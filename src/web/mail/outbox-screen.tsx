@@ -72,15 +72,7 @@ export function OutboxScreen() {
   const [page, setPage] = useState(0);
   const [testing, setTesting] = useState(false);
   const outbox = useOutbox({ state, page: page + 1, pageSize: PAGE_SIZE });
-  const resend = useResendMessage();
-  const showSnackbar = useSnackbar();
   const data = outbox.data;
-
-  const runResend = (message: OutboxMessage) =>
-    resend.mutate(message.id, {
-      onSuccess: () => showSnackbar(`The message to ${message.to} will be sent again.`),
-      onError: (error) => showSnackbar(errorMessage(error), 'error'),
-    });
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
@@ -108,93 +100,14 @@ export function OutboxScreen() {
         </Alert>
       )}
 
-      <TextField
-        select
-        name="state"
-        label="Show"
-        value={state ?? 'all'}
-        onChange={(event) => {
-          setState(event.target.value === 'all' ? null : (event.target.value as OutboxState));
+      <StateFilter
+        state={state}
+        onChange={(next) => {
+          setState(next);
           setPage(0);
         }}
-        size="small"
-        sx={{ mt: 2, minWidth: 180 }}
-      >
-        <MenuItem value="all">All messages</MenuItem>
-        {OUTBOX_STATES.map((value) => (
-          <MenuItem key={value} value={value}>
-            {OUTBOX_STATE_LABELS[value]}
-          </MenuItem>
-        ))}
-      </TextField>
-
-      <TableContainer sx={{ mt: 2 }}>
-        {outbox.isFetching && <LinearProgress aria-label="Loading messages" sx={{ position: 'absolute', left: 0, right: 0 }} />}
-        {/* On a phone the subject, times and status go under the address, so it gets the width and Resend stays on the screen (D46). */}
-        <Table size="small" aria-label="Outbox messages" sx={PHONE_TABLE_SX}>
-          <TableHead>
-            <TableRow>
-              <TableCell>To</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Subject</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX} align="right">
-                Tries
-              </TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Created</TableCell>
-              <TableCell sx={HIDE_ON_PHONE_SX}>Sent</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(data?.messages ?? []).map((message) => (
-              <TableRow key={message.id}>
-                <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
-                  {message.to}
-                  <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
-                    <Typography variant="body2" color="text.secondary">
-                      {message.subject}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
-                      {message.sent_at ? `Sent ${when(message.sent_at)}` : `Created ${when(message.created_at)}`}
-                      {message.tries > 0 ? ` · ${message.tries} ${message.tries === 1 ? 'try' : 'tries'}` : ''}
-                    </Typography>
-                    <StatusCell message={message} />
-                  </Box>
-                </TableCell>
-                <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{message.subject}</TableCell>
-                <TableCell sx={{ ...HIDE_ON_PHONE_SX, maxWidth: 320 }}>
-                  <StatusCell message={message} />
-                </TableCell>
-                <TableCell sx={HIDE_ON_PHONE_SX} align="right">
-                  {message.tries}
-                </TableCell>
-                <TableCell sx={{ ...HIDE_ON_PHONE_SX, whiteSpace: 'nowrap' }}>{when(message.created_at)}</TableCell>
-                <TableCell sx={{ ...HIDE_ON_PHONE_SX, whiteSpace: 'nowrap' }}>{when(message.sent_at)}</TableCell>
-                <TableCell align="right">
-                  {(message.state === 'failed' || message.state === 'queued') && (
-                    <Button
-                      size="small"
-                      startIcon={<ReplayIcon aria-hidden />}
-                      aria-label={`Resend the message to ${message.to}`}
-                      disabled={resend.isPending}
-                      onClick={() => runResend(message)}
-                    >
-                      Resend
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-            {data?.messages.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={7} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  {state ? `No ${OUTBOX_STATE_LABELS[state].toLowerCase()} messages.` : 'No messages yet.'}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      />
+      <OutboxTable messages={data?.messages} state={state} isFetching={outbox.isFetching} />
       {data && data.total > PAGE_SIZE && (
         <TablePagination
           component="div"
@@ -208,6 +121,130 @@ export function OutboxScreen() {
 
       <TestMessageDialog open={testing} smtpConfigured={data?.smtp_configured ?? true} onClose={() => setTesting(false)} />
     </Paper>
+  );
+}
+
+/** Which messages to show: all of them (null) or those in one state. */
+function StateFilter({ state, onChange }: { state: OutboxState | null; onChange: (state: OutboxState | null) => void }) {
+  return (
+    <TextField
+      select
+      name="state"
+      label="Show"
+      value={state ?? 'all'}
+      onChange={(event) => onChange(event.target.value === 'all' ? null : (event.target.value as OutboxState))}
+      size="small"
+      sx={{ mt: 2, minWidth: 180 }}
+    >
+      <MenuItem value="all">All messages</MenuItem>
+      {OUTBOX_STATES.map((value) => (
+        <MenuItem key={value} value={value}>
+          {OUTBOX_STATE_LABELS[value]}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+interface OutboxTableProps {
+  /** The page's messages; undefined until the first answer. */
+  messages: OutboxMessage[] | undefined;
+  /** The state shown, which words the empty list. */
+  state: OutboxState | null;
+  isFetching: boolean;
+}
+
+/** One page of messages, each failed or waiting one with Resend. */
+function OutboxTable({ messages, state, isFetching }: OutboxTableProps) {
+  const resend = useResendMessage();
+  const showSnackbar = useSnackbar();
+
+  const runResend = (message: OutboxMessage) =>
+    resend.mutate(message.id, {
+      onSuccess: () => showSnackbar(`The message to ${message.to} will be sent again.`),
+      onError: (error) => showSnackbar(errorMessage(error), 'error'),
+    });
+
+  return (
+    <TableContainer sx={{ mt: 2 }}>
+      {isFetching && <LinearProgress aria-label="Loading messages" sx={{ position: 'absolute', left: 0, right: 0 }} />}
+      {/* On a phone the subject, times and status go under the address, so it gets the width and Resend stays on the screen (D46). */}
+      <Table size="small" aria-label="Outbox messages" sx={PHONE_TABLE_SX}>
+        <TableHead>
+          <TableRow>
+            <TableCell>To</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Subject</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX} align="right">
+              Tries
+            </TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Created</TableCell>
+            <TableCell sx={HIDE_ON_PHONE_SX}>Sent</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(messages ?? []).map((message) => (
+            <MessageRow key={message.id} message={message} resendDisabled={resend.isPending} onResend={() => runResend(message)} />
+          ))}
+          {messages?.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={7} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+                {state ? `No ${OUTBOX_STATE_LABELS[state].toLowerCase()} messages.` : 'No messages yet.'}
+              </TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+interface MessageRowProps {
+  message: OutboxMessage;
+  resendDisabled: boolean;
+  onResend: () => void;
+}
+
+function MessageRow({ message, resendDisabled, onResend }: MessageRowProps) {
+  return (
+    <TableRow>
+      <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
+        {message.to}
+        <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
+          <Typography variant="body2" color="text.secondary">
+            {message.subject}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
+            {message.sent_at ? `Sent ${when(message.sent_at)}` : `Created ${when(message.created_at)}`}
+            {message.tries > 0 ? ` · ${message.tries} ${message.tries === 1 ? 'try' : 'tries'}` : ''}
+          </Typography>
+          <StatusCell message={message} />
+        </Box>
+      </TableCell>
+      <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{message.subject}</TableCell>
+      <TableCell sx={{ ...HIDE_ON_PHONE_SX, maxWidth: 320 }}>
+        <StatusCell message={message} />
+      </TableCell>
+      <TableCell sx={HIDE_ON_PHONE_SX} align="right">
+        {message.tries}
+      </TableCell>
+      <TableCell sx={{ ...HIDE_ON_PHONE_SX, whiteSpace: 'nowrap' }}>{when(message.created_at)}</TableCell>
+      <TableCell sx={{ ...HIDE_ON_PHONE_SX, whiteSpace: 'nowrap' }}>{when(message.sent_at)}</TableCell>
+      <TableCell align="right">
+        {(message.state === 'failed' || message.state === 'queued') && (
+          <Button
+            size="small"
+            startIcon={<ReplayIcon aria-hidden />}
+            aria-label={`Resend the message to ${message.to}`}
+            disabled={resendDisabled}
+            onClick={onResend}
+          >
+            Resend
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }
 

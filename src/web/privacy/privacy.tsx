@@ -16,59 +16,14 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
-import {
-  AuditLogPageSchema,
-  DeleteStudentAnswerSchema,
-  StudentHistorySchema,
-  type AuditEntry,
-} from '../../shared/privacy.schemas.js';
+import type { AuditEntry } from '../../shared/privacy.schemas.js';
 import { schoolTimeOf } from '../../shared/dates.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
-import { apiRequest, errorMessage } from '../lib/api-client.js';
+import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
-
-// ---- calls: the audit log, a student's history, export, deletion ----------------
-
-const privacyKey = ['admin', 'privacy'] as const;
-
-function useAuditLog(studentId: string | null) {
-  return useInfiniteQuery({
-    queryKey: [...privacyKey, 'audit-log', studentId],
-    initialPageParam: null as number | null,
-    queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: '50' });
-      if (studentId) query.set('student_id', studentId);
-      if (pageParam !== null) query.set('before_id', String(pageParam));
-      return apiRequest(`/api/privacy/audit-log?${query}`, { schema: AuditLogPageSchema, signal });
-    },
-    getNextPageParam: (page) => page.next_before_id,
-  });
-}
-
-function useStudentHistory(studentId: string | null) {
-  return useQuery({
-    queryKey: [...privacyKey, 'history', studentId],
-    enabled: studentId !== null,
-    queryFn: ({ signal }) => apiRequest(`/api/privacy/students/${encodeURIComponent(studentId!)}/history`, { schema: StudentHistorySchema, signal }),
-  });
-}
-
-function useDeleteStudent() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (studentId: string) =>
-      apiRequest(`/api/privacy/students/${encodeURIComponent(studentId)}`, {
-        method: 'DELETE',
-        body: { confirm_student_id: studentId },
-        schema: DeleteStudentAnswerSchema,
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['admin'] }),
-  });
-}
-
+import { useAuditLog, useDeleteStudent, useStudentHistory } from './privacy.api.js';
 
 function describeEntry(entry: AuditEntry): string {
   const what = [entry.entity, entry.entity_id].filter(Boolean).join(' ');
@@ -123,33 +78,9 @@ function EntriesTable({ label, entries }: { label: string; entries: AuditEntry[]
  */
 export function Privacy() {
   usePageTitle('Privacy');
-  const showSnackbar = useSnackbar();
   const [input, setInput] = useState('');
-  const [inputError, setInputError] = useState<string | null>(null);
   const [studentId, setStudentId] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [confirmText, setConfirmText] = useState('');
-  const log = useAuditLog(studentId);
-  const history = useStudentHistory(studentId);
-  const remove = useDeleteStudent();
-
-  const choose = (event: FormEvent) => {
-    event.preventDefault();
-    if (input.trim() === '') {
-      setInputError(null);
-      setStudentId(null);
-      return;
-    }
-    const parsed = StudentIdSchema.safeParse(input);
-    if (!parsed.success) {
-      setInputError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
-      return;
-    }
-    setInputError(null);
-    setStudentId(parsed.data);
-  };
-
-  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+  const deletion = useDeletionConfirmation();
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }}>
@@ -161,55 +92,102 @@ export function Privacy() {
         ID to see only that student, their change history, to export everything held about them, or to delete them.
       </Typography>
 
-      <Box component="form" noValidate onSubmit={choose} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 2 }}>
-        <TextField
-          name="privacy_student_id"
-          label="Student ID"
-          value={input}
-          onChange={(event) => setInput(event.target.value)}
-          error={inputError !== null}
-          helperText={inputError ?? 'Leave empty for the whole log'}
-          slotProps={{ htmlInput: { maxLength: 20 }, formHelperText: inputError !== null ? { role: 'alert' } : {} }}
-          sx={{ maxWidth: 260 }}
-        />
-        <Button type="submit" variant="contained" sx={{ mt: { xs: 0, sm: 1 } }}>
-          Show
+      <StudentIdForm input={input} onInputChange={setInput} onChoose={setStudentId} />
+      {studentId && <StudentSection studentId={studentId} onDelete={deletion.start} />}
+      <AuditLogSection studentId={studentId} />
+      <DeleteStudentDialog
+        studentId={studentId}
+        deletion={deletion}
+        onDeleted={() => {
+          setStudentId(null);
+          setInput('');
+        }}
+      />
+    </Paper>
+  );
+}
+
+interface StudentIdFormProps {
+  input: string;
+  onInputChange: (input: string) => void;
+  /** A valid Student ID, or null (the whole log) when the field is left empty. */
+  onChoose: (studentId: string | null) => void;
+}
+
+/** The Student ID to narrow the screen to; an ID that is not valid stays on the field and changes nothing. */
+function StudentIdForm({ input, onInputChange, onChoose }: StudentIdFormProps) {
+  const [inputError, setInputError] = useState<string | null>(null);
+
+  const choose = (event: FormEvent) => {
+    event.preventDefault();
+    if (input.trim() === '') {
+      setInputError(null);
+      onChoose(null);
+      return;
+    }
+    const parsed = StudentIdSchema.safeParse(input);
+    if (!parsed.success) {
+      setInputError(parsed.error.issues[0]?.message ?? 'Enter a Student ID.');
+      return;
+    }
+    setInputError(null);
+    onChoose(parsed.data);
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={choose} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 2 }}>
+      <TextField
+        name="privacy_student_id"
+        label="Student ID"
+        value={input}
+        onChange={(event) => onInputChange(event.target.value)}
+        error={inputError !== null}
+        helperText={inputError ?? 'Leave empty for the whole log'}
+        slotProps={{ htmlInput: { maxLength: 20 }, formHelperText: inputError !== null ? { role: 'alert' } : {} }}
+        sx={{ maxWidth: 260 }}
+      />
+      <Button type="submit" variant="contained" sx={{ mt: { xs: 0, sm: 1 } }}>
+        Show
+      </Button>
+    </Box>
+  );
+}
+
+/** The chosen student: export and delete, and their change history, oldest first. */
+function StudentSection({ studentId, onDelete }: { studentId: string; onDelete: () => void }) {
+  const history = useStudentHistory(studentId);
+  return (
+    <Box sx={{ mt: 3 }}>
+      <Typography variant="h2" sx={{ fontSize: '1.2rem' }}>
+        Student {studentId}
+      </Typography>
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }}>
+        <Button variant="outlined" component="a" href={`/api/privacy/students/${encodeURIComponent(studentId)}/export`} download>
+          Export everything (JSON)
+        </Button>
+        <Button variant="outlined" color="error" onClick={onDelete}>
+          Delete student…
         </Button>
       </Box>
-
-      {studentId && (
-        <Box sx={{ mt: 3 }}>
-          <Typography variant="h2" sx={{ fontSize: '1.2rem' }}>
-            Student {studentId}
-          </Typography>
-          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }}>
-            <Button variant="outlined" component="a" href={`/api/privacy/students/${encodeURIComponent(studentId)}/export`} download>
-              Export everything (JSON)
-            </Button>
-            <Button
-              variant="outlined"
-              color="error"
-              onClick={() => {
-                setConfirmText('');
-                remove.reset();
-                setConfirming(true);
-              }}
-            >
-              Delete student…
-            </Button>
-          </Box>
-          <Typography variant="h3" sx={{ fontSize: '1.05rem', mt: 3 }}>
-            Change history
-          </Typography>
-          {history.isError && (
-            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {errorMessage(history.error)}
-            </Alert>
-          )}
-          {history.data && <EntriesTable label={`Change history of ${studentId}`} entries={[...history.data.changes].reverse()} />}
-        </Box>
+      <Typography variant="h3" sx={{ fontSize: '1.05rem', mt: 3 }}>
+        Change history
+      </Typography>
+      {history.isError && (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {errorMessage(history.error)}
+        </Alert>
       )}
+      {history.data && <EntriesTable label={`Change history of ${studentId}`} entries={[...history.data.changes].reverse()} />}
+    </Box>
+  );
+}
 
+/** The audit log, for the chosen student or for everyone, a page at a time. */
+function AuditLogSection({ studentId }: { studentId: string | null }) {
+  const log = useAuditLog(studentId);
+  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+  return (
+    <>
       <Typography variant="h2" sx={{ fontSize: '1.2rem', mt: 4 }}>
         {studentId ? `Audit log for ${studentId}` : 'Audit log'}
       </Typography>
@@ -224,50 +202,79 @@ export function Privacy() {
           Show older entries
         </Button>
       )}
+    </>
+  );
+}
 
-      <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="privacy-delete-title">
-        <DialogTitle id="privacy-delete-title">Delete student {studentId}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            This removes the record, the account and its sessions, the documents, the term results and the attendance, and the log entries that
-            name the student. It cannot be undone. Export the data first if it may be needed. Type the Student ID to confirm.
-          </DialogContentText>
-          <TextField
-            name="privacy_confirm_student_id"
-            label="Student ID"
-            value={confirmText}
-            onChange={(event) => setConfirmText(event.target.value)}
-            sx={{ mt: 2 }}
-            autoFocus
-          />
-          {remove.isError && (
-            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {errorMessage(remove.error)}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={remove.isPending || confirmText.trim() !== studentId}
-            onClick={() =>
-              studentId &&
-              remove.mutate(studentId, {
-                onSuccess: (answer) => {
-                  setConfirming(false);
-                  setStudentId(null);
-                  setInput('');
-                  showSnackbar(answer.message);
-                },
-              })
-            }
-          >
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
-    </Paper>
+/**
+ * The state of the delete confirmation. It lives above the student's section so the dialog can
+ * close in place after the deletion clears the chosen student; `start` opens it afresh, with an
+ * empty confirmation and no earlier error.
+ */
+function useDeletionConfirmation() {
+  const remove = useDeleteStudent();
+  const [isOpen, setIsOpen] = useState(false);
+  const [confirmText, setConfirmText] = useState('');
+  const start = () => {
+    setConfirmText('');
+    remove.reset();
+    setIsOpen(true);
+  };
+  return { remove, isOpen, start, close: () => setIsOpen(false), confirmText, setConfirmText };
+}
+
+interface DeleteStudentDialogProps {
+  studentId: string | null;
+  deletion: ReturnType<typeof useDeletionConfirmation>;
+  onDeleted: () => void;
+}
+
+/** Deletes the student once their Student ID is typed again. */
+function DeleteStudentDialog({ studentId, deletion, onDeleted }: DeleteStudentDialogProps) {
+  const showSnackbar = useSnackbar();
+  const { remove, confirmText } = deletion;
+  return (
+    <Dialog open={deletion.isOpen} onClose={deletion.close} aria-labelledby="privacy-delete-title">
+      <DialogTitle id="privacy-delete-title">Delete student {studentId}?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          This removes the record, the account and its sessions, the documents, the term results and the attendance, and the log entries that
+          name the student. It cannot be undone. Export the data first if it may be needed. Type the Student ID to confirm.
+        </DialogContentText>
+        <TextField
+          name="privacy_confirm_student_id"
+          label="Student ID"
+          value={confirmText}
+          onChange={(event) => deletion.setConfirmText(event.target.value)}
+          sx={{ mt: 2 }}
+          autoFocus
+        />
+        {remove.isError && (
+          <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+            {errorMessage(remove.error)}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={deletion.close}>Cancel</Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={remove.isPending || confirmText.trim() !== studentId}
+          onClick={() =>
+            studentId &&
+            remove.mutate(studentId, {
+              onSuccess: (answer) => {
+                deletion.close();
+                onDeleted();
+                showSnackbar(answer.message);
+              },
+            })
+          }
+        >
+          Delete
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }
