@@ -12,7 +12,7 @@ import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
  * class's totals; as a PDF (Letter) and as a spreadsheet with the same columns.
  */
 
-export interface ClassAttendanceDocument extends ClassAttendance {
+export interface ClassAttendancePrintout extends ClassAttendance {
   schoolName: string;
   /** 'yyyy-MM-dd HH:mm' in the school's time zone. */
   printedAt: string;
@@ -31,7 +31,7 @@ export function classAttendanceScope(data: Pick<ClassAttendance, 'class_name' | 
 const right = (value: number | string, strong = false, color?: string): TableCell => ({ text: String(value), alignment: 'right', bold: strong, ...(color ? { color } : {}) });
 
 /** The document definition (tests read its text back from the PDF). */
-export function buildClassAttendance(data: ClassAttendanceDocument): Printout {
+export function buildClassAttendance(data: ClassAttendancePrintout): Printout {
   const scope = classAttendanceScope(data);
   const teacher = data.form_teacher ? ` — Form Teacher: ${data.form_teacher}` : '';
   const rows: TableCell[][] = data.students.map((row) => [

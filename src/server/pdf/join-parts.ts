@@ -1,7 +1,7 @@
 // What merges parts on a pool thread: the parts' pages joined into one PDF, numbered when framed.
 import { ParseSpeeds, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import type { Content } from 'pdfmake/interfaces.js';
-import type { PdfFrame } from './printout.js';
+import type { PrintoutFrame } from './printout.js';
 import { printPdf } from './thread-printer.js';
 
 /**
@@ -18,7 +18,7 @@ import { printPdf } from './thread-printer.js';
  * D84) the pages are only joined, and the first part's title and author are kept. pdf-lib copies each part's
  * fonts with its pages, which is why a part holds several cards.
  */
-export async function joinPdfParts(frame: PdfFrame | null, parts: readonly Uint8Array[]): Promise<Uint8Array> {
+export async function joinPdfParts(frame: PrintoutFrame | null, parts: readonly Uint8Array[]): Promise<Uint8Array> {
   const joined = await PDFDocument.create({ updateMetadata: false });
   for (const [index, bytes] of parts.entries()) {
     const part = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });

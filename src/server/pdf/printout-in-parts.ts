@@ -1,6 +1,6 @@
 // What makes a printout too large to lay out at once: its sections printed a part at a time, then joined.
 import { runInWorker } from '../workers/worker-pool.js';
-import type { PartSection, PdfFrame, PrintoutSection } from './printout.js';
+import type { PartSection, PrintoutFrame, PrintoutSection } from './printout.js';
 import { asBuffer } from './render-on-pool.js';
 
 /** Rows (a table's rows, roughly) a part of a printout made in parts holds at most: whole sections. */
@@ -29,7 +29,7 @@ export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
    * that needs them all); otherwise the first section added opens the printout.
    */
   constructor(
-    private readonly frame: PdfFrame,
+    private readonly frame: PrintoutFrame,
     options: { rowsPerPart?: number; openingLater?: boolean } = {},
   ) {
     this.rowsPerPart = options.rowsPerPart ?? ROWS_PER_PART;

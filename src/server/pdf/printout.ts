@@ -23,7 +23,7 @@ export interface PdfImage {
  * What every part of a printout made in parts shares (printout-in-parts.ts, join-parts.ts): the
  * page, its margins, the foot and the title; each part adds its content.
  */
-export type PdfFrame = Omit<Printout, 'content'>;
+export type PrintoutFrame = Omit<Printout, 'content'>;
 
 /** Page sizes in PDF points (1/72 in). Legal is the registration form's paper. */
 export const PAGE_SIZES = {

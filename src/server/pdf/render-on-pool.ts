@@ -1,15 +1,15 @@
 // What hands a printout to the worker pool: renderPdf, and the join of printouts made apart.
 import { runInWorker } from '../workers/worker-pool.js';
-import type { PartSection, PdfFrame, Printout } from './printout.js';
+import type { PartSection, PrintoutFrame, Printout } from './printout.js';
 
 declare module '../workers/worker-pool.js' {
   interface WorkerTasks {
     /** Lays out and writes a whole printout (thread-printer.ts `printPdf`). */
     'render-pdf': { request: { printout: Printout }; answer: Uint8Array };
     /** Lays out and writes a part of a printout made in parts (thread-printer.ts `printPart`). */
-    'render-pdf-part': { request: { frame: PdfFrame; sections: PartSection[] }; answer: Uint8Array };
+    'render-pdf-part': { request: { frame: PrintoutFrame; sections: PartSection[] }; answer: Uint8Array };
     /** Joins printed parts into one PDF, numbering its pages when framed (join-parts.ts). */
-    'join-pdfs': { request: { frame: PdfFrame | null; parts: Uint8Array[] }; answer: Uint8Array };
+    'join-pdfs': { request: { frame: PrintoutFrame | null; parts: Uint8Array[] }; answer: Uint8Array };
   }
 }
 

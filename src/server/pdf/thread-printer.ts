@@ -1,7 +1,7 @@
 // What prints on a pool thread: pdfmake lays out a printout, or a part of one, and writes its bytes.
 import { createRequire } from 'node:module';
 import type { Content, TDocumentDefinitions, TFontDictionary } from 'pdfmake/interfaces.js';
-import type { PartSection, PdfFrame, Printout, PrintoutSection, SectionStart } from './printout.js';
+import type { PartSection, PrintoutFrame, Printout, PrintoutSection, SectionStart } from './printout.js';
 import { footerContent, TABLE_LAYOUTS, type FooterPart } from './pieces.js';
 
 /**
@@ -135,7 +135,7 @@ function startOf(start: SectionStart): Content[] {
  * here, by `layOut` (the layouts of the feature that added them, handed over by the thread's
  * entry), so the main thread only ever holds rows. The foot has no page numbers yet.
  */
-export function printPart<S extends PrintoutSection>(frame: PdfFrame, sections: readonly PartSection<S>[], layOut: (section: S) => Content): Promise<Buffer> {
+export function printPart<S extends PrintoutSection>(frame: PrintoutFrame, sections: readonly PartSection<S>[], layOut: (section: S) => Content): Promise<Buffer> {
   const content = sections.flatMap(({ start, section }) => [...startOf(start), layOut(section)]);
   return printPdf({ ...frame, content }, 'small-print');
 }

@@ -18,12 +18,12 @@ export interface ClassPrintHeading {
   printedAt: string;
 }
 
-export interface ClassListDocument extends ClassPrintHeading {
+export interface ClassListPrintout extends ClassPrintHeading {
   /** In the order printed (by name). */
   students: readonly ClassRollRow[];
 }
 
-export interface ClassRegisterDocument extends ClassListDocument {
+export interface ClassRegisterPrintout extends ClassListPrintout {
   /** 'November 2026' */
   monthLabel: string;
   /** The school days of the month (yyyy-MM-dd): weekdays that are not holidays. */
@@ -33,7 +33,7 @@ export interface ClassRegisterDocument extends ClassListDocument {
 const numbered = (index: number): TableCell => ({ text: String(index + 1), alignment: 'right', color: COLORS.muted });
 const noStudents = { text: 'No students in this class.', color: COLORS.muted };
 
-export function buildClassList(data: ClassListDocument): Printout {
+export function buildClassList(data: ClassListPrintout): Printout {
   const rows = data.students.map((student, index) => [numbered(index), listName(student) || '—', student.id, student.sex ?? '—']);
   const sexes = ['Female', 'Male'].map((sex) => `${sex} ${data.students.filter((student) => student.sex === sex).length}`).join(' · ');
   return {
@@ -57,7 +57,7 @@ function dayHeading(isoDate: string): TableCell {
   return { text: `${date.getUTCDate()}\n${weekday}`, alignment: 'center', fontSize: 7, bold: true, fillColor: COLORS.band };
 }
 
-export function buildClassRegister(data: ClassRegisterDocument): Printout {
+export function buildClassRegister(data: ClassRegisterPrintout): Printout {
   const blank = (): TableCell => ({ text: ' ' });
   const headerRow: TableCell[] = [
     { text: 'No.', bold: true, fillColor: COLORS.band, fontSize: 8 },

@@ -2,7 +2,7 @@ import type { Content, TableCell } from 'pdfmake/interfaces.js';
 import { REGISTRATION_STATE_LABELS, listName, type RegistrationState } from '../../shared/students.schemas.js';
 import { formatPhone, visibleSections } from '../../shared/registration.fields.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
+import { PAGE_SIZES, type PrintoutFrame } from '../pdf/printout.js';
 import type { ContactRow } from './students.repository.js';
 import { classTitle, type ReportHeading } from './registration-report.pdf.js';
 import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
@@ -74,7 +74,7 @@ export interface ContactClass {
 }
 
 /** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */
-export function parentsContactFrame(heading: ReportHeading): PdfFrame {
+export function parentsContactFrame(heading: ReportHeading): PrintoutFrame {
   return {
     pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
     pageOrientation: 'landscape',

@@ -3,7 +3,7 @@ import { formClassName } from '../../shared/form-class.js';
 import type { ProgressFlags } from '../../shared/registration.progress.js';
 import type { RegistrationState } from '../../shared/students.schemas.js';
 import { COLORS, dataTable, pageFooter, schoolHeader, sectionTitle } from '../pdf/pieces.js';
-import { PAGE_SIZES, type PdfFrame } from '../pdf/printout.js';
+import { PAGE_SIZES, type PrintoutFrame } from '../pdf/printout.js';
 
 /**
  * The registration report (docs/requirements.md R11; `/api/registration-report/all`): one
@@ -145,7 +145,7 @@ function classTable(group: ReportClass, caption: string): Content {
 }
 
 /** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */
-export function registrationReportFrame(heading: ReportHeading): PdfFrame {
+export function registrationReportFrame(heading: ReportHeading): PrintoutFrame {
   return {
     pageSize: { width: PAGE_SIZES.letter.height, height: PAGE_SIZES.letter.width },
     pageOrientation: 'landscape',

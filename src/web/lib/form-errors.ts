@@ -29,3 +29,16 @@ export function firstFieldMessages(errors: Record<string, string[]> | undefined)
   for (const [field, messages] of Object.entries(errors ?? {})) if (messages[0] !== undefined) result[field] = messages[0];
   return result;
 }
+
+/**
+ * A text field's props for its message: the field's message under it, read out when it appears
+ * (`role="alert"`), or its hint (a space keeps the line's height, so the form does not jump).
+ */
+export function fieldHelper(errors: FieldErrors, field: string, hint = ' ') {
+  const message = errors[field];
+  return {
+    error: message !== undefined,
+    helperText: message ?? hint,
+    slotProps: message !== undefined ? { formHelperText: { role: 'alert' } } : {},
+  };
+}

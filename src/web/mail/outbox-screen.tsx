@@ -30,7 +30,7 @@ import { OUTBOX_STATE_LABELS, OUTBOX_STATES, SendTestMessageSchema, type OutboxM
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
-import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, fieldHelper, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useOutbox, useResendMessage, useSendTestMessage } from './outbox.api.js';
 
@@ -314,9 +314,7 @@ function TestMessageForm({ smtpConfigured, onClose }: Omit<TestMessageDialogProp
           fullWidth
           autoFocus
           margin="dense"
-          error={errors['to'] !== undefined}
-          helperText={errors['to'] ?? ' '}
-          slotProps={errors['to'] ? { formHelperText: { role: 'alert' } } : {}}
+          {...fieldHelper(errors, 'to')}
         />
       </DialogContent>
       <DialogActions>

@@ -44,7 +44,7 @@ import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
-import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, fieldHelper, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { ConfirmStaffDialog, OneTimePasswordDialog, type Confirm } from './staff-account-dialogs.js';
 import { useCreateStaff, useStaffAccounts, useUpdateStaff } from './staff.api.js';
@@ -284,13 +284,6 @@ interface StaffValues {
   email: string;
 }
 
-/** A field's message under it (read out when it appears), or its hint. */
-const helperOf = (errors: FieldErrors, field: string, hint = ' ') => ({
-  error: errors[field] !== undefined,
-  helperText: errors[field] ?? hint,
-  slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
-});
-
 function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialogProps, 'open'>) {
   const [username, setUsername] = useState(account?.username ?? '');
   const [name, setName] = useState(account?.name ?? '');
@@ -302,7 +295,7 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
     event.preventDefault();
     save({ username, name, role, classIds, email });
   };
-  const helper = (field: string, hint?: string) => helperOf(errors, field, hint);
+  const helper = (field: string, hint?: string) => fieldHelper(errors, field, hint);
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-labelledby="staff-dialog-title">
@@ -421,7 +414,7 @@ function ClassesField({
       required
       fullWidth
       margin="dense"
-      {...helperOf(errors, 'class_ids', 'The classes this form teacher teaches.')}
+      {...fieldHelper(errors, 'class_ids', 'The classes this form teacher teaches.')}
       slotProps={{
         select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') },
         ...(errors['class_ids'] ? { formHelperText: { role: 'alert' } } : {}),

@@ -20,7 +20,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { findField } from '../../shared/registration.fields.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
-import { fieldErrorsOf, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, fieldHelper, type FieldErrors } from '../lib/form-errors.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useAddStudent } from './students.api.js';
 
@@ -84,11 +84,7 @@ function AddStudentForm({ onClose, onAdded }: Omit<AddStudentDialogProps, 'open'
     });
   };
 
-  const helper = (field: keyof Values, hint = ' ') => ({
-    error: errors[field] !== undefined,
-    helperText: errors[field] ?? hint,
-    slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
-  });
+  const helper = (field: keyof Values, hint = ' ') => fieldHelper(errors, field, hint);
   const text = (field: 'id' | 'first_name' | 'last_name' | 'birth_certificate_no' | 'sea_no', label: string, hint?: string, required = false) => (
     <TextField
       key={field}

@@ -34,7 +34,7 @@ import {
 import { formClassName } from '../../shared/form-class.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
-import { fieldErrorsOf, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
+import { fieldErrorsOf, fieldHelper, firstFieldMessages, type FieldErrors } from '../lib/form-errors.js';
 import { useFormClasses } from '../lib/form-classes.js';
 import { useEnrolment, useReadmitStudent, useWithdrawStudent } from './enrolment.api.js';
 
@@ -152,17 +152,11 @@ interface FormProps {
   onDone: () => void;
 }
 
-const helperOf = (errors: FieldErrors, field: string, hint = ' ') => ({
-  error: errors[field] !== undefined,
-  helperText: errors[field] ?? hint,
-  slotProps: errors[field] ? { formHelperText: { role: 'alert' } } : {},
-});
-
 /** The day's field: a native date input (a phone's own picker), limited to the window. */
 function DateField({ value, onChange, enrolment, errors, label }: { value: string; onChange: (date: string) => void; enrolment: Enrolment; errors: FieldErrors; label: string }) {
   const { earliest, latest } = enrolment.window;
   const hint = earliest === latest ? `Only ${toDayFirstDate(latest)}` : `From ${toDayFirstDate(earliest)} to ${toDayFirstDate(latest)}`;
-  const helper = helperOf(errors, 'date', hint);
+  const helper = fieldHelper(errors, 'date', hint);
   return (
     <TextField
       type="date"
@@ -234,7 +228,7 @@ export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
           The student leaves the roll{enrolment.class_id ? ` and ${enrolment.class_id}` : ''}: the record, report cards and attendance are kept, read-only, among the former students.
         </DialogContentText>
         <DateField label="Left on" value={date} onChange={setDate} enrolment={enrolment} errors={errors} />
-        <TextField select name="reason" label="Reason" value={reason} onChange={(event) => setReason(event.target.value as WithdrawReason)} required fullWidth margin="dense" {...helperOf(errors, 'reason')}>
+        <TextField select name="reason" label="Reason" value={reason} onChange={(event) => setReason(event.target.value as WithdrawReason)} required fullWidth margin="dense" {...fieldHelper(errors, 'reason')}>
           {WITHDRAW_REASONS.map((value) => (
             <MenuItem key={value} value={value}>
               {EXIT_REASON_LABELS[value]}
@@ -250,8 +244,8 @@ export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
             required
             fullWidth
             margin="dense"
-            {...helperOf(errors, 'other_school')}
-            slotProps={{ ...helperOf(errors, 'other_school').slotProps, htmlInput: { maxLength: OTHER_SCHOOL_MAX } }}
+            {...fieldHelper(errors, 'other_school')}
+            slotProps={{ ...fieldHelper(errors, 'other_school').slotProps, htmlInput: { maxLength: OTHER_SCHOOL_MAX } }}
           />
         )}
         <TextField
@@ -262,8 +256,8 @@ export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
           required={reason === 'other'}
           fullWidth
           margin="dense"
-          {...helperOf(errors, 'note')}
-          slotProps={{ ...helperOf(errors, 'note').slotProps, htmlInput: { maxLength: ENROLMENT_NOTE_MAX } }}
+          {...fieldHelper(errors, 'note')}
+          slotProps={{ ...fieldHelper(errors, 'note').slotProps, htmlInput: { maxLength: ENROLMENT_NOTE_MAX } }}
         />
         {failure && (
           <Alert severity="error" role="alert" sx={{ mt: 1 }}>
@@ -315,7 +309,7 @@ export function ReadmitForm({ enrolment, onBack, onDone }: FormProps) {
           Back on the roll{enrolment.left_class ? ` (left ${enrolment.left_class} on ${toDayFirstDate(enrolment.left_on ?? '')})` : ''}: choose the class and the day they return.
         </DialogContentText>
         <DateField label="Back on" value={date} onChange={setDate} enrolment={enrolment} errors={errors} />
-        <TextField select name="class_id" label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} required fullWidth margin="dense" {...helperOf(errors, 'class_id')}>
+        <TextField select name="class_id" label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} required fullWidth margin="dense" {...fieldHelper(errors, 'class_id')}>
           {choices.map((formClass) => (
             <MenuItem key={formClass.id} value={formClass.id}>
               {formClassName(formClass.id, formClass.form_level)}
@@ -329,8 +323,8 @@ export function ReadmitForm({ enrolment, onBack, onDone }: FormProps) {
           onChange={(event) => setNote(event.target.value)}
           fullWidth
           margin="dense"
-          {...helperOf(errors, 'note')}
-          slotProps={{ ...helperOf(errors, 'note').slotProps, htmlInput: { maxLength: ENROLMENT_NOTE_MAX } }}
+          {...fieldHelper(errors, 'note')}
+          slotProps={{ ...fieldHelper(errors, 'note').slotProps, htmlInput: { maxLength: ENROLMENT_NOTE_MAX } }}
         />
         {failure && (
           <Alert severity="error" role="alert" sx={{ mt: 1 }}>
