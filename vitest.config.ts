@@ -29,6 +29,8 @@ const ENGINE_FREE_FILES = [
   'src/server/pdf/render-on-pool.test.ts',
   'src/server/registration-form/registration-form.content.test.ts',
   'src/server/term-reports/report-card.pdf.test.ts',
+  // Inline or attachment: the PDF answer's headers; each PDF's query runs in its feature's route tests.
+  'src/server/pdf/pdf-download.routes.test.ts',
 ];
 
 /** The server suite on one engine: the shared-module project, and the mocking files isolated. */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../support/pdf-text.js';
 import { createTestApp } from '../support/test-app.js';
 import { testConfig } from '../support/test-config.js';
-import { createTestDatabase } from '../support/test-database.js';
+import { createTestDatabase, currentEngine } from '../support/test-database.js';
 import { buildApp } from '../../src/server/app.js';
 import {
   agentFor,
@@ -30,6 +30,9 @@ import { sampleFor } from '../support/security/route-samples.js';
  */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+// The headers are the HTTP layer's, whatever the engine: the policy and PDF-frame checks run on
+// SQLite only; the answers' contents and the errors run on both (their SQL differs by engine).
+const onPostgres = currentEngine() === 'postgres';
 const t = await createTestApp();
 afterAll(() => t.close());
 const db = t.database.db;
@@ -43,7 +46,7 @@ function directives(header: string | string[] | number | undefined): Map<string,
   return map;
 }
 
-describe('Content-Security-Policy', () => {
+describe.skipIf(onPostgres)('Content-Security-Policy', () => {
   it('the app shell: scripts only from the portal, never inline or eval; frames only by the portal; no plugins', async () => {
     const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-csp-'));
     fs.copyFileSync(path.join(REPO_ROOT, 'src/web/index.html'), path.join(webRoot, 'index.html'));
@@ -128,7 +131,7 @@ async function call(row: RouteRow, caller: CallerKind, agent?: Agent): Promise<{
   return { response: await a.request('GET', request), agent: a };
 }
 
-describe('PDF answers (shown in frames of the portal only)', () => {
+describe.skipIf(onPostgres)('PDF answers (shown in frames of the portal only)', () => {
   const pdfRows = ['/api/registration-form/:studentId', '/api/report-card/:studentId/:year/:term', '/api/student-attendance-report/:studentId/:startDate/:endDate', '/api/registration-report/:classId'];
 
   it.each(pdfRows)('%s: application/pdf, frame-ancestors self, SAMEORIGIN, nosniff, not stored by caches', async (url) => {
@@ -173,7 +176,8 @@ describe('no secret in any answer', async () => {
   });
 
   describe.each(rows.map((row) => [row.key, row] as const))('%s', (_key, row) => {
-    it.each(['visitor', 'own', 'admin'] as const)('as %s', async (caller) => {
+    // A visitor's answers are the same 401s on either engine.
+    it.each(onPostgres ? (['own', 'admin'] as const) : (['visitor', 'own', 'admin'] as const))('as %s', async (caller) => {
       const { response, agent } = await call(row, caller);
       const text = await textOf(response);
       const detail = `${caller} ${row.key} → ${response.statusCode}`;
