@@ -31,6 +31,8 @@ const ENGINE_FREE_FILES = [
   'src/server/term-reports/report-card.pdf.test.ts',
   // Inline or attachment: the PDF answer's headers; each PDF's query runs in its feature's route tests.
   'src/server/pdf/pdf-download.routes.test.ts',
+  // What the log says of a client that left; it holds SQLite's one connection to keep a request waiting.
+  'src/server/http/logging.test.ts',
 ];
 
 /** The server suite on one engine: the shared-module project, and the mocking files isolated. */

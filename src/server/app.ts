@@ -16,6 +16,7 @@ import type { Db } from './db/database.js';
 import { accessPlugin } from './http/access.js';
 import { csrfPlugin } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/error-handler.js';
+import { loggerOptions, registerRouteInLog } from './http/logging.js';
 import { healthRoutes } from './http/health.routes.js';
 import { serverTimeouts, type ServerTimeouts } from './http/server-timeouts.js';
 import { rateLimitPruning } from './http/rate-limit-pruning.js';
@@ -87,7 +88,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   configurePasswordHashing(config);
   configureWorkerPool(config);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleSocketMs,
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRouteInLog(app);
 
   await app.register(fastifyCookie);
   await app.register(securityHeadersPlugin);
