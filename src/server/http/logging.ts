@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, LogFn, Logger, LoggerOptions } from 'pino';
 
 /**
- * The server's log (docs/operations.md, "Logs"): an error line is something for the operator to
+ * The server's log (docs/operations.md, "Logs"): an error line  is something for the operator to
  * act on. A client that hangs up before its answer is complete (a closed tab, a cancelled
  * download, a navigation that drops the screen's request) is not: @fastify/compress reports the
- * broken pipe at error level, so the logger's own hook writes it at info, with the route.
+ * broken pipe at error level, so the logger's own hook writes it at info, with the route (D90).
  */
 
 /**
