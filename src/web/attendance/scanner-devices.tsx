@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import { CreateScannerDeviceSchema, type CreatedScannerDevice, type ScannerDevice } from '../../shared/attendance.schemas.js';
 import { useCreateScannerDevice, useRevokeScannerDevice, useScannerDevices } from './attendance-admin.api.js';
 import { schoolTimeOf } from '../../shared/dates.js';
+import { SecretShownOnceDialog } from '../components/secret-shown-once-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { HIDE_ON_PHONE_SX, PHONE_TABLE_SX } from '../components/table-priority.js';
 import { errorMessage } from '../lib/api-client.js';
@@ -166,39 +166,16 @@ function DevicesTable({ devices, onRevoke }: { devices: ScannerDevice[] | undefi
 
 /** The new device's key, shown this once; open while `device` is set. */
 function DeviceKeyDialog({ device, onClose }: { device: CreatedScannerDevice | null; onClose: () => void }) {
-  const showSnackbar = useSnackbar();
   return (
-    <Dialog open={device !== null} onClose={onClose} aria-labelledby="device-key-title" fullWidth maxWidth="sm">
-      <DialogTitle id="device-key-title">Key for {device?.name}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          Enter this key in the scanner now. It is shown only this once; if it is lost, revoke the device and add it again.
-        </DialogContentText>
-        <TextField
-          name="device_key"
-          label="Device key"
-          value={device?.key ?? ''}
-          slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
-          onFocus={(event) => event.target.select()}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button
-          startIcon={<ContentCopyIcon aria-hidden />}
-          onClick={() => {
-            void navigator.clipboard?.writeText(device?.key ?? '').then(
-              () => showSnackbar('Key copied.'),
-              () => showSnackbar('Copy the key by hand.', 'info'),
-            );
-          }}
-        >
-          Copy key
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Done
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <SecretShownOnceDialog
+      secret={device?.key ?? null}
+      title={<>Key for {device?.name}</>}
+      text="Enter this key in the scanner now. It is shown only this once; if it is lost, revoke the device and add it again."
+      name="device_key"
+      label="Device key"
+      noun="key"
+      onClose={onClose}
+    />
   );
 }
 

@@ -1,4 +1,3 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -6,8 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import type { StaffAccount, StaffAccountWithPassword, UpdateStaffInput } from '../../shared/staff.schemas.js';
+import { SecretShownOnceDialog } from '../components/secret-shown-once-dialog.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage } from '../lib/api-client.js';
 import { useResetSecondFactor, useUpdateStaff } from './staff.api.js';
@@ -118,39 +117,20 @@ export function ConfirmStaffDialog({
 
 /** A new or reset password, shown once to pass on. */
 export function OneTimePasswordDialog({ oneTime, onClose }: { oneTime: StaffAccountWithPassword | null; onClose: () => void }) {
-  const showSnackbar = useSnackbar();
   return (
-    <Dialog open={oneTime !== null} onClose={onClose} aria-labelledby="one-time-title" fullWidth maxWidth="sm">
-      <DialogTitle id="one-time-title">One-time password for {oneTime?.name}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
+    <SecretShownOnceDialog
+      secret={oneTime?.one_time_password ?? null}
+      title={<>One-time password for {oneTime?.name}</>}
+      text={
+        <>
           Give this password to {oneTime?.name} (username <strong>{oneTime?.username}</strong>). It is shown only this once; they
           must choose their own password when they sign in.
-        </DialogContentText>
-        <TextField
-          name="one_time_password"
-          label="One-time password"
-          value={oneTime?.one_time_password ?? ''}
-          slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
-          onFocus={(event) => event.target.select()}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button
-          startIcon={<ContentCopyIcon aria-hidden />}
-          onClick={() => {
-            void navigator.clipboard?.writeText(oneTime?.one_time_password ?? '').then(
-              () => showSnackbar('Password copied.'),
-              () => showSnackbar('Copy the password by hand.', 'info'),
-            );
-          }}
-        >
-          Copy password
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Done
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      name="one_time_password"
+      label="One-time password"
+      noun="password"
+      onClose={onClose}
+    />
   );
 }
