@@ -11,22 +11,18 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { format, isValid, parseISO } from 'date-fns';
-import { ADMIN_MIN_BIRTH_DATE, AddStudentSchema, adminEditFieldLabel, listName, type AddStudentField, type AdminStudent } from '../../shared/students.schemas.js';
+import { AddStudentSchema, listName, type AddStudentField, type AdminStudent } from '../../shared/students.schemas.js';
 import { formClassName } from '../../shared/form-class.js';
 import { findField } from '../../shared/registration.fields.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, fieldHelper, type FieldErrors } from '../lib/form-errors.js';
 import { useFormClasses } from '../lib/form-classes.js';
+import { BirthDatePicker } from './birth-date-picker.js';
 import { useAddStudent } from './students.api.js';
 
 type Values = Record<'id' | AddStudentField, string>;
 const EMPTY: Values = { id: '', first_name: '', last_name: '', date_of_birth: '', class_id: '', birth_certificate_no: '', sea_no: '' };
-const MIN_DATE = parseISO(ADMIN_MIN_BIRTH_DATE);
 const labelOf = (field: AddStudentField) => findField(field)?.label ?? field;
 
 interface AddStudentDialogProps {
@@ -98,7 +94,6 @@ function AddStudentForm({ onClose, onAdded }: Omit<AddStudentDialogProps, 'open'
       {...helper(field, hint)}
     />
   );
-  const dateValue = values.date_of_birth ? parseISO(values.date_of_birth) : null;
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-labelledby="add-student-title">
@@ -126,19 +121,7 @@ function AddStudentForm({ onClose, onAdded }: Omit<AddStudentDialogProps, 'open'
           </TextField>
           {text('first_name', labelOf('first_name'), undefined, true)}
           {text('last_name', labelOf('last_name'), undefined, true)}
-          <LocalizationProvider dateAdapter={AdapterDateFns}>
-            <DatePicker
-              label={adminEditFieldLabel('date_of_birth')}
-              value={dateValue && isValid(dateValue) ? dateValue : null}
-              openTo="year"
-              views={['year', 'month', 'day']}
-              format="yyyy-MM-dd"
-              minDate={MIN_DATE}
-              disableFuture
-              onChange={(date) => set('date_of_birth', date && isValid(date) ? format(date, 'yyyy-MM-dd') : '')}
-              slotProps={{ textField: { name: 'date_of_birth', required: true, fullWidth: true, margin: 'dense', ...helper('date_of_birth', 'yyyy-MM-dd') } }}
-            />
-          </LocalizationProvider>
+          <BirthDatePicker value={values.date_of_birth} message={errors['date_of_birth']} onChange={(value) => set('date_of_birth', value)} />
           <Box />
           {text('birth_certificate_no', labelOf('birth_certificate_no'), 'This or the SEA number')}
           {text('sea_no', labelOf('sea_no'), 'This or the birth certificate pin')}

@@ -13,14 +13,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { format, isValid, parseISO } from 'date-fns';
 import {
   ADMIN_EDIT_FIELDS,
   ADMIN_MESSAGES,
-  ADMIN_MIN_BIRTH_DATE,
   adminEditFieldLabel,
   adminEditFieldMessage,
   listName,
@@ -31,6 +26,7 @@ import { formClassName } from '../../shared/form-class.js';
 import { useSnackbar } from '../components/snackbar-provider.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { useFormClasses } from '../lib/form-classes.js';
+import { BirthDatePicker } from './birth-date-picker.js';
 import { useSaveStudent, type StudentEdit } from './students.api.js';
 
 /** What the dialog edits: the four fields of the record the office edits, and the class. */
@@ -39,9 +35,6 @@ type Values = Record<EditedField, string>;
 type Messages = Partial<Record<EditedField, string>>;
 
 const EDITED_FIELDS: readonly EditedField[] = [...ADMIN_EDIT_FIELDS, 'class_id'];
-const MIN_DATE = parseISO(ADMIN_MIN_BIRTH_DATE);
-/** A typed date the picker cannot read: kept as text, so Save names the problem instead of sending an empty date. */
-const UNREADABLE_DATE = 'not a date';
 
 export const EDIT_STUDENT_WORDS = {
   discardTitle: 'Discard changes?',
@@ -304,7 +297,7 @@ function EditStudentFields({ values, messages, onChange, onSubmit }: EditStudent
     >
       {textField('first_name')}
       {textField('last_name')}
-      <BirthDateField value={values.date_of_birth} message={messages.date_of_birth} onChange={(value) => onChange('date_of_birth', value)} />
+      <BirthDatePicker value={values.date_of_birth} message={messages.date_of_birth} onChange={(value) => onChange('date_of_birth', value)} />
       {textField('birth_certificate_no')}
       <ClassField value={values.class_id} message={messages.class_id} onChange={(value) => onChange('class_id', value)} />
       {/* Enter in a field saves, as the Save button does. */}
@@ -317,36 +310,6 @@ interface EditedFieldProps {
   value: string;
   message: string | undefined;
   onChange: (value: string) => void;
-}
-
-/** Date of Birth, picked or typed as yyyy-MM-dd; a typed date the picker cannot read stays as text. */
-function BirthDateField({ value, message, onChange }: EditedFieldProps) {
-  const dateValue = value && value !== UNREADABLE_DATE ? parseISO(value) : null;
-  const chooseDate = (date: Date | null) => onChange(date === null ? '' : isValid(date) ? format(date, 'yyyy-MM-dd') : UNREADABLE_DATE);
-  return (
-    <LocalizationProvider dateAdapter={AdapterDateFns}>
-      <DatePicker
-        label={adminEditFieldLabel('date_of_birth')}
-        value={dateValue && isValid(dateValue) ? dateValue : null}
-        openTo="year"
-        views={['year', 'month', 'day']}
-        format="yyyy-MM-dd"
-        minDate={MIN_DATE}
-        disableFuture
-        onChange={chooseDate}
-        slotProps={{
-          textField: {
-            name: 'date_of_birth',
-            required: true,
-            fullWidth: true,
-            margin: 'dense',
-            error: Boolean(message),
-            helperText: message ?? 'yyyy-MM-dd, from 1950-01-01',
-          },
-        }}
-      />
-    </LocalizationProvider>
-  );
 }
 
 /** The class, from the school's form classes; a stored class no longer among them stays choosable. */
