@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { PHOTO_MAX_INPUT_PIXELS, PHOTO_MAX_SIDE_PX, THUMBNAIL_MAX_SIDE_PX, type DocumentKind } from '../../shared/documents.schemas.js';
 
 /**
@@ -19,10 +19,21 @@ export type PhotoResult = { ok: true; bytes: Buffer } | { ok: false; reason: Pho
 /** sharp's format names for the kinds of photo a slot takes. */
 const SHARP_FORMAT: Record<Exclude<DocumentKind, 'pdf'>, string> = { jpeg: 'jpeg', png: 'png' };
 
+/**
+ * sharp and libvips, loaded with the first photo: about 11 MB a process that never sees one (most
+ * days, most processes) does not hold (docs/performance.md, at-rest).
+ */
+let loaded: Promise<typeof SharpModule> | undefined;
+function loadSharp(): Promise<typeof SharpModule> {
+  loaded ??= import('sharp').then((module) => module.default);
+  return loaded;
+}
+
 const JPEG_QUALITY = 85;
 const THUMBNAIL_QUALITY = 75;
 
-function open(bytes: Buffer) {
+async function open(bytes: Buffer) {
+  const sharp = await loadSharp();
   // failOn 'error': a picture cut short or corrupt is refused, not stored half grey.
   return sharp(bytes, { limitInputPixels: PHOTO_MAX_INPUT_PIXELS, failOn: 'error', autoOrient: true });
 }
@@ -37,6 +48,7 @@ export async function normalisePhoto(bytes: Buffer, kind: Exclude<DocumentKind, 
   let height: number | undefined;
   try {
     // The header only: no pixel is decoded to read the size.
+    const sharp = await loadSharp();
     const metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     if (metadata.format !== SHARP_FORMAT[kind]) return { ok: false, reason: 'unreadable' };
     ({ width, height } = metadata);
@@ -46,7 +58,7 @@ export async function normalisePhoto(bytes: Buffer, kind: Exclude<DocumentKind, 
   if (!width || !height) return { ok: false, reason: 'unreadable' };
   if (width * height > PHOTO_MAX_INPUT_PIXELS) return { ok: false, reason: 'too-large' };
   try {
-    const image = open(bytes).resize({ width: PHOTO_MAX_SIDE_PX, height: PHOTO_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true });
+    const image = (await open(bytes)).resize({ width: PHOTO_MAX_SIDE_PX, height: PHOTO_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true });
     const encoded = kind === 'jpeg' ? image.jpeg({ quality: JPEG_QUALITY, mozjpeg: true }) : image.png({ compressionLevel: 9 });
     return { ok: true, bytes: await encoded.toBuffer() };
   } catch {
@@ -56,7 +68,7 @@ export async function normalisePhoto(bytes: Buffer, kind: Exclude<DocumentKind, 
 
 /** The thumbnail of a stored photo: a small JPEG, upright, on white where the photo was transparent. */
 export async function makeThumbnail(bytes: Buffer): Promise<Buffer> {
-  return open(bytes)
+  return (await open(bytes))
     .resize({ width: THUMBNAIL_MAX_SIDE_PX, height: THUMBNAIL_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: THUMBNAIL_QUALITY, mozjpeg: true })
