@@ -404,6 +404,7 @@ function ClassesField({
   options: { value: string; label: string }[];
   errors: FieldErrors;
 }) {
+  const helper = fieldHelper(errors, 'class_ids', 'The classes this form teacher teaches.');
   return (
     <TextField
       select
@@ -414,11 +415,8 @@ function ClassesField({
       required
       fullWidth
       margin="dense"
-      {...fieldHelper(errors, 'class_ids', 'The classes this form teacher teaches.')}
-      slotProps={{
-        select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') },
-        ...(errors['class_ids'] ? { formHelperText: { role: 'alert' } } : {}),
-      }}
+      {...helper}
+      slotProps={{ ...helper.slotProps, select: { multiple: true, renderValue: (selected) => (selected as string[]).join(', ') } }}
     >
       {options.map((option) => (
         <MenuItem key={option.value} value={option.value}>
