@@ -244,7 +244,7 @@ export async function changeStudentPassword(
   const field = input.reset_password ? 'reset_password' : 'password';
   if (!forced) await requireCurrentPassword(db, user, input.current_password, actor);
   // Every account's rule (D77): the length is the schema's, a common password the list's.
-  requireUncommonPassword(newPassword, field);
+  await requireUncommonPassword(newPassword, field);
   await repo.updatePassword(db, user.id, await hashPassword(newPassword), { firstLogin: false, passwordReset: false });
   await writeAudit(db, { ...actor, action: 'password-changed', entity: 'user', entity_id: String(user.id) });
   return { user, name: studentName(user) };
@@ -449,7 +449,7 @@ export async function resetStudentPasswordByLink(db: Db, input: StudentResetPass
   const link = await family.findPasswordResetLink(db, input.token);
   const user = await repo.findStudentUserById(db, link.userId);
   if (!user?.studentId || user.disabled) throw new AppError(400, 'link_invalid', 'This link has expired or was already used. Ask for a new one with “Forgot your password?”.');
-  requireUncommonPassword(input.password);
+  await requireUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const studentId = user.studentId;
   await db.transaction().execute(async (trx) => {

@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { STAFF_PASSWORD_MIN_LENGTH, STAFF_PASSWORD_TOO_COMMON } from '../../shared/staff.schemas.js';
 import { fieldError } from '../http/errors.js';
 
@@ -8,24 +7,26 @@ import { fieldError } from '../http/errors.js';
  * ranked "passwords-common" (about 49,000 from public breach corpora, the top 10,000 included),
  * kept up to date on npm rather than copied into the repository (docs/decisions.md D50). Only the
  * entries a staff password could be (12 characters or more) are kept in memory, a few hundred,
- * built on the first check so the server's start pays nothing for it.
+ * built on the first check. The package (all its languages' lists, about 6 MB of heap) is loaded
+ * by that first check, not by the server's start, which a server at rest would carry for nothing
+ * (docs/performance.md, at-rest).
  */
 
-let longCommonPasswords: ReadonlySet<string> | undefined;
+let longCommonPasswords: Promise<ReadonlySet<string>> | undefined;
 
-function commonPasswords(): ReadonlySet<string> {
-  longCommonPasswords ??= new Set(
-    dictionary['passwords-common'].filter((entry) => entry.length >= STAFF_PASSWORD_MIN_LENGTH).map((entry) => entry.toLowerCase()),
+function commonPasswords(): Promise<ReadonlySet<string>> {
+  longCommonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].filter((entry) => entry.length >= STAFF_PASSWORD_MIN_LENGTH).map((entry) => entry.toLowerCase())),
   );
   return longCommonPasswords;
 }
 
 /** Whether the password is on the list, in any letter case ("Password1234" is "password1234"). */
-export function isCommonPassword(password: string): boolean {
-  return commonPasswords().has(password.toLowerCase());
+export async function isCommonPassword(password: string): Promise<boolean> {
+  return (await commonPasswords()).has(password.toLowerCase());
 }
 
 /** Refuses a common password as a 400 on its field (`password` unless named): every account's rule (D77). */
-export function requireUncommonPassword(password: string, field = 'password'): void {
-  if (isCommonPassword(password)) throw fieldError(field, STAFF_PASSWORD_TOO_COMMON);
+export async function requireUncommonPassword(password: string, field = 'password'): Promise<void> {
+  if (await isCommonPassword(password)) throw fieldError(field, STAFF_PASSWORD_TOO_COMMON);
 }

@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { classifyDatabaseError } from './database-errors.js';
+import { loadPg } from './pg-driver.js';
 import { PG_ADMIN_URL, TEMPLATE_DIR, currentEngine } from '../../../tests/support/test-database.js';
 
 /** The engines' real errors, each made happen here, and what kind of failure each is (D36). */
+
+// node-postgres as a portal on PostgreSQL loads it (the classifier knows its errors once it is loaded).
+const pg = loadPg();
 
 function sqliteError(run: (db: SQLite.Database) => void, file = ':memory:'): unknown {
   const db = new SQLite(file);

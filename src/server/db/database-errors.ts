@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { loadedPg } from './pg-driver.js';
 
 /**
  * What kind of database failure an error is, for either engine, so that the error handler answers
@@ -54,7 +54,8 @@ function classifySqlite(code: string): DatabaseFailure | undefined {
 export function classifyDatabaseError(error: unknown): DatabaseFailure | undefined {
   if (!(error instanceof Error)) return undefined;
   if (error instanceof SQLite.SqliteError) return classifySqlite(error.code);
-  if (error instanceof pg.DatabaseError) return error.code ? classifyPostgres(error.code) : undefined;
+  const pg = loadedPg();
+  if (pg && error instanceof pg.DatabaseError) return error.code ? classifyPostgres(error.code) : undefined;
   const code = (error as NodeJS.ErrnoException).code;
   if (code && NETWORK_CODES.has(code)) return 'unreachable';
   if (PG_CONNECTION_LOST.test(error.message)) return 'unreachable';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import pg from 'pg';
 import { isPostgres } from './engine.js';
+import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -13,12 +13,6 @@ export interface DatabaseOptions {
   /** SQLite file; ':memory:' for throwaway databases. */
   sqliteFile?: string;
 }
-
-// Normalise PostgreSQL's answers to what SQLite answers, so nothing above the repositories can
-// tell the engines apart: bigint counts as numbers, numeric as numbers, dates as text.
-pg.types.setTypeParser(20, (value) => Number(value)); // int8 (count(*))
-pg.types.setTypeParser(1700, (value) => Number(value)); // numeric
-pg.types.setTypeParser(1082, (value) => value); // date
 
 /**
  * How the portal runs SQLite (the bench's baselines open their copies with the same list).
@@ -50,7 +44,7 @@ const PG_KEEPALIVE_DELAY_MS = 10_000;
 /** Opens the database the configuration names: PostgreSQL when a URL is given, else SQLite. */
 export function createDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: options.databaseUrl,
       max: 10,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,

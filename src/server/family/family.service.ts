@@ -126,7 +126,7 @@ export interface FamilySession {
  * its owner signs in or resets the password.
  */
 export async function verifyFamily(db: Db, input: FamilyVerifyInput, actor: Actor): Promise<FamilySession> {
-  requireUncommonPassword(input.password);
+  await requireUncommonPassword(input.password);
   const found = await repo.findToken(db, 'verify-email', sha256(input.token));
   if (!found || found.used_at !== null || found.expires_at <= nowIso() || !found.email) {
     throw new AppError(400, 'link_invalid', `${LINK_INVALID} Register again to get a new one, or sign in if you already did.`);
@@ -213,7 +213,7 @@ export async function requestPasswordReset(db: Db, email: string, actor: Actor &
 
 /** Opens a reset link with a new password; the route ends every other session of the account. */
 export async function resetPassword(db: Db, input: FamilyResetPasswordInput, actor: Actor): Promise<FamilySession> {
-  requireUncommonPassword(input.password);
+  await requireUncommonPassword(input.password);
   const link = await findPasswordResetLink(db, input.token);
   const account = await repo.findGuardianById(db, link.userId);
   if (!account || account.disabled === 1) throw new AppError(400, 'link_invalid', LINK_INVALID);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import * as repo from './outbox.repository.js';
@@ -99,8 +100,9 @@ export class MailSender {
   ) {
     this.settings = Object.freeze({ ...MAIL_SENDER_DEFAULTS, ...settings });
     this.context = { schoolName: config.schoolName, publicUrl: config.publicUrl };
+    // nodemailer is loaded only where a mail server is configured (docs/performance.md, at-rest).
     this.transport = config.smtpUrl
-      ? nodemailer.createTransport({
+      ? (createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer')).createTransport({
           url: config.smtpUrl,
           connectionTimeout: this.settings.smtpTimeoutMs,
           greetingTimeout: this.settings.smtpTimeoutMs,

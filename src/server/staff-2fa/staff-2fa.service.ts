@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { isDemoSchool } from '../db/demo-data/demo-mark.js';
@@ -157,6 +156,8 @@ export async function startEnrolment(db: Db, config: Config, serverSecret: Buffe
     throw conflict('Your authenticator app is already set up. Turn it off first to set up another.');
   }
   const uri = generateURI({ issuer: config.schoolName, label: account.username, secret });
+  // Loaded with the first enrolment, not with the server (docs/performance.md, at-rest).
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   return { secret, otpauth_uri: uri, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }

@@ -8,11 +8,10 @@ import type { Config } from '../config.js';
 import { queueMessage } from '../mail/outbox.service.js';
 import * as staff2fa from '../staff-2fa/staff-2fa.service.js';
 import { requireCurrentPassword } from '../auth/auth.service.js';
-import { isCommonPassword } from '../auth/common-passwords.js';
+import { requireUncommonPassword } from '../auth/common-passwords.js';
 import { hashPassword } from '../auth/password.js';
 import {
   classesProblem,
-  STAFF_PASSWORD_TOO_COMMON,
   type ChangeStaffPasswordInput,
   type CreateStaffInput,
   type ResetSecondFactorAnswer,
@@ -205,7 +204,7 @@ export async function requireOwnStaffPassword(db: Db, userId: number, currentPas
 export async function changeOwnStaffPassword(db: Db, userId: number, input: ChangeStaffPasswordInput, actor: Actor): Promise<{ name: string }> {
   const own = await repo.findStaffCredentials(db, userId);
   if (!own) throw forbidden('Only staff change their password here; students use Change password on their own screens.');
-  if (isCommonPassword(input.password)) throw fieldError('password', STAFF_PASSWORD_TOO_COMMON);
+  await requireUncommonPassword(input.password);
   await requireCurrentPassword(db, { id: own.id, passwordHash: own.password_hash }, input.current_password, actor);
   if (own.password_reset === 1 && input.password === input.current_password) {
     throw fieldError('password', 'Choose a password of your own, not the one-time password.');

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { PassThrough, Transform } from 'node:stream';
-import archiver from 'archiver';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../access/roles.js';
 import type { Db } from '../db/database.js';
@@ -109,6 +108,8 @@ export function sendFormCards(input: BuildRequest, formLevel: number): FastifyRe
   run(input, events, async () => {
     const fileName = formReportCardsFileName(formLevel, input.year, input.term);
     await events.send({ type: 'start', total: input.plan.total, classes: input.plan.classes.length, file_name: fileName, content_type: 'application/zip' });
+    // Loaded with the first form's zip, not with the server (docs/performance.md, at-rest).
+    const { default: archiver } = await import('archiver');
     // PDFs are compressed already: stored, not deflated again.
     const zip = archiver('zip', { store: true });
     let zipBytes = 0;
