@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
 import { statementRecorder } from '../../../tests/support/statement-recorder.js';
@@ -175,9 +175,18 @@ async function untouchedStudents(prefix: string, offset: number, count: number):
   return ids as [string, ...string[]];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('sign-in delays: no one locks someone else out (docs/decisions.md D37)', () => {
+  // The delays are seconds on the server's clock: the clock stands still here (only Date is
+  // faked; the requests' own I/O runs as ever) and moves when a test says a wait is over, so a
+  // busy machine's slow answers never end a wait early.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const waitOver = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
   it('failed sign-ins slow the account down with a growing delay, answered 429 with a message and Retry-After', async () => {
     const [student] = await untouchedStudents('2023', 3, 1);
     const signIn = (password: string) => client().post('/api/login-student', { student_id: student, password });
@@ -186,7 +195,7 @@ describe('sign-in delays: no one locks someone else out (docs/decisions.md D37)'
     const slowed = await signIn('portal-demo-2026');
     expect(expectError(slowed, 429, 'account_throttled').message).toMatch(/wait 1 second/);
     expect(slowed.headers['retry-after']).toBe('1');
-    await sleep(1100);
+    waitOver(1100);
     expectError(await signIn('bad-5'), 401, 'invalid_credentials');
     const longer = await signIn('portal-demo-2026');
     expectError(longer, 429, 'account_throttled');
@@ -206,7 +215,7 @@ describe('sign-in delays: no one locks someone else out (docs/decisions.md D37)'
 
     // Someone else guesses the administrator's password from several addresses: five, then one more after the first delay.
     for (let i = 0; i < 5; i++) expectError(await client().post('/api/admin-login', { username: 'Deputy', password: `guess-${i}` }), 401);
-    await sleep(1100);
+    waitOver(1100);
     expectError(await client().post('/api/admin-login', { username: 'Deputy', password: 'guess-5' }), 401);
 
     // A new device with the right password waits...
