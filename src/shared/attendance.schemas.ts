@@ -96,6 +96,13 @@ export const StudentAttendanceSchema = z.object({
   possible_attendance: z.number().int(),
   attendance: z.number().int(),
   lates: z.number().int(),
+  /** Absent sessions an accepted absence note excuses (docs/decisions.md D93); with `absent_unexcused`, possible − attendance. */
+  absent_excused: z.number().int(),
+  absent_unexcused: z.number().int(),
+  /** Days late an accepted absence note excuses, of `lates`. */
+  lates_excused: z.number().int(),
+  /** The school days an accepted note excuses something on, oldest first: the morning's absence, the afternoon's, a late arrival. */
+  excused_days: z.array(z.object({ date: z.string(), am: z.boolean(), pm: z.boolean(), late: z.boolean() })),
   attendance_records: z.array(AttendanceRecordSchema),
   student: z.object({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }),
   year: z.number().int().nullable(),
@@ -184,6 +191,11 @@ export const ClassAttendanceRowSchema = z.object({
   present: z.number().int(),
   absent: z.number().int(),
   lates: z.number().int(),
+  /** Of `absent`, the sessions an accepted absence note excuses, and the rest (docs/decisions.md D93). */
+  absent_excused: z.number().int(),
+  absent_unexcused: z.number().int(),
+  /** Of `lates`, the days an accepted absence note excuses. */
+  lates_excused: z.number().int(),
   attendance_percent: z.number().int(),
   punctuality_percent: z.number().int(),
 });
@@ -204,7 +216,15 @@ export const ClassAttendanceSchema = z.object({
   /** The class's students now, in list order (last name, first name). */
   students: z.array(ClassAttendanceRowSchema),
   /** The class's sessions together: present and absent summed, the percentage of the sum. */
-  totals: z.object({ present: z.number().int(), absent: z.number().int(), lates: z.number().int(), attendance_percent: z.number().int() }),
+  totals: z.object({
+    present: z.number().int(),
+    absent: z.number().int(),
+    lates: z.number().int(),
+    absent_excused: z.number().int(),
+    absent_unexcused: z.number().int(),
+    lates_excused: z.number().int(),
+    attendance_percent: z.number().int(),
+  }),
 });
 export type ClassAttendance = z.infer<typeof ClassAttendanceSchema>;
 
