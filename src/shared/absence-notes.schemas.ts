@@ -181,7 +181,11 @@ export const AbsenceNoteSchema = z.object({
 });
 export type AbsenceNote = z.infer<typeof AbsenceNoteSchema>;
 
-export const AbsenceNoteListSchema = z.object({ notes: z.array(AbsenceNoteSchema) });
+export const AbsenceNoteListSchema = z.object({
+  /** Whether the caller may send a note for this student now: a linked family account, or the student while no family account is linked (D93). */
+  can_send: z.boolean(),
+  notes: z.array(AbsenceNoteSchema),
+});
 export type AbsenceNoteList = z.infer<typeof AbsenceNoteListSchema>;
 
 export const AbsenceNoteAnswerSchema = z.object({ message: z.string(), note: AbsenceNoteSchema });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ABSENCE_PARTS,
   ATTENDANCE_WORDS,
   DAY_ATTENDANCE_WORDS,
   attendanceFigures,
@@ -14,6 +15,7 @@ import {
   punctualityPercent,
   summarizeAttendance,
   wholePercent,
+  type AbsencePart,
 } from './attendance.stats.js';
 import { addDays, earlierDate } from './school-days.js';
 
@@ -256,7 +258,7 @@ describe('excused and unexcused: what accepted absence notes cover (D93)', () =>
 
   it('never excuses more than was missed, and nothing in a range the school recorded nothing for', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ day: fc.integer({ min: 0, max: 4 }), part: fc.constantFrom('whole_day', 'am', 'pm', 'late') as fc.Arbitrary<'whole_day' | 'am' | 'pm' | 'late'> })), (notes) => {
+      fc.property(fc.array(fc.record({ day: fc.integer({ min: 0, max: 4 }), part: fc.constantFrom<AbsencePart>(...ABSENCE_PARTS) })), (notes) => {
         const excused = excusedDaysOf(notes.map((note) => ({ date_from: schoolDays[note.day]!, date_to: schoolDays[note.day]!, part: note.part })));
         const figures = attendanceFigures(schoolDays, records, true, excused);
         expect(figures.sessionsAbsentExcused + figures.sessionsAbsentUnexcused).toBe(figures.sessionsAbsent);

@@ -225,7 +225,7 @@ export function attendanceFigures(
     if (covered) absentExcused += (!am && covered.am ? 1 : 0) + (!pm && covered.pm ? 1 : 0);
     if (am || pm) {
       daysAtSchool += 1;
-      if (record!.late === 1) {
+      if (record.late === 1) {
         daysLate += 1;
         if (covered?.late) lateExcused += 1;
       }

@@ -126,6 +126,7 @@ describe('a family explains two days, the form teacher accepts', () => {
 
     // The family's list shows it waiting.
     const listed = AbsenceNoteListSchema.parse((await family.get(`/api/absence-notes?student_id=${CHILD}`)).json());
+    expect(listed.can_send).toBe(true);
     expect(listed.notes.map((n) => [n.id, n.state])).toContainEqual([note.id, 'waiting']);
 
     // The form teacher of 5A sees it in the queue, waiting first, and reads it with the child's days and the photo.
@@ -315,7 +316,7 @@ describe('the wrong people', () => {
     const refused = expectError(await sendNote(child, { student_id: CHILD, date_from: past.at(-9)! }), 403, 'forbidden');
     expect(refused.message).toBe(ABSENCE_NOTE_MESSAGES.studentHasFamily);
     expectError(await child.get(`/api/absence-notes/${noteId}`), 403, 'forbidden');
-    expect(AbsenceNoteListSchema.parse((await child.get(`/api/absence-notes?student_id=${CHILD}`)).json()).notes).toEqual([]);
+    expect(AbsenceNoteListSchema.parse((await child.get(`/api/absence-notes?student_id=${CHILD}`)).json())).toEqual({ can_send: false, notes: [] });
 
     expectError(await client().get(`/api/absence-notes/${noteId}`), 401, 'unauthenticated');
     expectError(await sendNote(client(), { student_id: CHILD, date_from: past.at(-9)! }), 401, 'unauthenticated');
@@ -336,7 +337,9 @@ describe('the wrong people', () => {
     expectError(await sendNote(own, { student_id: CHILD, date_from: past.at(-10)! }), 403, 'forbidden');
     const office = await staff(DEMO_STAFF.office.username);
     expect((await office.post(`/api/absence-notes/${note.id}/decision`, { decision: 'decline', reason: 'evidence_needed' })).statusCode).toBe(200);
-    const mine = AbsenceNoteListSchema.parse((await own.get(`/api/absence-notes?student_id=${alone}`)).json()).notes;
+    const list = AbsenceNoteListSchema.parse((await own.get(`/api/absence-notes?student_id=${alone}`)).json());
+    expect(list.can_send).toBe(true);
+    const mine = list.notes;
     expect(mine).toMatchObject([{ id: note.id, state: 'declined', decision: { text: "A doctor's note or other evidence is needed" } }]);
     expect((await own.get(`/api/absence-notes/${note.id}`)).statusCode).toBe(200);
   });

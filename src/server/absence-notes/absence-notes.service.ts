@@ -26,7 +26,7 @@ import { schoolToday, toDayFirstDate } from '../../shared/dates.js';
 import { cleanFileName, DOCUMENT_KINDS } from '../../shared/documents.schemas.js';
 import { listSchoolDays } from '../../shared/school-days.js';
 import { isGuardianCaller, requireCan, visibleClassIds, type Caller } from '../access/roles.js';
-import { authorizeAbsenceNoteOwner, authorizeAbsenceNoteReader, requireOnRoll } from '../access/scopes.js';
+import { authorizeAbsenceNoteOwner, authorizeAbsenceNoteReader, maySendAbsenceNoteFor, requireOnRoll } from '../access/scopes.js';
 import * as attendance from '../attendance/attendance.service.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
@@ -194,7 +194,7 @@ export async function sendNote(db: Db, caller: Caller, actor: Actor, fields: Sen
 export async function listNotes(db: Db, caller: Caller, studentId: string): Promise<AbsenceNoteList> {
   if (!(await repo.findStudent(db, studentId))) throw notFound('No student has this ID.');
   const rows = await repo.listNotesOf(db, studentId, caller.kind === 'student' ? 'student' : null);
-  return { notes: await toNotes(db, rows) };
+  return { can_send: await maySendAbsenceNoteFor(db, caller, studentId), notes: await toNotes(db, rows) };
 }
 
 /** One note with its student and the student's attendance on its school days; 404 unknown, 403 not the caller's to read. */

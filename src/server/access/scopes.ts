@@ -1,11 +1,10 @@
+import { ABSENCE_NOTE_MESSAGES } from '../../shared/absence-notes.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
 import type { StudentAction } from '../../shared/staff.js';
 import type { Db } from '../db/database.js';
-import { AppError } from '../http/errors.js';
+import { AppError, forbidden } from '../http/errors.js';
 import * as repo from './access.repository.js';
-import { ABSENCE_NOTE_MESSAGES } from '../../shared/absence-notes.schemas.js';
-import { forbidden } from '../http/errors.js';
 import { isStaffCaller, isStudentCaller, maySendOwnAbsenceNotes, reachesByClass, readsAbsenceNote, requireCan, type Caller } from './roles.js';
 
 /**
@@ -64,6 +63,17 @@ export async function requireOnRoll(db: Db, studentId: string): Promise<void> {
 export async function authorizeAbsenceNoteSender(db: Db, who: Caller, studentId: string): Promise<void> {
   await authorizeStudent(db, who, 'absence-notes.send', studentId);
   if (isStudentCaller(who) && !maySendOwnAbsenceNotes(await repo.hasLinkedFamily(db, studentId))) throw forbidden(ABSENCE_NOTE_MESSAGES.studentHasFamily);
+}
+
+/** Whether the caller may send an absence note for this student now (the notes screen shows its form only then). */
+export async function maySendAbsenceNoteFor(db: Db, who: Caller, studentId: string): Promise<boolean> {
+  try {
+    await authorizeAbsenceNoteSender(db, who, studentId);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 403) return false;
+    throw error;
+  }
 }
 
 /**
