@@ -286,6 +286,26 @@ describe("a note's input: each rule refused with its field named, nothing stored
   });
 });
 
+describe('the queue', () => {
+  it('puts waiting notes first, oldest first, and filters by state, class, dates and reason', async () => {
+    const [a, b] = await studentsWithoutFamily('4B', 2);
+    const early = await insertAbsenceNote(db, { studentId: a!, date: past.at(-12)! });
+    const late = await insertAbsenceNote(db, { studentId: b!, date: past.at(-11)! });
+    const decided = await insertAbsenceNote(db, { studentId: b!, date: past.at(-13)!, state: 'accepted' });
+    await db.updateTable('absence_notes').set({ reason: 'weather' }).where('id', '=', late).execute();
+    const office = await staff(DEMO_STAFF.office.username);
+    const queue = async (query: string) => AbsenceNoteQueueSchema.parse((await office.get(`/api/absence-notes/queue?${query}`)).json());
+    const all = await queue('class_id=4B');
+    expect(all.items.map((item) => item.id)).toEqual([early, late, decided]);
+    expect(all).toMatchObject({ total: 3, waiting: 2 });
+    expect(all.items[0]!.student).toMatchObject({ class_id: '4B' });
+    expect((await queue('class_id=4B&state=accepted')).items.map((item) => item.id)).toEqual([decided]);
+    expect((await queue('class_id=4B&reason=weather')).items.map((item) => item.id)).toEqual([late]);
+    expect((await queue(`class_id=4B&from=${past.at(-11)!}&to=${past.at(-11)!}`)).items.map((item) => item.id)).toEqual([late]);
+    expectError(await office.get('/api/absence-notes/queue?reason=holiday'), 400);
+  });
+});
+
 describe('planned ahead, withdrawn while it waits', () => {
   it('takes a day ahead in this term, and lets the family withdraw it once', async () => {
     const ahead = (await futureSchoolDaysOfTerm(db))[0] ?? past.at(-8)!;
