@@ -145,17 +145,21 @@ describe('date helpers attendance adds to school-days.ts', () => {
   });
 });
 
-describe('sessions and days, each said as such (D76)', () => {
-  // Five school days: on time, late, a morning missed (arrived after midday), gone home at noon, absent.
-  const schoolDays = ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'];
-  const records = [
+/** Five school days: on time, late, a morning missed (arrived after midday), gone home at noon, absent. */
+const WEEK = {
+  schoolDays: ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'],
+  records: [
     { date_scanned: '2026-11-02', ...day() },
     { date_scanned: '2026-11-03', ...day({ late: 1, time_in: '08:12' }) },
     { date_scanned: '2026-11-04', ...day({ attendance_am: 0, late: 1, time_in: '12:20' }) },
     { date_scanned: '2026-11-05', ...day({ attendance_pm: 0, time_out: '12:05' }) },
     // A Saturday sports day: shown on the screen, never counted.
     { date_scanned: '2026-11-07', ...day() },
-  ];
+  ],
+};
+
+describe('sessions and days, each said as such (D76)', () => {
+  const { schoolDays, records } = WEEK;
 
   it('counts attendance in sessions, two a school day, and being at school in days', () => {
     const figures = attendanceFigures(schoolDays, records);
@@ -214,14 +218,8 @@ describe('sessions and days, each said as such (D76)', () => {
 });
 
 describe('excused and unexcused: what accepted absence notes cover (D93)', () => {
-  // The same week: on time, late, a morning missed and late, gone home at noon, absent all day.
-  const schoolDays = ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'];
-  const records = [
-    { date_scanned: '2026-11-02', ...day() },
-    { date_scanned: '2026-11-03', ...day({ late: 1, time_in: '08:12' }) },
-    { date_scanned: '2026-11-04', ...day({ attendance_am: 0, late: 1, time_in: '12:20' }) },
-    { date_scanned: '2026-11-05', ...day({ attendance_pm: 0, time_out: '12:05' }) },
-  ];
+  // The week above: on time, late, a morning missed and late, gone home at noon, absent all day.
+  const { schoolDays, records } = WEEK;
 
   it('maps each part to what it excuses, over the school days of its range', () => {
     const days = excusedDaysOf([

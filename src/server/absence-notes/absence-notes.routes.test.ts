@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { futureSchoolDaysOfTerm, insertAbsenceNote, pastSchoolDaysOfTerm } from '../../../tests/support/absence-notes.js';
 import { startSmtpInbox, type SmtpInbox } from '../../../tests/support/smtp-inbox.js';
+import { addFamilyAccount } from '../../../tests/support/family-accounts.js';
 import { createTestApp, expectError, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { multipartBody, ONE_PIXEL_PNG } from '../../../tests/support/test-files.js';
 import {
@@ -62,17 +63,7 @@ const staff = (username: string) => client().signInAdmin(username, username === 
 const teacherOf = (classId: string) => staff(demoTeacherUsername(classId));
 const student = (id: string) => client().signInStudent(id, DEMO_PASSWORD);
 
-/** A family account linked to the children, with the demo family's password. */
-async function addFamily(email: string, childIds: readonly string[]): Promise<void> {
-  const iso = nowIso();
-  const { password_hash } = await db.selectFrom('users').select('password_hash').where('email', '=', DEMO_FAMILY.email).where('role', '=', 'guardian').executeTakeFirstOrThrow();
-  const { id } = await db
-    .insertInto('users')
-    .values({ role: 'guardian', email, display_name: email.split('@')[0]!, password_hash, email_verified_at: iso, password_changed_at: iso, created_at: iso, updated_at: iso })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db.insertInto('guardian_students').values(childIds.map((studentId) => ({ user_id: id, student_id: studentId, linked_via: 'office' as const, created_at: iso, updated_at: iso }))).execute();
-}
+const addFamily = (email: string, childIds: readonly string[]) => addFamilyAccount(db, email, childIds);
 
 /** Students of a class with no family account, who sign in with the demo password; each test takes its own. */
 async function studentsWithoutFamily(classId: string, count: number, skip = 0): Promise<string[]> {
