@@ -125,8 +125,8 @@ export const SendAbsenceNoteFieldsSchema = z
   .object({
     student_id: StudentIdSchema,
     date_from: IsoDateSchema,
-    /** The last day; the first day again (or left out) for one day. */
-    date_to: IsoDateSchema.optional(),
+    /** The last day; the first day again, left out or empty (a form's unused field) for one day. */
+    date_to: z.preprocess((value) => (value === '' ? undefined : value), IsoDateSchema.optional()),
     part: z.enum(ABSENCE_PARTS, { message: ABSENCE_NOTE_MESSAGES.choosePart }),
     reason: z.enum(ABSENCE_REASON_CODES, { message: ABSENCE_NOTE_MESSAGES.chooseReason }),
     text: z.string().max(ABSENCE_NOTE_TEXT_MAX, ABSENCE_NOTE_MESSAGES.textTooLong).optional(),

@@ -187,7 +187,9 @@ describe('a family explains two days, the form teacher accepts', () => {
     await db.deleteFrom('attendance_records').where('student_id', '=', CHILD).where('date_scanned', '=', day).execute();
     const family = await signInFamily();
     const before = await attendanceOf(family, CHILD);
-    const { note } = AbsenceNoteAnswerSchema.parse((await sendNote(family, { student_id: CHILD, date_from: day, reason: 'transport' })).json());
+    // A form's unused last-day field comes empty: one day.
+    const { note } = AbsenceNoteAnswerSchema.parse((await sendNote(family, { student_id: CHILD, date_from: day, date_to: '', reason: 'transport' })).json());
+    expect(note).toMatchObject({ date_from: day, date_to: day, school_days: 1 });
     const principal = await staff(DEMO_STAFF.principal.username);
     const declined = await principal.post(`/api/absence-notes/${note.id}/decision`, { decision: 'decline', reason: 'other', details: 'The school bus ran that day.' });
     expect(declined.statusCode, declined.body).toBe(200);
@@ -249,6 +251,7 @@ describe("a note's input: each rule refused with its field named, nothing stored
     saturday.setUTCDate(saturday.getUTCDate() + 1);
     expect((await bad({ date_from: saturday.toISOString().slice(0, 10) }, 400, 'date_from')).errors?.date_from).toEqual([ABSENCE_NOTE_MESSAGES.noSchoolDay]);
     await bad({ date_from: past.at(-2)!, date_to: past.at(-3)! }, 400, 'date_to');
+    await bad({ date_from: past.at(-2)!, date_to: '2026-02-30' }, 400, 'date_to');
   });
 
   it('refuses a reason not in the list, text over 500 characters, "other" without words, a missing part', async () => {
