@@ -27,15 +27,14 @@ import type { ZodApp } from '../http/zod-app.js';
 import * as documents from './documents.service.js';
 import { THUMBNAIL_MIME } from './photo-processing.js';
 
-/** The refusal of an upload past UPLOAD_MAX_BYTES, naming the field `file`. */
-export const tooLarge = (maxBytes: number) => new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge(maxBytes), { file: [DOCUMENT_MESSAGES.tooLarge(maxBytes)] });
+const tooLarge = (maxBytes: number) => new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge(maxBytes), { file: [DOCUMENT_MESSAGES.tooLarge(maxBytes)] });
 
 /**
  * Reads the file part into memory in chunks, never past the cap: busboy stops passing bytes at
  * `limits.fileSize` and marks the stream truncated, and the upload is refused with 413 at once.
  * Collecting up to the cap is the point: the bytes go into one database row (docs/decisions.md D17, "Storage").
  */
-export async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer> {
+async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of part.file as AsyncIterable<Buffer>) {
