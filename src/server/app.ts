@@ -35,6 +35,7 @@ import { attendanceRoutes } from './attendance/attendance.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { configurePasswordHashing } from './auth/password.js';
 import { documentRoutes } from './documents/documents.routes.js';
+import { absenceNoteRoutes } from './absence-notes/absence-notes.routes.js';
 import { familyRoutes } from './family/family.routes.js';
 import { familyHomeRoutes } from './family/family-home.routes.js';
 import { lookupRoutes } from './lookups/lookups.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(noticeRoutes, appDeps);
   await app.register(intakeRoutes, appDeps);
   await app.register(enrolmentRoutes, appDeps);
+  await app.register(absenceNoteRoutes, appDeps);
   // Last of the features: the security sweeps call routes in this order, and the rollover's samples
   // roll the whole demo school over (route-samples.ts), so every other feature's samples run first.
   await app.register(rolloverRoutes, appDeps);

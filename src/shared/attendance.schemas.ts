@@ -87,6 +87,18 @@ export type AcademicTerm = z.infer<typeof AcademicTermSchema>;
  * the term report record, or null when the school has no term yet. The rest are additions the
  * screen needs (the student's name, the term's year and dates, the terms one can choose).
  */
+/**
+ * Absent sessions and late days split by what accepted absence notes excuse (docs/decisions.md
+ * D93): the attendance answers keep their counts and add these.
+ */
+const ExcusedCountsSchema = z.object({
+  /** Absent sessions an accepted note excuses; with `absent_unexcused`, every absent session. */
+  absent_excused: z.number().int(),
+  absent_unexcused: z.number().int(),
+  /** Late days an accepted note excuses, of the late days. */
+  lates_excused: z.number().int(),
+});
+
 export const StudentAttendanceSchema = z.object({
   /** The form class the student was in that term (its report's class), null when not recorded. */
   class_id: z.string().nullable(),
@@ -96,6 +108,9 @@ export const StudentAttendanceSchema = z.object({
   possible_attendance: z.number().int(),
   attendance: z.number().int(),
   lates: z.number().int(),
+  ...ExcusedCountsSchema.shape,
+  /** The school days an accepted note excuses something on, oldest first: the morning's absence, the afternoon's, a late arrival. */
+  excused_days: z.array(z.object({ date: z.string(), am: z.boolean(), pm: z.boolean(), late: z.boolean() })),
   attendance_records: z.array(AttendanceRecordSchema),
   student: z.object({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }),
   year: z.number().int().nullable(),
@@ -184,6 +199,7 @@ export const ClassAttendanceRowSchema = z.object({
   present: z.number().int(),
   absent: z.number().int(),
   lates: z.number().int(),
+  ...ExcusedCountsSchema.shape,
   attendance_percent: z.number().int(),
   punctuality_percent: z.number().int(),
 });
@@ -204,7 +220,7 @@ export const ClassAttendanceSchema = z.object({
   /** The class's students now, in list order (last name, first name). */
   students: z.array(ClassAttendanceRowSchema),
   /** The class's sessions together: present and absent summed, the percentage of the sum. */
-  totals: z.object({ present: z.number().int(), absent: z.number().int(), lates: z.number().int(), attendance_percent: z.number().int() }),
+  totals: z.object({ present: z.number().int(), absent: z.number().int(), lates: z.number().int(), ...ExcusedCountsSchema.shape, attendance_percent: z.number().int() }),
 });
 export type ClassAttendance = z.infer<typeof ClassAttendanceSchema>;
 

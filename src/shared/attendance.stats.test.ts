@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ABSENCE_PARTS,
   ATTENDANCE_WORDS,
   DAY_ATTENDANCE_WORDS,
   attendanceFigures,
@@ -8,11 +9,13 @@ import {
   attendancePercent,
   countAttendance,
   dayAttendanceOf,
+  excusedDaysOf,
   isPresentAm,
   isPresentPm,
   punctualityPercent,
   summarizeAttendance,
   wholePercent,
+  type AbsencePart,
 } from './attendance.stats.js';
 import { addDays, earlierDate } from './school-days.js';
 
@@ -142,17 +145,21 @@ describe('date helpers attendance adds to school-days.ts', () => {
   });
 });
 
-describe('sessions and days, each said as such (D76)', () => {
-  // Five school days: on time, late, a morning missed (arrived after midday), gone home at noon, absent.
-  const schoolDays = ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'];
-  const records = [
+/** Five school days: on time, late, a morning missed (arrived after midday), gone home at noon, absent. */
+const WEEK = {
+  schoolDays: ['2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'],
+  records: [
     { date_scanned: '2026-11-02', ...day() },
     { date_scanned: '2026-11-03', ...day({ late: 1, time_in: '08:12' }) },
     { date_scanned: '2026-11-04', ...day({ attendance_am: 0, late: 1, time_in: '12:20' }) },
     { date_scanned: '2026-11-05', ...day({ attendance_pm: 0, time_out: '12:05' }) },
     // A Saturday sports day: shown on the screen, never counted.
     { date_scanned: '2026-11-07', ...day() },
-  ];
+  ],
+};
+
+describe('sessions and days, each said as such (D76)', () => {
+  const { schoolDays, records } = WEEK;
 
   it('counts attendance in sessions, two a school day, and being at school in days', () => {
     const figures = attendanceFigures(schoolDays, records);
@@ -161,9 +168,12 @@ describe('sessions and days, each said as such (D76)', () => {
       possibleSessions: 10,
       sessionsPresent: 6,
       sessionsAbsent: 4,
+      sessionsAbsentExcused: 0,
+      sessionsAbsentUnexcused: 4,
       daysAtSchool: 4,
       daysAbsent: 1,
       daysLate: 2,
+      daysLateExcused: 0,
       daysOnTime: 2,
       attendancePercent: 60,
       punctualityPercent: 50,
@@ -204,6 +214,57 @@ describe('sessions and days, each said as such (D76)', () => {
     ]);
     expect(JSON.stringify(lines)).not.toMatch(/Early|Punctual\b/);
     expect(ATTENDANCE_WORDS.explained).toContain('two a school day');
+  });
+});
+
+describe('excused and unexcused: what accepted absence notes cover (D93)', () => {
+  // The week above: on time, late, a morning missed and late, gone home at noon, absent all day.
+  const { schoolDays, records } = WEEK;
+
+  it('maps each part to what it excuses, over the school days of its range', () => {
+    const days = excusedDaysOf([
+      { date_from: '2026-11-06', date_to: '2026-11-09', part: 'whole_day' },
+      { date_from: '2026-11-04', date_to: '2026-11-04', part: 'am' },
+      { date_from: '2026-11-04', date_to: '2026-11-04', part: 'pm' },
+    ]);
+    expect(Object.fromEntries(days)).toEqual({
+      '2026-11-04': { am: true, pm: true, late: true },
+      // The weekend between is no school day.
+      '2026-11-06': { am: true, pm: true, late: true },
+      '2026-11-09': { am: true, pm: true, late: true },
+    });
+    expect(Object.fromEntries(excusedDaysOf([{ date_from: '2026-11-03', date_to: '2026-11-03', part: 'late' }]))).toEqual({ '2026-11-03': { am: false, pm: false, late: true } });
+    expect(Object.fromEntries(excusedDaysOf([{ date_from: '2026-11-05', date_to: '2026-11-05', part: 'pm' }]))).toEqual({ '2026-11-05': { am: false, pm: true, late: false } });
+  });
+
+  it('splits absent sessions and late days into excused and not; the percentages stay as they were', () => {
+    const excused = excusedDaysOf([
+      // Absent all day, no record at all: both sessions excused.
+      { date_from: '2026-11-06', date_to: '2026-11-06', part: 'whole_day' },
+      // A morning note covers the missed morning and the late arrival after it.
+      { date_from: '2026-11-04', date_to: '2026-11-04', part: 'am' },
+      // A late note covers the late arrival only.
+      { date_from: '2026-11-03', date_to: '2026-11-03', part: 'late' },
+      // A note on a day at school on time excuses nothing.
+      { date_from: '2026-11-02', date_to: '2026-11-02', part: 'whole_day' },
+    ]);
+    const plain = attendanceFigures(schoolDays, records);
+    const figures = attendanceFigures(schoolDays, records, true, excused);
+    expect(figures).toMatchObject({ sessionsAbsent: 4, sessionsAbsentExcused: 3, sessionsAbsentUnexcused: 1, daysLate: 2, daysLateExcused: 2 });
+    expect({ ...figures, sessionsAbsentExcused: 0, sessionsAbsentUnexcused: 4, daysLateExcused: 0 }).toEqual(plain);
+  });
+
+  it('never excuses more than was missed, and nothing in a range the school recorded nothing for', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ day: fc.integer({ min: 0, max: 4 }), part: fc.constantFrom<AbsencePart>(...ABSENCE_PARTS) })), (notes) => {
+        const excused = excusedDaysOf(notes.map((note) => ({ date_from: schoolDays[note.day]!, date_to: schoolDays[note.day]!, part: note.part })));
+        const figures = attendanceFigures(schoolDays, records, true, excused);
+        expect(figures.sessionsAbsentExcused + figures.sessionsAbsentUnexcused).toBe(figures.sessionsAbsent);
+        expect(figures.sessionsAbsentUnexcused).toBeGreaterThanOrEqual(0);
+        expect(figures.daysLateExcused).toBeLessThanOrEqual(figures.daysLate);
+        expect(attendanceFigures(schoolDays, [], false, excused)).toMatchObject({ sessionsAbsentExcused: 0, daysLateExcused: 0 });
+      }),
+    );
   });
 });
 

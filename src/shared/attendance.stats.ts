@@ -1,4 +1,4 @@
-import { SESSIONS_PER_SCHOOL_DAY } from './school-days.js';
+import { SESSIONS_PER_SCHOOL_DAY, listSchoolDays } from './school-days.js';
 
 /**
  * The attendance figures and their words, one definition for the server (API, report
@@ -109,8 +109,59 @@ export interface DatedSessions extends DailySessions {
 }
 
 /**
+ * The parts of a school day an absence note explains (docs/decisions.md D93): the whole day, one
+ * session, or a late arrival. One list for the note's form, the server's rules and the figures.
+ */
+export const ABSENCE_PARTS = ['whole_day', 'am', 'pm', 'late'] as const;
+export type AbsencePart = (typeof ABSENCE_PARTS)[number];
+
+/** What an accepted note excuses on one day: the morning's absence, the afternoon's, a late arrival. */
+export interface ExcusedParts {
+  am: boolean;
+  pm: boolean;
+  late: boolean;
+}
+
+/**
+ * What each part excuses (D93): the whole day covers both sessions and a late arrival; a morning
+ * note covers the morning and a late arrival (arriving late is missing part of the morning); an
+ * afternoon note the afternoon; a late note the late arrival only.
+ */
+const PART_EXCUSES: Record<AbsencePart, ExcusedParts> = {
+  whole_day: { am: true, pm: true, late: true },
+  am: { am: true, pm: false, late: true },
+  pm: { am: false, pm: true, late: false },
+  late: { am: false, pm: false, late: true },
+};
+
+/** An accepted absence note's days and part, as the figures need it. */
+export interface ExcusingNote {
+  date_from: string;
+  date_to: string;
+  part: AbsencePart;
+}
+
+/**
+ * The days accepted notes excuse, and what on each: excused is derived from the accepted notes,
+ * never stored on the attendance records (D93), so a day with no record (absent all day) is
+ * excused as well as a recorded one, and a note accepted or withdrawn changes every figure at once.
+ */
+export function excusedDaysOf(notes: readonly ExcusingNote[]): Map<string, ExcusedParts> {
+  const days = new Map<string, ExcusedParts>();
+  for (const note of notes) {
+    const excuses = PART_EXCUSES[note.part];
+    for (const day of listSchoolDays(note.date_from, note.date_to)) {
+      const found = days.get(day) ?? { am: false, pm: false, late: false };
+      days.set(day, { am: found.am || excuses.am, pm: found.pm || excuses.pm, late: found.late || excuses.late });
+    }
+  }
+  return days;
+}
+
+/**
  * A student's figures over a range, each in the unit it is said in: sessions for attendance (two a
- * school day), days for being at school, absent and on time (docs/decisions.md D76).
+ * school day), days for being at school, absent and on time (docs/decisions.md D76). Absent
+ * sessions and late days are split into excused (an accepted absence note covers them) and not.
  */
 export interface AttendanceFigures {
   /** School days of the range (weekdays that are not school holidays). */
@@ -120,12 +171,18 @@ export interface AttendanceFigures {
   sessionsPresent: number;
   /** possibleSessions − sessionsPresent: whole days and half days missed. */
   sessionsAbsent: number;
+  /** Absent sessions an accepted absence note covers (D93). */
+  sessionsAbsentExcused: number;
+  /** sessionsAbsent − sessionsAbsentExcused. */
+  sessionsAbsentUnexcused: number;
   /** School days with at least one session attended. */
   daysAtSchool: number;
   /** School days with no session attended. */
   daysAbsent: number;
   /** Days at school that began after the bell. */
   daysLate: number;
+  /** Late days an accepted absence note covers (D93). */
+  daysLateExcused: number;
   /** daysAtSchool − daysLate. */
   daysOnTime: number;
   /** sessionsPresent / possibleSessions, whole percent. */
@@ -138,39 +195,59 @@ export interface AttendanceFigures {
  * The figures of a range from its school days and the student's records. Records on a day the
  * school was closed (a Saturday sports day) are shown elsewhere but never counted, so every figure
  * is a share of the days the school was open. A range in which the school recorded no one's
- * attendance counts nothing (`recorded` false, docs/decisions.md D41).
+ * attendance counts nothing (`recorded` false, docs/decisions.md D41). `excused` (excusedDaysOf)
+ * splits the absent sessions and late days; the percentages do not change with it.
  */
-export function attendanceFigures(schoolDays: readonly string[], records: readonly DatedSessions[], recorded = true): AttendanceFigures {
-  if (!recorded) return figuresFrom(0, 0, 0, 0);
+export function attendanceFigures(
+  schoolDays: readonly string[],
+  records: readonly DatedSessions[],
+  recorded = true,
+  excused: ReadonlyMap<string, ExcusedParts> = new Map(),
+): AttendanceFigures {
+  if (!recorded) return figuresFrom(0, 0, 0, 0, 0, 0);
   const open = new Set(schoolDays);
+  // One record a day is stored; a second for the same date would count the day twice.
+  const byDay = new Map<string, DatedSessions>();
+  for (const record of records) {
+    if (open.has(record.date_scanned) && !byDay.has(record.date_scanned)) byDay.set(record.date_scanned, record);
+  }
   let present = 0;
   let daysAtSchool = 0;
   let daysLate = 0;
-  const counted = new Set<string>();
-  for (const record of records) {
-    // One record a day is stored; a second for the same date would count the day twice.
-    if (!open.has(record.date_scanned) || counted.has(record.date_scanned)) continue;
-    counted.add(record.date_scanned);
-    const sessions = sessionsPresent(record);
-    present += sessions;
-    if (sessions > 0) {
+  let absentExcused = 0;
+  let lateExcused = 0;
+  for (const day of open) {
+    const record = byDay.get(day);
+    const am = record !== undefined && isPresentAm(record);
+    const pm = record !== undefined && isPresentPm(record);
+    const covered = excused.get(day);
+    present += (am ? 1 : 0) + (pm ? 1 : 0);
+    if (covered) absentExcused += (!am && covered.am ? 1 : 0) + (!pm && covered.pm ? 1 : 0);
+    if (am || pm) {
       daysAtSchool += 1;
-      if (record.late === 1) daysLate += 1;
+      if (record.late === 1) {
+        daysLate += 1;
+        if (covered?.late) lateExcused += 1;
+      }
     }
   }
-  return figuresFrom(open.size, present, daysAtSchool, daysLate);
+  return figuresFrom(open.size, present, daysAtSchool, daysLate, absentExcused, lateExcused);
 }
 
-function figuresFrom(schoolDays: number, sessionsPresent: number, daysAtSchool: number, daysLate: number): AttendanceFigures {
+function figuresFrom(schoolDays: number, sessionsPresent: number, daysAtSchool: number, daysLate: number, absentExcused: number, lateExcused: number): AttendanceFigures {
   const possibleSessions = schoolDays * SESSIONS_PER_SCHOOL_DAY;
+  const sessionsAbsent = Math.max(possibleSessions - sessionsPresent, 0);
   return {
     schoolDays,
     possibleSessions,
     sessionsPresent,
-    sessionsAbsent: Math.max(possibleSessions - sessionsPresent, 0),
+    sessionsAbsent,
+    sessionsAbsentExcused: absentExcused,
+    sessionsAbsentUnexcused: sessionsAbsent - absentExcused,
     daysAtSchool,
     daysAbsent: Math.max(schoolDays - daysAtSchool, 0),
     daysLate,
+    daysLateExcused: lateExcused,
     daysOnTime: Math.max(daysAtSchool - daysLate, 0),
     attendancePercent: attendancePercent(sessionsPresent, possibleSessions),
     punctualityPercent: punctualityPercent(daysAtSchool, daysLate),

@@ -47,7 +47,7 @@ export const DOCUMENT_MESSAGES = {
   selectFile: 'Please select a file!',
   uploadFailed: 'Could not upload the file!',
   deleteFailed: 'Error Occured. File Could not be deleted',
-  wrongKind: (slot: DocumentSlot) => `Could not upload the file! The ${slot.label} must be a ${acceptedKindsLabel(slot)} file.`,
+  wrongKind: (slot: Pick<DocumentSlot, 'label' | 'accepts'>) => `Could not upload the file! The ${slot.label} must be a ${acceptedKindsLabel(slot)} file.`,
   tooLarge: (maxBytes: number) => `Could not upload the file! A file can be at most ${formatBytes(maxBytes)}.`,
   empty: 'Could not upload the file! The file is empty.',
   /** A JPEG or PNG whose header is right but whose picture does not decode (D74). */

@@ -66,7 +66,7 @@ export function findSlot(type: string): DocumentSlot | undefined {
 }
 
 /** "PDF", "JPEG or PNG": what a slot takes, for messages. */
-export function acceptedKindsLabel(slot: DocumentSlot): string {
+export function acceptedKindsLabel(slot: Pick<DocumentSlot, 'accepts'>): string {
   const labels = slot.accepts.map((kind) => DOCUMENT_KINDS[kind].label);
   return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }

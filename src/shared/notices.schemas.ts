@@ -15,6 +15,7 @@ export const NOTICE_KINDS = [
   'deadline-reminder',
   'term-reports-posted',
   'attendance-digest',
+  'absence-note-decided',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

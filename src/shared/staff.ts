@@ -58,6 +58,8 @@ export const SCHOOL_ACTIONS = [
   'year.rollover',
   /** The new Form 1 from the SEA placement list: import, class allocation, finalise (D61). */
   'intake.manage',
+  /** The Absence Notes queue and the decision on a note (D93): a form teacher's for their classes. */
+  'absence-notes.review',
 ] as const;
 export type SchoolAction = (typeof SCHOOL_ACTIONS)[number];
 
@@ -76,5 +78,9 @@ export const STUDENT_ACTIONS = [
   'student.history',
   /** Withdraw a student from the roll, or readmit a former one (D80). */
   'student.enrolment',
+  /** Send an absence note for the student, or withdraw one while it waits (D93): the family's, or the student's own when no family account is linked. */
+  'absence-notes.send',
+  /** Read the student's absence notes and their attachments (D93): health data, read by fewer people than the record. */
+  'absence-notes.read',
 ] as const;
 export type StudentAction = (typeof STUDENT_ACTIONS)[number];

@@ -177,6 +177,26 @@ const ATTENDANCE: AccessSection = {
   'DELETE /api/attendance/holidays/:id':                                row('settings.manage',         '!  -  -  -  -  -  -  -  -  A'),
 };
 
+/**
+ * Absence notes are health data (docs/decisions.md D93). The family sends, withdraws and reads its
+ * child's notes; a student sends their own only while no family account is linked (the demo
+ * student is linked to the demo family, so S is refused sending) and reads only the notes they
+ * sent (the samples' notes are the family's, so S is refused reading one); the class's form
+ * teacher, the office, the principal and an administrator read them; the queue and the decisions
+ * are those staff's, a form teacher's for their classes only. No staff member sends or withdraws.
+ */
+// prettier-ignore
+const ABSENCE_NOTES: AccessSection = {
+  //                                                                                                   V  S  s  P  p  T  t  O  Pr A
+  'POST /api/absence-notes':                                            row('absence-notes.send',      '!  -  -  P  -  -  -  -  -  -'),
+  'GET /api/absence-notes':                                             row('absence-notes.read',      '!  S  -  P  -  T  -  O  Pr A'),
+  'GET /api/absence-notes/:id':                                         row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr A'),
+  'GET /api/absence-notes/:id/attachment':                              row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr A'),
+  'POST /api/absence-notes/:id/withdraw':                               row('absence-notes.send',      '!  -  -  P  -  -  -  -  -  -'),
+  'GET /api/absence-notes/queue':                                       row('absence-notes.review',    '!  -  -  -  -  T  t  O  Pr A'),
+  'POST /api/absence-notes/:id/decision':                               row('absence-notes.review',    '!  -  -  -  -  T  -  O  Pr A'),
+};
+
 /** The form's choice lists: open to anyone, since the registration form needs them before sign-in. */
 // prettier-ignore
 const LOOKUPS: AccessSection = {
@@ -350,6 +370,7 @@ export const ACCESS_SECTIONS = {
   DOCUMENTS,
   REPORTS,
   ATTENDANCE,
+  ABSENCE_NOTES,
   LOOKUPS,
   STUDENTS,
   INTAKE,

@@ -13,3 +13,9 @@ export function findStudentScope(db: Db, studentId: string): Promise<StudentScop
 export function findStudentLeftOn(db: Db, studentId: string): Promise<{ left_on: string | null } | undefined> {
   return db.selectFrom('students').select('left_on').where('id', '=', studentId).executeTakeFirst();
 }
+
+/** Whether any family account is linked to the student. */
+export async function hasLinkedFamily(db: Db, studentId: string): Promise<boolean> {
+  const row = await db.selectFrom('guardian_students').select('user_id').where('student_id', '=', studentId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHOOL_ACTIONS, STUDENT_ACTIONS, type StaffRole } from '../../shared/staff.js';
 import { AppError } from '../http/errors.js';
-import { can, mayEver, requireCan, type Action, type Caller, type Target } from './roles.js';
+import { can, mayEver, maySendOwnAbsenceNotes, readsAbsenceNote, requireCan, type Action, type Caller, type Target } from './roles.js';
 
 /**
  * The policy's decisions, role by action, with no HTTP: the expectations are written out below as
@@ -66,6 +66,7 @@ const CAN: Record<Action, string> = {
   'registrations.review':   '-  -  -  -  -  -  O  -  A',
   'year.rollover':          '-  -  -  -  -  -  -  -  A',
   'intake.manage':          '-  -  -  -  -  -  O  -  A',
+  'absence-notes.review':   '-  -  -  -  T  -  O  Pr A',
   'student.read':           'S  -  P  -  T  -  O  Pr A',
   'student.edit':           'S  -  P  -  -  -  O  -  A',
   'student.reset-password': '-  -  -  -  -  -  O  -  A',
@@ -73,6 +74,8 @@ const CAN: Record<Action, string> = {
   'student.invite-family':  'S  -  -  -  -  -  O  -  A',
   'student.history': '-  -  -  -  T  -  O  Pr A',
   'student.enrolment':      '-  -  -  -  -  -  O  -  A',
+  'absence-notes.send':     'S  -  P  -  -  -  -  -  -',
+  'absence-notes.read':     'S  -  P  -  T  -  O  Pr A',
 };
 
 /**
@@ -113,6 +116,7 @@ const MAY_EVER: Record<Action, string> = {
   'registrations.review':   '-  -  -  O  -  A',
   'year.rollover':          '-  -  -  -  -  A',
   'intake.manage':          '-  -  -  O  -  A',
+  'absence-notes.review':   '-  -  T  O  Pr A',
   'student.read':           'S  P  T  O  Pr A',
   'student.edit':           'S  P  -  O  -  A',
   'student.reset-password': '-  -  -  O  -  A',
@@ -120,6 +124,8 @@ const MAY_EVER: Record<Action, string> = {
   'student.invite-family':  'S  -  -  O  -  A',
   'student.history': '-  -  T  O  Pr A',
   'student.enrolment':      '-  -  -  O  -  A',
+  'absence-notes.send':     'S  P  -  -  -  -',
+  'absence-notes.read':     'S  P  T  O  Pr A',
 };
 
 /** Reads a row's cells into allowed (true) / refused (false), checking each letter sits in its own column. */
@@ -187,6 +193,22 @@ describe('can: targets that are not a student of the caller', () => {
     const twoChildren: Caller = { kind: 'guardian', userId: 2, studentIds: [OWN, OTHER] };
     expect(can(twoChildren, 'student.read', { studentId: OTHER, classId: '1A' })).toBe(true);
     expect(can(twoChildren, 'student.read', { studentId: '20220003', classId: '5A' })).toBe(false);
+  });
+});
+
+describe('absence notes (D93)', () => {
+  it('lets a student send their own notes only while no family account is linked to them', () => {
+    expect(maySendOwnAbsenceNotes(false)).toBe(true);
+    expect(maySendOwnAbsenceNotes(true)).toBe(false);
+  });
+
+  it("lets a student read only the notes they sent; the family and staff read the family's notes too", () => {
+    expect(readsAbsenceNote(student, { sender: 'student' })).toBe(true);
+    expect(readsAbsenceNote(student, { sender: 'family' })).toBe(false);
+    for (const who of [guardian, teacherOf5A, staff('office'), staff('principal'), staff('administrator')]) {
+      expect(readsAbsenceNote(who, { sender: 'family' }), who.kind).toBe(true);
+      expect(readsAbsenceNote(who, { sender: 'student' }), who.kind).toBe(true);
+    }
   });
 });
 

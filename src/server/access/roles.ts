@@ -22,11 +22,24 @@ export type Caller =
 
 export type Action = SchoolAction | StudentAction;
 
+/**
+ * Absence notes are health data (D93): the class's form teacher, the office and the principal read
+ * and decide them (and the administrator, who holds every student action, as for documents); no
+ * other staff role.
+ */
+const ABSENCE_NOTE_STAFF: readonly Action[] = ['absence-notes.review', 'absence-notes.read'];
+
 const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'student.history', 'students.list', 'class.read', 'term-reports.read', 'settings.read'];
+
+/**
+ * Actions only a family (or the student themself) takes: an absence note is the family's word
+ * (D93), so no staff role sends or withdraws one, the administrator's included.
+ */
+const FAMILY_ONLY: ReadonlySet<Action> = new Set<Action>(['absence-notes.send']);
 
 /** What each staff role may do (D49's table). A form teacher's actions reach their classes only. */
 const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
-  administrator: new Set<Action>([...SCHOOL_ACTIONS, ...STUDENT_ACTIONS]),
+  administrator: new Set<Action>([...SCHOOL_ACTIONS, ...STUDENT_ACTIONS].filter((action) => !FAMILY_ONLY.has(action))),
   office: new Set<Action>([
     ...READ_ANY_STUDENT,
     'student.edit',
@@ -48,15 +61,23 @@ const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
     'registrations.review',
     'intake.manage',
     'student.enrolment',
+    ...ABSENCE_NOTE_STAFF,
   ]),
-  principal: new Set<Action>([...READ_ANY_STUDENT, 'students.export', 'term-results.read', 'term-reports.post']),
-  form_teacher: new Set<Action>(READ_ANY_STUDENT),
+  principal: new Set<Action>([...READ_ANY_STUDENT, 'students.export', 'term-results.read', 'term-reports.post', ...ABSENCE_NOTE_STAFF]),
+  form_teacher: new Set<Action>([...READ_ANY_STUDENT, ...ABSENCE_NOTE_STAFF]),
 };
 
-/** A student reads and edits their own record, and nothing else of anyone's; they may invite a parent to it. */
-const STUDENT_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit', 'student.invite-family']);
-/** A family account reads and edits each linked child's record (under the same window rules as the child). */
-const GUARDIAN_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit']);
+/**
+ * A student reads and edits their own record, and nothing else of anyone's; they may invite a
+ * parent to it; they send absence notes only while no family account is linked, and read only the
+ * notes they sent (`maySendOwnAbsenceNotes`, `readsAbsenceNote`).
+ */
+const STUDENT_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit', 'student.invite-family', 'absence-notes.send', 'absence-notes.read']);
+/** A family account reads and edits each linked child's record (under the same window rules as the child), and sends and reads the child's absence notes. */
+const GUARDIAN_MAY: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit', 'absence-notes.send', 'absence-notes.read']);
+
+/** The student actions whose refusal to a student or a family says "not yours" rather than "staff only". */
+const OWN_RECORD_ACTIONS: ReadonlySet<Action> = new Set<Action>(['student.read', 'student.edit', 'absence-notes.send', 'absence-notes.read']);
 
 /** The student or class an action is aimed at; `classId` null for a student in no class. */
 export type Target = { studentId: string; classId: string | null } | { classId: string };
@@ -128,13 +149,16 @@ const REFUSALS: Record<Action, string> = {
   'student.invite-family': 'Only the student, the office and administrators may invite a parent to this record.',
   'student.history': "Only staff may see a student's history (enrolment and changes), and a form teacher only their classes'.",
   'student.enrolment': 'Only the office and administrators may withdraw or readmit a student.',
+  'absence-notes.review': "Only the class's form teacher, the office and the principal may see and decide absence notes.",
+  'absence-notes.send': 'Absence notes are sent by the family (or by a student with no family account).',
+  'absence-notes.read': "Only the family, the class's form teacher, the office and the principal may read absence notes.",
 };
 
 /** Throws 403 with a reason unless `can` allows it. */
 export function requireCan(who: Caller, action: Action, target?: Target): void {
   if (can(who, action, target)) return;
-  if (who.kind === 'student') throw forbidden(action === 'student.read' || action === 'student.edit' ? 'You can only see your own records.' : 'Only staff may do that.');
-  if (who.kind === 'guardian') throw forbidden(action === 'student.read' || action === 'student.edit' ? 'You can only see the records of the children linked to your account.' : 'Only staff may do that.');
+  if (who.kind === 'student') throw forbidden(OWN_RECORD_ACTIONS.has(action) ? 'You can only see your own records.' : 'Only staff may do that.');
+  if (who.kind === 'guardian') throw forbidden(OWN_RECORD_ACTIONS.has(action) ? 'You can only see the records of the children linked to your account.' : 'Only staff may do that.');
   throw forbidden(REFUSALS[action]);
 }
 
@@ -186,6 +210,23 @@ export function requireGuardianCaller(who: Caller): Extract<Caller, { kind: 'gua
  */
 export function mayAgreeToDeclaration(who: Caller): boolean {
   return isGuardianCaller(who);
+}
+
+/**
+ * A student sends their own absence notes only while no family account is linked to them (D93):
+ * once a parent is, the note is the parent's word, as the declaration is (D75).
+ */
+export function maySendOwnAbsenceNotes(hasLinkedFamily: boolean): boolean {
+  return !hasLinkedFamily;
+}
+
+/**
+ * Who reads one absence note, among those who may read the student's notes at all (D93): a
+ * student only the notes they sent themself (a parent's note about them is the parent's); the
+ * family, the class's form teacher, the office, the principal and an administrator every note.
+ */
+export function readsAbsenceNote(who: Caller, note: { sender: 'family' | 'student' }): boolean {
+  return !isStudentCaller(who) || note.sender === 'student';
 }
 
 /** Staff see a term's report cards before the term is posted; a student and a family only once it is. */

@@ -1,10 +1,11 @@
+import { ABSENCE_NOTE_MESSAGES } from '../../shared/absence-notes.schemas.js';
 import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { FORMER_STUDENT_MESSAGE } from '../../shared/rollover.schemas.js';
 import type { StudentAction } from '../../shared/staff.js';
 import type { Db } from '../db/database.js';
-import { AppError } from '../http/errors.js';
+import { AppError, forbidden } from '../http/errors.js';
 import * as repo from './access.repository.js';
-import { isStaffCaller, reachesByClass, requireCan, type Caller } from './roles.js';
+import { isStaffCaller, isStudentCaller, maySendOwnAbsenceNotes, reachesByClass, readsAbsenceNote, requireCan, type Caller } from './roles.js';
 
 /**
  * May this caller reach this student (D49, D60)? The role table (access/roles.ts) answers with
@@ -53,6 +54,44 @@ export async function requireOnRoll(db: Db, studentId: string): Promise<void> {
   if (!couldBeStudentId(studentId)) return;
   const row = await repo.findStudentLeftOn(db, studentId);
   if (row?.left_on) throw formerStudentRefusal();
+}
+
+/**
+ * Throws 403 unless the caller may send (or withdraw) an absence note for this student (D93): a
+ * family account linked to the child, or the student themself while no family account is linked.
+ */
+export async function authorizeAbsenceNoteSender(db: Db, who: Caller, studentId: string): Promise<void> {
+  await authorizeStudent(db, who, 'absence-notes.send', studentId);
+  if (isStudentCaller(who) && !maySendOwnAbsenceNotes(await repo.hasLinkedFamily(db, studentId))) throw forbidden(ABSENCE_NOTE_MESSAGES.studentHasFamily);
+}
+
+/** Whether the caller may send an absence note for this student now (the notes screen shows its form only then). */
+export async function maySendAbsenceNoteFor(db: Db, who: Caller, studentId: string): Promise<boolean> {
+  try {
+    await authorizeAbsenceNoteSender(db, who, studentId);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 403) return false;
+    throw error;
+  }
+}
+
+/**
+ * Throws 403 unless the caller may read this absence note, its text and its attachment (D93):
+ * whoever reads the student's notes, a student only the notes they sent.
+ */
+export async function authorizeAbsenceNoteReader(db: Db, who: Caller, note: { student_id: string; sender: 'family' | 'student' }): Promise<void> {
+  await authorizeStudent(db, who, 'absence-notes.read', note.student_id);
+  if (!readsAbsenceNote(who, note)) throw forbidden(ABSENCE_NOTE_MESSAGES.notYours);
+}
+
+/**
+ * Throws 403 unless the caller may withdraw this note (D93): one who may send notes for the
+ * student (a linked family account, or the student), and a student only a note they sent.
+ */
+export async function authorizeAbsenceNoteOwner(db: Db, who: Caller, note: { student_id: string; sender: 'family' | 'student' }): Promise<void> {
+  await authorizeStudent(db, who, 'absence-notes.send', note.student_id);
+  if (!readsAbsenceNote(who, note)) throw forbidden(ABSENCE_NOTE_MESSAGES.notYours);
 }
 
 function couldBeStudentId(id: string): boolean {

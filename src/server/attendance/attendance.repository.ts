@@ -1,5 +1,6 @@
 import { PostgresAdapter, type Insertable } from 'kysely';
 import type { AcademicTerm, AttendanceRecord, SchoolHoliday, ScannerDevice } from '../../shared/attendance.schemas.js';
+import type { ExcusingNote } from '../../shared/attendance.stats.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { AttendanceRecordTable } from '../db/schema.js';
 import { onRoll } from '../db/student-scope.js';
@@ -187,6 +188,51 @@ export async function hasSchoolRecords(db: Db, from: string, to: string): Promis
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The dates from `from` to `to` on which the school recorded anyone's attendance (the date index answers it). */
+export async function listRecordedDates(db: Db, from: string, to: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('attendance_records')
+    .select('date_scanned')
+    .where('date_scanned', '>=', from)
+    .where('date_scanned', '<=', to)
+    .groupBy('date_scanned')
+    .execute();
+  return new Set(rows.map((row) => row.date_scanned));
+}
+
+// ---- what excuses an absence (docs/decisions.md D93) -------------------------------------------
+
+const EXCUSING_COLUMNS = ['absence_notes.student_id', 'absence_notes.date_from', 'absence_notes.date_to', 'absence_notes.part'] as const;
+
+/**
+ * The student's accepted absence notes that cover any day from `from` to `to`: excused is derived
+ * from them, never stored on the records (D93). The `(student_id, date_from)` index finds them.
+ */
+export async function listExcusingNotes(db: Db, studentId: string, from: string, to: string): Promise<(ExcusingNote & { student_id: string })[]> {
+  return db
+    .selectFrom('absence_notes')
+    .select(EXCUSING_COLUMNS)
+    .where('absence_notes.student_id', '=', studentId)
+    .where('absence_notes.state', '=', 'accepted')
+    .where('absence_notes.date_from', '<=', to)
+    .where('absence_notes.date_to', '>=', from)
+    .execute();
+}
+
+/** The accepted absence notes of the students now in a form class that cover any day from `from` to `to`. */
+export async function listClassExcusingNotes(db: Db, classId: string, from: string, to: string): Promise<(ExcusingNote & { student_id: string })[]> {
+  return db
+    .selectFrom('absence_notes')
+    .innerJoin('students', 'students.id', 'absence_notes.student_id')
+    .select(EXCUSING_COLUMNS)
+    .where('students.class_id', '=', classId)
+    .where(onRoll)
+    .where('absence_notes.state', '=', 'accepted')
+    .where('absence_notes.date_from', '<=', to)
+    .where('absence_notes.date_to', '>=', from)
+    .execute();
 }
 
 /** A student's day: the key of a record and of the scans that make it. */

@@ -9,7 +9,15 @@ import {
   type StudentAttendance,
   type StudentAttendanceQuery,
 } from '../../shared/attendance.schemas.js';
-import { attendanceFigures, attendancePercent, dayAttendanceOf, type AttendanceFigures, type DayAttendance } from '../../shared/attendance.stats.js';
+import {
+  attendanceFigures,
+  attendancePercent,
+  dayAttendanceOf,
+  excusedDaysOf,
+  type AttendanceFigures,
+  type DayAttendance,
+  type ExcusedParts,
+} from '../../shared/attendance.stats.js';
 import { schoolToday } from '../../shared/dates.js';
 import { formClassName } from '../../shared/form-class.js';
 import { SESSIONS_PER_SCHOOL_DAY, earlierDate, listSchoolDays } from '../../shared/school-days.js';
@@ -43,6 +51,8 @@ export interface RangeAttendance {
    * all 0 and the screen and the report say that nothing was recorded (docs/decisions.md D41).
    */
   recorded: boolean;
+  /** What accepted absence notes excuse, by day (D93). */
+  excused: Map<string, ExcusedParts>;
   summary: AttendanceFigures;
 }
 
@@ -54,10 +64,15 @@ async function requireStudent(db: Db, studentId: string): Promise<repo.Attendanc
 
 /** Records, school days and figures from `from` to `to` inclusive. Figures count school days only. */
 async function attendanceBetween(db: Db, student: repo.AttendanceStudent, from: string, to: string): Promise<RangeAttendance> {
-  const [holidays, records] = await Promise.all([repo.listHolidayDates(db, from, to), repo.listRecords(db, student.id, from, to)]);
+  const [holidays, records, notes] = await Promise.all([
+    repo.listHolidayDates(db, from, to),
+    repo.listRecords(db, student.id, from, to),
+    repo.listExcusingNotes(db, student.id, from, to),
+  ]);
   const schoolDays = listSchoolDays(from, to, holidays);
   const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
-  return { student, from, to, schoolDays, records, recorded, summary: attendanceFigures(schoolDays, records, recorded) };
+  const excused = excusedDaysOf(notes);
+  return { student, from, to, schoolDays, records, recorded, excused, summary: attendanceFigures(schoolDays, records, recorded, excused) };
 }
 
 /**
@@ -116,6 +131,10 @@ export async function getStudentAttendance(
       possible_attendance: 0,
       attendance: 0,
       lates: 0,
+      absent_excused: 0,
+      absent_unexcused: 0,
+      lates_excused: 0,
+      excused_days: [],
       attendance_records: [],
     };
   }
@@ -133,8 +152,20 @@ export async function getStudentAttendance(
     possible_attendance: range.summary.possibleSessions,
     attendance: range.summary.sessionsPresent,
     lates: range.summary.daysLate,
+    absent_excused: range.summary.sessionsAbsentExcused,
+    absent_unexcused: range.summary.sessionsAbsentUnexcused,
+    lates_excused: range.summary.daysLateExcused,
+    excused_days: excusedDayList(range.schoolDays, range.excused),
     attendance_records: range.records,
   };
+}
+
+/** The school days an accepted note excuses something on, oldest first, as the answers list them. */
+function excusedDayList(schoolDays: readonly string[], excused: ReadonlyMap<string, ExcusedParts>): ({ date: string } & ExcusedParts)[] {
+  return schoolDays.flatMap((date) => {
+    const parts = excused.get(date);
+    return parts ? [{ date, ...parts }] : [];
+  });
 }
 
 /** The attendance report's content: 400 for a bad, reversed or future range; 404 for no student. */
@@ -218,10 +249,11 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
   const formClass = await findFormClass(db, query.class_id);
   if (!formClass) throw notFound(`The school has no form class ${query.class_id}.`);
   const { from, to } = query.from && query.to ? { from: query.from, to: query.to } : await termSoFar(db, today);
-  const [students, holidays, records] = await Promise.all([
+  const [students, holidays, records, notes] = await Promise.all([
     listClassStudents(db, formClass.id),
     repo.listHolidayDates(db, from, to),
     repo.listClassRecords(db, formClass.id, from, to),
+    repo.listClassExcusingNotes(db, formClass.id, from, to),
   ]);
   const schoolDays = listSchoolDays(from, to, holidays);
   const recorded = records.length > 0 || (await repo.hasSchoolRecords(db, from, to));
@@ -232,7 +264,8 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
     else byStudent.set(record.student_id, [record]);
   }
   const rows = students.map((student) => {
-    const summary = attendanceFigures(schoolDays, byStudent.get(student.id) ?? [], recorded);
+    const excused = excusedDaysOf(notes.filter((note) => note.student_id === student.id));
+    const summary = attendanceFigures(schoolDays, byStudent.get(student.id) ?? [], recorded, excused);
     return {
       id: student.id,
       first_name: student.first_name,
@@ -240,6 +273,9 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
       present: summary.sessionsPresent,
       absent: summary.sessionsAbsent,
       lates: summary.daysLate,
+      absent_excused: summary.sessionsAbsentExcused,
+      absent_unexcused: summary.sessionsAbsentUnexcused,
+      lates_excused: summary.daysLateExcused,
       attendance_percent: summary.attendancePercent,
       punctuality_percent: summary.punctualityPercent,
     };
@@ -257,8 +293,63 @@ export async function getClassAttendance(db: Db, query: ClassAttendanceQuery, to
     possible,
     recorded,
     students: rows,
-    totals: { present, absent: sum((row) => row.absent), lates: sum((row) => row.lates), attendance_percent: attendancePercent(present, possible * rows.length) },
+    totals: {
+      present,
+      absent: sum((row) => row.absent),
+      lates: sum((row) => row.lates),
+      absent_excused: sum((row) => row.absent_excused),
+      absent_unexcused: sum((row) => row.absent_unexcused),
+      lates_excused: sum((row) => row.lates_excused),
+      attendance_percent: attendancePercent(present, possible * rows.length),
+    },
   };
+}
+
+// ---- what absence notes need of attendance (docs/decisions.md D93) ---------------------------------
+
+/** The school days from `from` to `to` inclusive: weekdays that are not school holidays. */
+export async function listSchoolDaysBetween(db: Db, from: string, to: string): Promise<string[]> {
+  return listSchoolDays(from, to, await repo.listHolidayDates(db, from, to));
+}
+
+/** The terms that overlap the range, oldest first. */
+export async function listTermsCovering(db: Db, from: string, to: string): Promise<AcademicTerm[]> {
+  return repo.listTermsOverlapping(db, from, to);
+}
+
+/** The term the attendance screen shows on `today` (the one running, else the latest started), or undefined before the first. */
+export async function findScreenTerm(db: Db, today: string): Promise<AcademicTerm | undefined> {
+  return currentTerm(await repo.listStartedTerms(db, today), today);
+}
+
+/** One school day of a student, as an absence note shows it beside the note. */
+export interface NoteDay {
+  date: string;
+  /** The record in the shared words; `not-recorded` while the school recorded no one that day (a day ahead, D41). */
+  status: DayAttendance | 'not-recorded';
+  timeIn: string | null;
+  excused: ExcusedParts;
+}
+
+/** The student's school days from `from` to `to`: each day's record and what accepted notes excuse on it. */
+export async function listNoteDays(db: Db, studentId: string, from: string, to: string): Promise<NoteDay[]> {
+  const [holidays, records, notes, recordedDates] = await Promise.all([
+    repo.listHolidayDates(db, from, to),
+    repo.listRecords(db, studentId, from, to),
+    repo.listExcusingNotes(db, studentId, from, to),
+    repo.listRecordedDates(db, from, to),
+  ]);
+  const byDay = new Map(records.map((record) => [record.date_scanned, record] as const));
+  const excused = excusedDaysOf(notes);
+  return listSchoolDays(from, to, holidays).map((date) => {
+    const record = byDay.get(date);
+    return {
+      date,
+      status: record || recordedDates.has(date) ? dayAttendanceOf(record) : 'not-recorded',
+      timeIn: record?.time_in ?? null,
+      excused: excused.get(date) ?? { am: false, pm: false, late: false },
+    };
+  });
 }
 
 // ---- settings (admin) -------------------------------------------------------------------------------

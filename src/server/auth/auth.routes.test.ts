@@ -138,31 +138,31 @@ describe('the session answer tells the admin area what the role may do', () => {
     expect(await sessionOf(DEMO_ADMIN.username, DEMO_ADMIN.password)).toMatchObject({
       staff_role: 'administrator',
       class_ids: [],
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment', 'absence-notes.read'],
     });
     expect(await sessionOf(office.username, office.password)).toMatchObject({
       staff_role: 'office',
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment', 'absence-notes.read'],
     });
     const principalSession = await sessionOf(principal.username, principal.password);
-    expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read', 'student.history'] });
+    expect(principalSession).toMatchObject({ staff_role: 'principal', student_permissions: ['student.read', 'student.history', 'absence-notes.read'] });
     expect(principalSession?.permissions).not.toContain('students.add');
     const teacher = await sessionOf(formTeacher.username, formTeacher.password);
-    expect(teacher).toMatchObject({ staff_role: 'form_teacher', class_ids: [formTeacher.classId], student_permissions: ['student.read', 'student.history'] });
+    expect(teacher).toMatchObject({ staff_role: 'form_teacher', class_ids: [formTeacher.classId], student_permissions: ['student.read', 'student.history', 'absence-notes.read'] });
     expect(teacher?.permissions).not.toContain('students.export');
   });
 
   it('a student may read and edit their own record', async () => {
     const c = await client().signInStudent(registered.student_id, registered.password);
     const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
-    expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit', 'student.invite-family'] });
+    expect(user).toMatchObject({ staff_role: null, permissions: [], student_permissions: ['student.read', 'student.edit', 'student.invite-family', 'absence-notes.send', 'absence-notes.read'] });
   });
 
   it("a parent may read and edit their linked children's records, and names them", async () => {
     const c = client();
     expect((await c.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
     const user = SessionAnswerSchema.parse((await c.get('/api/session')).json()).user;
-    expect(user).toMatchObject({ role: 'guardian', name: DEMO_FAMILY.name, email: DEMO_FAMILY.email, student_id: null, permissions: [], student_permissions: ['student.read', 'student.edit'] });
+    expect(user).toMatchObject({ role: 'guardian', name: DEMO_FAMILY.name, email: DEMO_FAMILY.email, student_id: null, permissions: [], student_permissions: ['student.read', 'student.edit', 'absence-notes.send', 'absence-notes.read'] });
     expect([...(user?.child_ids ?? [])].sort()).toEqual([...DEMO_FAMILY.childIds].sort());
   });
 });

@@ -475,4 +475,22 @@ describe(`migrations on ${currentEngine()}`, () => {
     await db.deleteFrom('users').where('id', '=', staff.id).execute();
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([]);
   });
+  it('0025 keeps a note to its lists and its days in order, its attachment with it; its down takes both tables away', async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    await db.insertInto('students').values({ id: 'N1', created_at: iso, updated_at: iso }).execute();
+    const note = { student_id: 'N1', sender: 'family' as const, date_from: '2026-11-02', date_to: '2026-11-03', part: 'whole_day' as const, reason: 'illness', created_at: iso, updated_at: iso };
+    const { id } = await db.insertInto('absence_notes').values(note).returning('id').executeTakeFirstOrThrow();
+    expect(await db.selectFrom('absence_notes').select(['state', 'text']).executeTakeFirstOrThrow()).toEqual({ state: 'waiting', text: '' });
+    await expect(db.insertInto('absence_notes').values({ ...note, date_from: '2026-11-04' }).execute()).rejects.toThrow(/check/i);
+    await expect(db.insertInto('absence_notes').values({ ...note, part: 'evening' as never }).execute()).rejects.toThrow(/check/i);
+    await expect(db.insertInto('absence_notes').values({ ...note, state: 'lost' as never }).execute()).rejects.toThrow(/check/i);
+    await db.insertInto('absence_note_attachments').values({ note_id: id, file_name: 'a.png', mime: 'image/png', size: 1, sha256: 'x', bytes: Buffer.from([1]), created_at: iso, updated_at: iso }).execute();
+    await expect(db.insertInto('absence_note_attachments').values({ note_id: id, file_name: 'b.png', mime: 'image/png', size: 1, sha256: 'y', bytes: Buffer.from([2]), created_at: iso, updated_at: iso }).execute()).rejects.toThrow(/unique|duplicate|primary/i);
+    expect(await indexNames(db, 'absence_notes')).toEqual(['absence_notes_queue_idx', 'absence_notes_student_idx']);
+    await migrateDownThrough(db, '0025-absence-notes');
+    expect(await tableNames(db)).not.toContain('absence_notes');
+    expect(await tableNames(db)).not.toContain('absence_note_attachments');
+  });
 });

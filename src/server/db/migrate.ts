@@ -25,6 +25,7 @@ import * as enrolmentHistory from './migrations/0021-enrolment-history.js';
 import * as studentSearchName from './migrations/0022-student-search-name.js';
 import * as paperDocuments from './migrations/0023-paper-documents.js';
 import * as userRoleStaff from './migrations/0024-user-role-staff.js';
+import * as absenceNotes from './migrations/0025-absence-notes.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-student-search-name': studentSearchName,
   '0023-paper-documents': paperDocuments,
   '0024-user-role-staff': userRoleStaff,
+  '0025-absence-notes': absenceNotes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

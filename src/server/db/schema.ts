@@ -190,6 +190,36 @@ export interface DocumentTable extends Timestamps {
 
 export type DocumentReviewState = 'submitted' | 'accepted' | 'returned';
 
+/** A family's or a student's explanation of an absence (migration 0025, docs/decisions.md D93). */
+export interface AbsenceNoteTable extends Timestamps {
+  id: Generated<number>;
+  student_id: string;
+  sender: 'family' | 'student';
+  /** The family account or the student's own account that sent it; null once that account is gone. */
+  sent_by_user_id: number | null;
+  date_from: string;
+  date_to: string;
+  part: 'whole_day' | 'am' | 'pm' | 'late';
+  reason: string;
+  text: Generated<string>;
+  state: Generated<'waiting' | 'accepted' | 'declined' | 'withdrawn'>;
+  decision_reason: string | null;
+  decision_text: string | null;
+  decided_by_user_id: number | null;
+  decided_at: string | null;
+  withdrawn_at: string | null;
+}
+
+/** A note's attachment (a doctor's note), its bytes stored as a document's are. */
+export interface AbsenceNoteAttachmentTable extends Timestamps {
+  note_id: number;
+  file_name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
 /** A document slot the office received on paper (migration 0023, docs/decisions.md D83). */
 export interface PaperDocumentTable extends Timestamps {
   student_id: string;
@@ -520,6 +550,8 @@ export interface Database {
   notice_preferences: NoticePreferenceTable;
   parent_email_verifications: ParentEmailVerificationTable;
   paper_documents: PaperDocumentTable;
+  absence_notes: AbsenceNoteTable;
+  absence_note_attachments: AbsenceNoteAttachmentTable;
   year_rollovers: YearRolloverTable;
   enrolment_events: EnrolmentEventTable;
   re_registrations: ReRegistrationTable;

@@ -1,5 +1,5 @@
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -47,11 +47,62 @@ async function readCapped(part: MultipartFile, maxBytes: number): Promise<Buffer
 }
 
 /**
+ * A multipart upload's text fields and its one file part (named `file`, read up to the cap),
+ * with the multipart errors turned into the API's 400, 413 and 415. `beforeFile` sees the fields
+ * sent before the file, so a route can refuse the call before reading a byte of the file. A file
+ * part with no name and no bytes (a form's empty file input) counts as no file.
+ */
+export async function readUpload(
+  app: ZodApp,
+  request: FastifyRequest,
+  maxBytes: number,
+  beforeFile: (fields: Record<string, string>) => Promise<void>,
+): Promise<{ fields: Record<string, string>; file: { name: string; bytes: Buffer } | undefined }> {
+  const { PartsLimitError, FilesLimitError, FieldsLimitError, InvalidMultipartContentTypeError } = app.multipartErrors;
+  if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
+  const fields: Record<string, string> = {};
+  let file: { name: string; bytes: Buffer } | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string' && !part.valueTruncated) fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || file) {
+        throw badRequest('Send one file, in the field named file.');
+      }
+      await beforeFile(fields);
+      const bytes = await readCapped(part, maxBytes);
+      if (part.filename || bytes.length > 0) file = { name: part.filename ?? '', bytes };
+    }
+  } catch (error) {
+    if (error instanceof FilesLimitError || error instanceof PartsLimitError || error instanceof FieldsLimitError) {
+      throw badRequest('Send one file and the form\'s fields only.');
+    }
+    if (error instanceof InvalidMultipartContentTypeError) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
+    throw error;
+  }
+  return { fields, file };
+}
+
+/** An upload's text fields checked by their schema: 400 naming each field otherwise. */
+export function parseUploadFields<T>(schema: z.ZodType<T>, fields: Record<string, string>): T {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
+    throw badRequest(Object.values(errors)[0]?.[0] ?? 'Some fields need attention.', errors);
+  }
+  return parsed.data;
+}
+
+/**
  * Serves a stored file as exactly what its bytes were checked to be: never sniffed into something
  * else, never kept by a shared cache, sandboxed so nothing in it runs as the portal, and framed
  * only by the portal's own pages (OWASP File Upload cheat sheet).
  */
-function sendDocument(reply: FastifyReply, document: { file_name: string; mime: string; bytes: Buffer }, query: PdfQuery) {
+export function sendStoredFile(reply: FastifyReply, document: { file_name: string; mime: string; bytes: Buffer }, query: PdfQuery) {
   const asciiName = document.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return reply
     .header('content-type', document.mime)
@@ -95,8 +146,6 @@ const tags = ['documents'];
 
 /** The upload of a document into its slot, checked before a byte of the file is read when it can be. */
 function uploadRoutes(app: ZodApp, { db, config }: AppDeps): void {
-  const { PartsLimitError, FilesLimitError, FieldsLimitError, InvalidMultipartContentTypeError } = app.multipartErrors;
-
   app.post(
     '/api/store-file',
     {
@@ -116,47 +165,18 @@ function uploadRoutes(app: ZodApp, { db, config }: AppDeps): void {
     },
     async (request) => {
       const caller = callerOf(requireUser(request));
-      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
-      const fields: Record<string, string> = {};
-      let file: { name: string; bytes: Buffer } | undefined;
       let checked = false;
-      const parseFields = () => {
-        const parsed = StoreFileFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          const errors: Record<string, string[]> = {};
-          for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
-          throw badRequest(Object.values(errors)[0]?.[0] ?? 'Some fields need attention.', errors);
-        }
-        return parsed.data;
-      };
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            if (typeof part.value === 'string' && !part.valueTruncated) fields[part.fieldname] = part.value;
-            continue;
-          }
-          if (part.fieldname !== 'file' || file) {
-            throw badRequest('Send one file, in the field named file.');
-          }
-          // When the id and type came first (as the portal's page sends them), refuse a
-          // forbidden or closed upload before reading a byte of the file.
-          if (fields.id !== undefined && fields.file_type !== undefined) {
-            const early = parseFields();
-            await authorizeStudent(db, caller, 'student.edit', early.id);
-            await documents.requireDocumentWrite(db, caller, early.id);
-            checked = true;
-          }
-          file = { name: part.filename ?? '', bytes: await readCapped(part, config.uploadMaxBytes) };
-        }
-      } catch (error) {
-        if (error instanceof FilesLimitError || error instanceof PartsLimitError || error instanceof FieldsLimitError) {
-          throw badRequest('Send one file with the fields id and file_type only.');
-        }
-        if (error instanceof InvalidMultipartContentTypeError) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(config.uploadMaxBytes);
-        throw error;
-      }
-      const input = parseFields();
+      const parseFields = (fields: Record<string, string>) => parseUploadFields(StoreFileFieldsSchema, fields);
+      const { fields, file } = await readUpload(app, request, config.uploadMaxBytes, async (early) => {
+        // When the id and type came first (as the portal's page sends them), refuse a
+        // forbidden or closed upload before reading a byte of the file.
+        if (early.id === undefined || early.file_type === undefined) return;
+        const input = parseFields(early);
+        await authorizeStudent(db, caller, 'student.edit', input.id);
+        await documents.requireDocumentWrite(db, caller, input.id);
+        checked = true;
+      });
+      const input = parseFields(fields);
       if (!checked) await authorizeStudent(db, caller, 'student.edit', input.id);
       if (!file) {
         if (!checked) await documents.requireDocumentWrite(db, caller, input.id);
@@ -253,7 +273,7 @@ function servingRoutes(app: ZodApp, { db }: AppDeps): void {
     async (request, reply) => {
       const document = await documents.openDocument(db, request.params.publicId);
       await authorizeStudent(db, callerOf(requireUser(request)), 'student.read', document.student_id);
-      return sendDocument(reply, document, request.query);
+      return sendStoredFile(reply, document, request.query);
     },
   );
 

@@ -9,6 +9,8 @@ import {
   findSlot,
   type DeleteFileAnswer,
   type DeleteFileQuery,
+  type DocumentKind,
+  type DocumentSlot,
   type DocumentType,
   type StoreFileAnswer,
   type StudentDataFile,
@@ -62,6 +64,36 @@ export async function requireDocumentWrite(db: Db, caller: Caller, studentId: st
   }
 }
 
+/**
+ * The checks every uploaded file passes, whatever it is for (a document slot, an absence note's
+ * attachment, D93): not empty; its kind decided from the bytes and one that `target` accepts; a
+ * PDF that acts when opened, carries other files, is encrypted or cannot be parsed is refused
+ * (file-sniffing.ts); a photo is decoded, turned upright, scaled and encoded again, or refused when
+ * it does not decode (photo-processing.ts, D74). Answers the kind and the bytes to store; throws
+ * 400, 413 or 415 naming the field `file`.
+ */
+export async function checkUploadedFile(input: Buffer, target: Pick<DocumentSlot, 'label' | 'accepts'>): Promise<{ kind: DocumentKind; bytes: Buffer }> {
+  if (input.length === 0) throw badRequest(DOCUMENT_MESSAGES.empty, { file: [DOCUMENT_MESSAGES.empty] });
+  const kind = detectKind(input);
+  if (kind === null || !target.accepts.includes(kind)) {
+    throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.wrongKind(target), { file: [DOCUMENT_MESSAGES.wrongKind(target)] });
+  }
+  if (kind === 'pdf') {
+    const problem = await findPdfProblem(input);
+    if (problem) {
+      const message = DOCUMENT_MESSAGES.refusedPdf[problem];
+      throw new AppError(415, 'unsupported_media_type', message, { file: [message] });
+    }
+    return { kind, bytes: input };
+  }
+  const photo = await normalisePhoto(input, kind);
+  if (!photo.ok && photo.reason === 'too-large') {
+    throw new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.imageTooLarge, { file: [DOCUMENT_MESSAGES.imageTooLarge] });
+  }
+  if (!photo.ok) throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.unreadableImage, { file: [DOCUMENT_MESSAGES.unreadableImage] });
+  return { kind, bytes: photo.bytes };
+}
+
 export interface UploadInput {
   studentId: string;
   fileType: DocumentType;
@@ -71,11 +103,9 @@ export interface UploadInput {
 }
 
 /**
- * Stores an uploaded file in its slot (docs/requirements.md R7; `POST /api/store-file`). The kind is decided from
- * the bytes and must be one the slot accepts; PDFs that act when opened, carry other files, are
- * encrypted or cannot be parsed are refused (file-sniffing.ts); a photo is decoded, turned
- * upright, scaled and encoded again, or refused when it does not decode (photo-processing.ts,
- * D74), and stored as that photo; the name is cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
+ * Stores an uploaded file in its slot (docs/requirements.md R7; `POST /api/store-file`) once it
+ * passed `checkUploadedFile` for the slot (a photo is stored as re-encoded there); the name is
+ * cleaned. Bytes, metadata and sha256 go into `documents` in one transaction with the audit row
  * and the new progress flags; a file already in the slot is replaced (its old URL stops working).
  */
 export async function storeFile(db: Db, caller: Caller, actor: Actor, input: UploadInput, now = new Date()): Promise<StoreFileAnswer> {
@@ -83,26 +113,7 @@ export async function storeFile(db: Db, caller: Caller, actor: Actor, input: Upl
   if (!slot) throw badRequest('Choose one of the document types.', { file_type: ['Choose one of the document types.'] });
   await requireDocumentWrite(db, caller, input.studentId, now);
 
-  if (input.bytes.length === 0) throw badRequest(DOCUMENT_MESSAGES.empty, { file: [DOCUMENT_MESSAGES.empty] });
-  const kind = detectKind(input.bytes);
-  if (kind === null || !slot.accepts.includes(kind)) {
-    throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.wrongKind(slot), { file: [DOCUMENT_MESSAGES.wrongKind(slot)] });
-  }
-  let bytes = input.bytes;
-  if (kind === 'pdf') {
-    const problem = await findPdfProblem(input.bytes);
-    if (problem) {
-      const message = DOCUMENT_MESSAGES.refusedPdf[problem];
-      throw new AppError(415, 'unsupported_media_type', message, { file: [message] });
-    }
-  } else {
-    const photo = await normalisePhoto(input.bytes, kind);
-    if (!photo.ok && photo.reason === 'too-large') {
-      throw new AppError(413, 'payload_too_large', DOCUMENT_MESSAGES.imageTooLarge, { file: [DOCUMENT_MESSAGES.imageTooLarge] });
-    }
-    if (!photo.ok) throw new AppError(415, 'unsupported_media_type', DOCUMENT_MESSAGES.unreadableImage, { file: [DOCUMENT_MESSAGES.unreadableImage] });
-    bytes = photo.bytes;
-  }
+  const { kind, bytes } = await checkUploadedFile(input.bytes, slot);
 
   const document: repo.NewDocument = {
     // The URL names the file by 128 random bits: nothing to guess or enumerate.

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addFamilyAccount } from '../../../tests/support/family-accounts.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { TEST_PUBLIC_URL } from '../../../tests/support/test-config.js';
 import { startSmtpInbox, type DeliveredMail, type SmtpInbox } from '../../../tests/support/smtp-inbox.js';
@@ -47,18 +48,7 @@ async function pickStudents(count: number): Promise<{ id: string; name: string }
   return rows.map((row) => ({ id: row.id, name: `${row.first_name} ${row.last_name}` }));
 }
 
-/** A verified family account linked to the children, with the demo family's password (for signing in). */
-async function addFamily(email: string, childIds: readonly string[]): Promise<number> {
-  const iso = nowIso();
-  const { password_hash } = await db.selectFrom('users').select('password_hash').where('email', '=', DEMO_FAMILY.email).where('role', '=', 'guardian').executeTakeFirstOrThrow();
-  const { id } = await db
-    .insertInto('users')
-    .values({ role: 'guardian', email, display_name: email.split('@')[0]!, password_hash, email_verified_at: iso, password_changed_at: iso, created_at: iso, updated_at: iso })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db.insertInto('guardian_students').values(childIds.map((studentId) => ({ user_id: id, student_id: studentId, linked_via: 'office' as const, created_at: iso, updated_at: iso }))).execute();
-  return id;
-}
+const addFamily = (email: string, childIds: readonly string[]) => addFamilyAccount(db, email, childIds);
 
 async function signInFamily(email: string): Promise<TestClient> {
   const signedIn = client();

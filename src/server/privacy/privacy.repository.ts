@@ -106,7 +106,15 @@ export async function deleteEverything(trx: Db, studentId: string, userId: numbe
     count('sessions', await trx.deleteFrom('sessions').where('user_id', '=', userId).execute());
     count('users', await trx.deleteFrom('users').where('id', '=', userId).execute());
   }
-  for (const table of ['documents', 'term_results', 'term_summaries', 'attendance_records', 'attendance_scans', 'registration_progress', 'registration_reviews', 'enrolment_events', 'paper_documents'] as const) {
+  // An absence note's attachment first (it names the note, not the student), then the notes with the other tables (D93).
+  count(
+    'absence_note_attachments',
+    await trx
+      .deleteFrom('absence_note_attachments')
+      .where('note_id', 'in', trx.selectFrom('absence_notes').select('id').where('student_id', '=', studentId))
+      .execute(),
+  );
+  for (const table of ['absence_notes', 'documents', 'term_results', 'term_summaries', 'attendance_records', 'attendance_scans', 'registration_progress', 'registration_reviews', 'enrolment_events', 'paper_documents'] as const) {
     count(table, await trx.deleteFrom(table).where('student_id', '=', studentId).execute());
   }
   count('students', await trx.deleteFrom('students').where('id', '=', studentId).execute());

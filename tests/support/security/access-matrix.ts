@@ -49,7 +49,7 @@ export function declaredAction(access: Access | undefined): string {
  * (the year rollover and its undo) run in their usual order.
  */
 export const MATRIX_PARTS: Record<'records' | 'school' | 'accounts', readonly AccessSectionName[]> = {
-  records: ['REGISTRATION', 'DOCUMENTS', 'REPORTS', 'ATTENDANCE'],
+  records: ['REGISTRATION', 'DOCUMENTS', 'REPORTS', 'ATTENDANCE', 'ABSENCE_NOTES'],
   school: ['STUDENTS', 'INTAKE', 'ENROLMENT', 'STAFF', 'REVIEW', 'RE_REGISTRATION', 'OUTBOX', 'ROLLOVER', 'PRIVACY'],
   accounts: ['PUBLIC', 'SIGN_IN', 'SECOND_FACTOR', 'LOOKUPS', 'FAMILY', 'NOTICES'],
 };

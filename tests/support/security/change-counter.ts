@@ -39,6 +39,8 @@ export const WATCHED_TABLES = [
   'primary_schools',
   'audit_log',
   'outbox',
+  'absence_notes',
+  'absence_note_attachments',
 ] as const;
 
 const CREDENTIAL_COLUMNS = 'password_hash, first_login, password_reset, role, username, student_id';

@@ -6,6 +6,7 @@ import { DEMO_ADMIN, DEMO_FAMILY, DEMO_PASSWORD, DEMO_STAFF, DEMO_STAFF_PASSWORD
 import { generate, generateSecret } from 'otplib';
 import { FAMILY_CODE_ALPHABET } from '../../../src/shared/family.schemas.js';
 import { multipartBody, ONE_PIXEL_PNG } from '../test-files.js';
+import { insertAbsenceNote, pastSchoolDaysOfTerm } from '../absence-notes.js';
 import { isParentCaller, isStaffCaller, STAFF_CALLER_USERNAMES, userIdOfGuardian, type AgentRequest, type CallerKind } from './harness.js';
 import { serverSecret } from '../../../src/server/http/server-secret.repository.js';
 import { sealTotpSecret, totpSealingKey } from '../../../src/server/staff-2fa/totp-secret.js';
@@ -359,6 +360,47 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   },
   'GET /api/documents/:publicId/thumbnail': {
     request: async ({ db, student }) => ({ url: `/api/documents/${await ensurePicture(db, student)}/thumbnail` }),
+    ok: 200,
+  },
+
+  // ---- absence notes (D93): the samples' notes are the family's, on the day before the last of the term so far ----
+  'POST /api/absence-notes': {
+    request: async ({ db, student }) => {
+      // A note for a day no note waits for: each call is a first note.
+      await db.deleteFrom('absence_notes').where('student_id', '=', student).where('state', '=', 'waiting').execute();
+      const { body, headers } = multipartBody([
+        { name: 'student_id', value: student },
+        { name: 'date_from', value: await sampleNoteDay(db) },
+        { name: 'part', value: 'whole_day' },
+        { name: 'reason', value: 'illness' },
+        { name: 'text', value: 'A fever since the night before.' },
+        { name: 'file', filename: 'doctors-note.png', contentType: 'image/png', bytes: ONE_PIXEL_PNG },
+      ]);
+      return { url: '/api/absence-notes', payload: body, headers };
+    },
+    ok: 201,
+  },
+  'GET /api/absence-notes': { request: ({ student }) => ({ url: `/api/absence-notes?student_id=${student}` }), ok: 200 },
+  'GET /api/absence-notes/:id': {
+    request: async ({ db, student }) => ({ url: `/api/absence-notes/${await insertAbsenceNote(db, { studentId: student, date: await sampleNoteDay(db) })}` }),
+    ok: 200,
+  },
+  'GET /api/absence-notes/:id/attachment': {
+    request: async ({ db, student }) => ({
+      url: `/api/absence-notes/${await insertAbsenceNote(db, { studentId: student, date: await sampleNoteDay(db), attachment: ONE_PIXEL_PNG })}/attachment`,
+    }),
+    ok: 200,
+  },
+  'POST /api/absence-notes/:id/withdraw': {
+    request: async ({ db, student }) => ({ url: `/api/absence-notes/${await insertAbsenceNote(db, { studentId: student, date: await sampleNoteDay(db) })}/withdraw`, body: {} }),
+    ok: 200,
+  },
+  'GET /api/absence-notes/queue': { request: get('/api/absence-notes/queue'), ok: 200 },
+  'POST /api/absence-notes/:id/decision': {
+    request: async ({ db, student }) => ({
+      url: `/api/absence-notes/${await insertAbsenceNote(db, { studentId: student, date: await sampleNoteDay(db) })}/decision`,
+      body: { decision: 'decline', reason: 'evidence_needed' },
+    }),
     ok: 200,
   },
 
@@ -915,6 +957,14 @@ function demoHash(password: string): Promise<string> {
  */
 async function restoreStaffPassword(db: Db, username: string, password: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: await demoHash(password) }).where('username', '=', username).execute();
+}
+
+/** A past school day of this term the samples' notes cover (not the latest, which may be today before the gates open). */
+async function sampleNoteDay(db: Db): Promise<string> {
+  const days = await pastSchoolDaysOfTerm(db);
+  const day = days.at(-2) ?? days.at(-1);
+  if (!day) throw new Error('the demo term has no school day yet');
+  return day;
 }
 
 /** The sample of a route row: HEAD rows use their GET's. */

@@ -7,6 +7,7 @@ import { familyVerify } from './family-verify.js';
 import { staffSecondFactorReset } from './staff-second-factor-reset.js';
 import { studentPasswordReset } from './student-password-reset.js';
 import { testMessage } from './test-message.js';
+import { absenceNoteDecided, absenceNoteDecidedContent } from './notice-absence-note-decided.js';
 import { attendanceDigest, attendanceDigestContent } from './notice-attendance-digest.js';
 import { deadlineReminder, deadlineReminderContent } from './notice-deadline-reminder.js';
 import { documentReturned, documentReturnedContent } from './notice-document-returned.js';
@@ -41,6 +42,7 @@ export const MAIL_TEMPLATES = {
   'deadline-reminder': deadlineReminder,
   'term-reports-posted': termReportsPosted,
   'attendance-digest': attendanceDigest,
+  'absence-note-decided': absenceNoteDecided,
 } satisfies Record<string, MailTemplate<never>>;
 
 /** The words of each notice kind, for the portal's notices list (the same as its mail's). */
@@ -51,6 +53,7 @@ export const NOTICE_CONTENT = {
   'deadline-reminder': deadlineReminderContent,
   'term-reports-posted': termReportsPostedContent,
   'attendance-digest': attendanceDigestContent,
+  'absence-note-decided': absenceNoteDecidedContent,
 } satisfies Record<string, (data: never, context: MailContext) => MailContent>;
 export type NoticeTemplateName = keyof typeof NOTICE_CONTENT;
 
