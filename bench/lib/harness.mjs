@@ -394,16 +394,25 @@ function childEnv(extra) {
 }
 
 /**
- * The built portal (`node dist/server/main.js`) on 127.0.0.1 and a free port, LOG_LEVEL=warn,
- * DEMO_DATA=true, over a copy of a seeded school (or of `templateFile`, a school a script
- * reshaped). Answers { url, pid, dbFile, stop }.
+ * The node flags `npm start` gives the server (the options before the script in package.json's
+ * start script: the young generation's size, docs/performance.md), so the bench measures the
+ * portal as it runs.
  */
-export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [], templateFile } = {}) {
+export const START_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  .scripts.start.split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
+/**
+ * The built portal (`node dist/server/main.js` with START_FLAGS, or `startFlags` instead) on
+ * 127.0.0.1 and a free port, LOG_LEVEL=warn, DEMO_DATA=true, over a copy of a seeded school (or of
+ * `templateFile`, a school a script reshaped). Answers { url, pid, dbFile, stop }.
+ */
+export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [], startFlags = START_FLAGS, templateFile } = {}) {
   const template = templateFile ?? (await seededDatabase(studentsPerClass));
   const data = dataDirWith(template);
   const server = spawnChild(
     'the portal',
-    [...nodeArgs, path.join((await appSnapshot()).dist, 'server/main.js')],
+    [...startFlags, ...nodeArgs, path.join((await appSnapshot()).dist, 'server/main.js')],
     childEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...env }),
     /listening on (http:\/\/127\.0\.0\.1:\d+)/,
   );
