@@ -22,9 +22,11 @@
 // to the next of the two in turn (a plain round-robin), where the read-back of a save goes to the
 // other process than the save. PostgreSQL: 127.0.0.1:5432, user postgres (BENCH_PG_URL), the
 // school seeded once into portal_bench_regday_template and copied into portal_bench_regday for each
-// arm; both dropped at the end. BENCH_REGDAY_ARMS=sqlite,postgres,postgres2 picks arms.
+// arm; both dropped at the end. BENCH_REGDAY_ARMS=sqlite,postgres,postgres2 picks arms, and
+// BENCH_REGDAY_LOADS=sign-in,save,upload,report-card,office the loads (to find what a figure comes from).
 // Printed per arm and kind of request: count, p50, p99, max, non-2xx answers, failed connections;
-// the portal's peak RSS (VmHWM, reset when the clock starts, each process); the error-level lines
+// the saves due in a burst and the others apart (save:in-burst, save:steady); the portal's RSS
+// when the clock starts and its peak (VmHWM, reset then, each process); the error-level lines
 // (pino level >= 50) the portal wrote on stdout or stderr from its start to its stop.
 // Budgets (each arm): errors 0 (non-2xx answers, failed connections, a read-back without the value
 // saved, error-level log lines); p99 of a save <= 100 ms; p99 of a sign-in <= 500 ms; peak RSS of
@@ -32,6 +34,7 @@
 // number); passes when every arm passes.
 
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
@@ -57,6 +60,8 @@ import {
 const NAME = 'registration-day';
 const SECONDS = Number(process.env.BENCH_REGDAY_SECONDS ?? 120);
 const ARMS = (process.env.BENCH_REGDAY_ARMS ?? 'sqlite,postgres,postgres2').split(',').map((arm) => arm.trim());
+/** Which of the day's loads run (all unless BENCH_REGDAY_LOADS names some): to find what a figure comes from. */
+const LOADS = (process.env.BENCH_REGDAY_LOADS ?? 'sign-in,save,upload,report-card,office').split(',').map((load) => load.trim());
 const SAVERS = 300;
 const SIGN_IN_POOL = 200;
 const SAVE_RATE = 100;
@@ -217,10 +222,12 @@ function multipart(studentId, document) {
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: [Buffer.from(head), document.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)] };
 }
 
+/** Whether second `s` of the day is in a burst of saves. */
+const inBurst = (s) => s >= FIRST_BURST_S && (s - FIRST_BURST_S) % BURST_EVERY_S < BURST_S;
+
 /** The saves' schedule (ms from the start): SAVE_RATE a second, BURST_RATE during each burst. */
 function saveSchedule(seconds) {
   const due = [];
-  const inBurst = (s) => s >= FIRST_BURST_S && (s - FIRST_BURST_S) % BURST_EVERY_S < BURST_S;
   for (let t = 0; t < seconds * 1000; t += 1000 / (inBurst(t / 1000) ? BURST_RATE : SAVE_RATE)) due.push(t);
   return due;
 }
@@ -296,6 +303,7 @@ async function runArm(arm, { template, ids, documents, postgres }) {
   const visitorHeaders = { ...visitor.headers(), 'content-type': 'application/json' };
 
   const figures = new Figures();
+  let clockStarted = 0;
   let mismatches = 0;
   let readBacks = 0;
   let skippedReadBacks = 0;
@@ -321,7 +329,9 @@ async function runArm(arm, { template, ids, documents, postgres }) {
     });
     inFlight.set(i, inFlight.get(i) - 1);
     if (warm) return;
-    figures.record('save', performance.now() - due, answer.status, answer.status === 200 ? undefined : answer.body.toString('utf8'));
+    const latency = performance.now() - due;
+    figures.record('save', latency, answer.status, answer.status === 200 ? undefined : answer.body.toString('utf8'));
+    figures.record(inBurst((due - clockStarted) / 1000) ? 'save:in-burst' : 'save:steady', latency, answer.status);
     if (answer.status !== 200 || k % READ_BACK_EVERY !== 0) return;
     // Read back at once through the other process (the same one when there is one).
     const q = (p + 1) % targets.length;
@@ -436,6 +446,7 @@ async function runArm(arm, { template, ids, documents, postgres }) {
   log(`${arm}: ${processes} process(es) ready, ${SAVERS} students signed in, ${cards.length} with a report card; ${SECONDS} s of registration day…`);
 
   const pids = portals.map((portal) => portal.pid);
+  const rssAtStart = Math.max(...pids.map((pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024));
   for (const pid of pids) resetPeakRss(pid);
   const peaks = pids.map(() => 0);
   const poll = () =>
@@ -448,14 +459,16 @@ async function runArm(arm, { template, ids, documents, postgres }) {
     });
   const poller = setInterval(poll, 100);
   const started = performance.now();
+  clockStarted = started;
   try {
-    await Promise.all([
-      openLoop(saveSchedule(SECONDS), started, save),
-      openLoop(steadySchedule(SIGN_IN_RATE, SECONDS), started, signIn),
-      openLoop(steadySchedule(UPLOAD_RATE, SECONDS), started, upload),
-      openLoop(steadySchedule(REPORT_CARD_RATE, SECONDS), started, reportCard),
-      officeLoop(started + SECONDS * 1000),
-    ]);
+    const loads = {
+      'sign-in': () => openLoop(steadySchedule(SIGN_IN_RATE, SECONDS), started, signIn),
+      save: () => openLoop(saveSchedule(SECONDS), started, save),
+      upload: () => openLoop(steadySchedule(UPLOAD_RATE, SECONDS), started, upload),
+      'report-card': () => openLoop(steadySchedule(REPORT_CARD_RATE, SECONDS), started, reportCard),
+      office: () => officeLoop(started + SECONDS * 1000),
+    };
+    await Promise.all(LOADS.map((load) => loads[load]()));
   } finally {
     poll();
     clearInterval(poller);
@@ -473,7 +486,8 @@ async function runArm(arm, { template, ids, documents, postgres }) {
     );
   }
   for (const line of errorLogs.slice(0, 5)) process.stdout.write(`ERRORLOG ${key} ${line.slice(0, 400)}\n`);
-  const kinds = [...figures.kinds.keys()].map((kind) => figures.summary(kind));
+  // save:steady and save:in-burst are the saves again, split: not counted twice.
+  const kinds = [...figures.kinds.keys()].filter((kind) => !kind.startsWith('save:')).map((kind) => figures.summary(kind));
   const requestErrors = kinds.reduce((sum, s) => sum + s.non2xx + s.failed, 0);
   const errors = requestErrors + mismatches + officeWrong + errorLogs.length;
   const signIns = [...figures.of('sign-in').latencies, ...figures.of('sign-in:family').latencies].sort((a, b) => a - b);
@@ -485,6 +499,7 @@ async function runArm(arm, { template, ids, documents, postgres }) {
     save_p99_ms: figures.summary('save').p99,
     sign_in_p99_ms: quantile(signIns, 0.99),
     rss_mb: Math.max(...peaks),
+    rss_at_start_mb: rssAtStart,
     saves: figures.summary('save').n,
     read_backs: readBacks,
     mismatches,
@@ -502,6 +517,8 @@ await runBench(NAME, `errors=0,save_p99_ms<=${MAX_SAVE_P99_MS},sign_in_p99_ms<=$
   const { buildWarning } = ensureBuilt();
   const unknown = ARMS.filter((arm) => !(arm in ARM_KEYS));
   if (unknown.length) throw new Error(`unknown arm ${unknown.join(', ')} (sqlite, postgres, postgres2)`);
+  const unknownLoads = LOADS.filter((load) => !['sign-in', 'save', 'upload', 'report-card', 'office'].includes(load));
+  if (unknownLoads.length) throw new Error(`unknown load ${unknownLoads.join(', ')} (sign-in, save, upload, report-card, office)`);
   // Seeding (both engines) and the documents before any clock starts.
   const template = await seededDatabase(SCALED_STUDENTS_PER_CLASS);
   const postgres = ARMS.some((arm) => arm !== 'sqlite') ? await seededPostgres('portal_bench_regday', SCALED_STUDENTS_PER_CLASS) : undefined;
@@ -531,6 +548,7 @@ await runBench(NAME, `errors=0,save_p99_ms<=${MAX_SAVE_P99_MS},sign_in_p99_ms<=$
     pass,
     ...figures,
     arms: ARMS.join('/'),
+    loads: LOADS.length === 5 ? undefined : LOADS.join('/'),
     seconds: SECONDS,
     students: SCALED_STUDENTS_PER_CLASS * 20,
     build_warning: buildWarning,
