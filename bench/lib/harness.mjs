@@ -210,6 +210,26 @@ function seedCodeHash() {
 }
 
 /**
+ * Seeds the demo school into a new database (createDatabase's options) the way the server seeds
+ * its own: migrate, the reference lookups, then seedDemoSchool; closes it.
+ */
+async function seedSchool(databaseOptions, studentsPerClass) {
+  const { createDatabase } = await importDist('server/db/database.js');
+  const { migrateToLatest } = await importDist('server/db/migrate.js');
+  const { seedReferenceData } = await importDist('server/db/reference-data.js');
+  const { seedDemoSchool } = await importDist('server/db/demo-data/seed-demo-school.js');
+  const { hashPassword } = await importDist('server/auth/password.js');
+  const db = createDatabase(databaseOptions);
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    await seedDemoSchool(db, { hashPassword, studentsPerClass });
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * A seeded demo school as one SQLite file, made once per (build, size, day) and kept in a cache
  * folder; each script copies it. Made the way the server makes its own: migrate, the reference
  * lookups, then seedDemoSchool (studentsPerClass 100 gives the 2,000-student school).
@@ -225,20 +245,8 @@ export async function seededDatabase(studentsPerClass = 32) {
   const partial = `${file}.${process.pid}.partial`;
   log(`seeding a demo school with ${studentsPerClass * 20} students…`);
   const started = Date.now();
-  const { createDatabase } = await importDist('server/db/database.js');
-  const { migrateToLatest } = await importDist('server/db/migrate.js');
-  const { seedReferenceData } = await importDist('server/db/reference-data.js');
-  const { seedDemoSchool } = await importDist('server/db/demo-data/seed-demo-school.js');
-  const { hashPassword } = await importDist('server/auth/password.js');
-  const db = createDatabase({ sqliteFile: partial });
-  try {
-    await migrateToLatest(db);
-    await seedReferenceData(db);
-    await seedDemoSchool(db, { hashPassword, studentsPerClass });
-  } finally {
-    // Closing folds the WAL into the file, so one file is the whole database.
-    await db.destroy();
-  }
+  // Closing (in seedSchool) folds the WAL into the file, so one file is the whole database.
+  await seedSchool({ sqliteFile: partial }, studentsPerClass);
   for (const extra of ['-wal', '-shm']) fs.rmSync(partial + extra, { force: true });
   fs.renameSync(partial, file);
   // Older cached schools (other days, other builds) go.
@@ -277,19 +285,7 @@ export async function seededPostgres(name, studentsPerClass = 32) {
   await admin([drop(name), drop(template), `CREATE DATABASE ${template}`]);
   log(`seeding a demo school with ${studentsPerClass * 20} students on PostgreSQL (${template})…`);
   const started = Date.now();
-  const { createDatabase } = await importDist('server/db/database.js');
-  const { migrateToLatest } = await importDist('server/db/migrate.js');
-  const { seedReferenceData } = await importDist('server/db/reference-data.js');
-  const { seedDemoSchool } = await importDist('server/db/demo-data/seed-demo-school.js');
-  const { hashPassword } = await importDist('server/auth/password.js');
-  const db = createDatabase({ databaseUrl: urlOf(template) });
-  try {
-    await migrateToLatest(db);
-    await seedReferenceData(db);
-    await seedDemoSchool(db, { hashPassword, studentsPerClass });
-  } finally {
-    await db.destroy();
-  }
+  await seedSchool({ databaseUrl: urlOf(template) }, studentsPerClass);
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     async fresh() {
