@@ -18,6 +18,7 @@
 // - the office (the demo administrator) downloads, one after another until the time is up, the
 //   report cards of Form 5 for 2025 Term 1 (a zip sent as JSON lines), the registration report for
 //   all classes and 'Registration Data.xlsx' (the URLs of bench/scale.mjs).
+//   The last download started in time is waited for, and counts.
 // Three arms: SQLite; PostgreSQL (one portal); two portals on one PostgreSQL, every request sent
 // to the next of the two in turn (a plain round-robin), where the read-back of a save goes to the
 // other process than the save. PostgreSQL: 127.0.0.1:5432, user postgres (BENCH_PG_URL), the
