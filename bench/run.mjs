@@ -1,6 +1,7 @@
 // npm run bench           — every bench script, one after another
 // npm run bench -- NAME   — one (or several) of them: autosave record login-storm report-card
 //                           class-cards class-report pdf-isolation export post-term web student-list scale at-rest
+//                           registration-day
 // Builds first when dist/ is stale. Each script prints its own `RESULT NAME ratio=… budget=…
 // pass=…` line last; after all of them, the RESULT lines are printed again together. The exit
 // code is 1 when any budget failed, but nothing in bench/ gates CI.
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ALL = ['autosave', 'record', 'login-storm', 'report-card', 'class-cards', 'class-report', 'pdf-isolation', 'export', 'post-term', 'web', 'student-list', 'scale', 'at-rest'];
+const ALL = ['autosave', 'record', 'login-storm', 'report-card', 'class-cards', 'class-report', 'pdf-isolation', 'export', 'post-term', 'web', 'student-list', 'scale', 'at-rest', 'registration-day'];
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((name) => !ALL.includes(name));

@@ -210,6 +210,26 @@ function seedCodeHash() {
 }
 
 /**
+ * Seeds the demo school into a new database (createDatabase's options) the way the server seeds
+ * its own: migrate, the reference lookups, then seedDemoSchool; closes it.
+ */
+async function seedSchool(databaseOptions, studentsPerClass) {
+  const { createDatabase } = await importDist('server/db/database.js');
+  const { migrateToLatest } = await importDist('server/db/migrate.js');
+  const { seedReferenceData } = await importDist('server/db/reference-data.js');
+  const { seedDemoSchool } = await importDist('server/db/demo-data/seed-demo-school.js');
+  const { hashPassword } = await importDist('server/auth/password.js');
+  const db = createDatabase(databaseOptions);
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    await seedDemoSchool(db, { hashPassword, studentsPerClass });
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * A seeded demo school as one SQLite file, made once per (build, size, day) and kept in a cache
  * folder; each script copies it. Made the way the server makes its own: migrate, the reference
  * lookups, then seedDemoSchool (studentsPerClass 100 gives the 2,000-student school).
@@ -225,20 +245,8 @@ export async function seededDatabase(studentsPerClass = 32) {
   const partial = `${file}.${process.pid}.partial`;
   log(`seeding a demo school with ${studentsPerClass * 20} students…`);
   const started = Date.now();
-  const { createDatabase } = await importDist('server/db/database.js');
-  const { migrateToLatest } = await importDist('server/db/migrate.js');
-  const { seedReferenceData } = await importDist('server/db/reference-data.js');
-  const { seedDemoSchool } = await importDist('server/db/demo-data/seed-demo-school.js');
-  const { hashPassword } = await importDist('server/auth/password.js');
-  const db = createDatabase({ sqliteFile: partial });
-  try {
-    await migrateToLatest(db);
-    await seedReferenceData(db);
-    await seedDemoSchool(db, { hashPassword, studentsPerClass });
-  } finally {
-    // Closing folds the WAL into the file, so one file is the whole database.
-    await db.destroy();
-  }
+  // Closing (in seedSchool) folds the WAL into the file, so one file is the whole database.
+  await seedSchool({ sqliteFile: partial }, studentsPerClass);
   for (const extra of ['-wal', '-shm']) fs.rmSync(partial + extra, { force: true });
   fs.renameSync(partial, file);
   // Older cached schools (other days, other builds) go.
@@ -247,6 +255,44 @@ export async function seededDatabase(studentsPerClass = 32) {
   }
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return file;
+}
+
+/**
+ * A demo school on PostgreSQL (127.0.0.1:5432, user postgres, or BENCH_PG_URL), seeded as
+ * seededDatabase() seeds SQLite, into a template database `${name}_template` made once per run;
+ * `fresh()` answers the URL of database `name`, dropped and copied from the template again, so
+ * each arm of a script starts from the same school. Both are dropped at cleanup. The test suite's
+ * database (`test`) is never touched.
+ */
+export async function seededPostgres(name, studentsPerClass = 32) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name) || name === 'test') throw new Error(`not a bench database name: ${name}`);
+  await appSnapshot();
+  const server = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const urlOf = (database) => Object.assign(new URL(server), { pathname: `/${database}` }).toString();
+  const template = `${name}_template`;
+  const { default: pg } = await import('pg');
+  const admin = async (statements) => {
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  const drop = (database) => `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`;
+  onCleanup(() => admin([drop(name), drop(template)]));
+  await admin([drop(name), drop(template), `CREATE DATABASE ${template}`]);
+  log(`seeding a demo school with ${studentsPerClass * 20} students on PostgreSQL (${template})…`);
+  const started = Date.now();
+  await seedSchool({ databaseUrl: urlOf(template) }, studentsPerClass);
+  log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    async fresh() {
+      await admin([drop(name), `CREATE DATABASE ${name} TEMPLATE ${template}`]);
+      return urlOf(name);
+    },
+  };
 }
 
 /** A temp data folder holding a copy of a seeded school as portal.sqlite. */
@@ -405,15 +451,24 @@ export const START_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.j
 /**
  * The built portal (`node dist/server/main.js` with START_FLAGS, or `startFlags` instead) on
  * 127.0.0.1 and a free port, LOG_LEVEL=warn, DEMO_DATA=true, over a copy of a seeded school (or of
- * `templateFile`, a school a script reshaped). Answers { url, pid, dbFile, stop }.
+ * `templateFile`, a school a script reshaped), or on PostgreSQL when `databaseUrl` is given
+ * (seededPostgres; no SQLite file then, `dbFile` undefined). Answers { url, pid, dbFile, stop, output }.
  */
-export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [], startFlags = START_FLAGS, templateFile } = {}) {
-  const template = templateFile ?? (await seededDatabase(studentsPerClass));
-  const data = dataDirWith(template);
+export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = [], startFlags = START_FLAGS, templateFile, databaseUrl } = {}) {
+  let data;
+  if (databaseUrl) {
+    data = { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-data-')), dbFile: undefined };
+    onCleanup(() => fs.rmSync(data.dir, { recursive: true, force: true }));
+  } else {
+    data = dataDirWith(templateFile ?? (await seededDatabase(studentsPerClass)));
+  }
   const server = spawnChild(
     'the portal',
     [...startFlags, ...nodeArgs, path.join((await appSnapshot()).dist, 'server/main.js')],
-    childEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...env }),
+    {
+      ...childEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...env }),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     /listening on (http:\/\/127\.0\.0\.1:\d+)/,
   );
   const url = await server.ready;
