@@ -189,12 +189,12 @@ const ATTENDANCE: AccessSection = {
 const ABSENCE_NOTES: AccessSection = {
   //                                                                                                   V  S  s  P  p  T  t  O  Pr A
   'POST /api/absence-notes':                                            row('absence-notes.send',      '!  -  -  P  -  -  -  -  -  -'),
-  'GET /api/absence-notes':                                             row('absence-notes.read',      '!  S  -  P  -  T  -  O  Pr A'),
-  'GET /api/absence-notes/:id':                                         row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr A'),
-  'GET /api/absence-notes/:id/attachment':                              row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr A'),
+  'GET /api/absence-notes':                                             row('absence-notes.read',      '!  S  -  P  -  T  -  O  Pr -'),
+  'GET /api/absence-notes/:id':                                         row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr -'),
+  'GET /api/absence-notes/:id/attachment':                              row('absence-notes.read',      '!  -  -  P  -  T  -  O  Pr -'),
   'POST /api/absence-notes/:id/withdraw':                               row('absence-notes.send',      '!  -  -  P  -  -  -  -  -  -'),
-  'GET /api/absence-notes/queue':                                       row('absence-notes.review',    '!  -  -  -  -  T  t  O  Pr A'),
-  'POST /api/absence-notes/:id/decision':                               row('absence-notes.review',    '!  -  -  -  -  T  -  O  Pr A'),
+  'GET /api/absence-notes/queue':                                       row('absence-notes.review',    '!  -  -  -  -  T  t  O  Pr -'),
+  'POST /api/absence-notes/:id/decision':                               row('absence-notes.review',    '!  -  -  -  -  T  -  O  Pr -'),
 };
 
 /** The form's choice lists: open to anyone, since the registration form needs them before sign-in. */

@@ -336,8 +336,10 @@ describe('the wrong people', () => {
     expectError(await sendNote(client(), { student_id: CHILD, date_from: past.at(-9)! }), 401, 'unauthenticated');
     const admin = await staff('admin');
     expectError(await sendNote(admin, { student_id: CHILD, date_from: past.at(-9)! }), 403, 'forbidden');
-    // The administrator reads a note as they read documents (D93).
-    expect((await admin.get(`/api/absence-notes/${noteId}`)).statusCode).toBe(200);
+    // Health data: the administrator neither reads nor decides a note (D93).
+    expectError(await admin.get(`/api/absence-notes/${noteId}`), 403, 'forbidden');
+    expectError(await admin.get(`/api/absence-notes/${noteId}/attachment`), 403, 'forbidden');
+    expectError(await admin.post(`/api/absence-notes/${noteId}/decision`, { decision: 'accepted', reason: 'ok' }), 403, 'forbidden');
     expect((await otherFamily.get(`/api/absence-notes?student_id=${otherChild}`)).statusCode).toBe(200);
   });
 

@@ -251,8 +251,7 @@ export async function listQueue(db: Db, caller: Caller, query: AbsenceNoteQueueQ
 }
 
 /**
- * Accepts or declines a waiting note: the class's form teacher, the office, the principal (and an
- * administrator). One transaction stores the decision, its audit row and the family's notice and
+ * Accepts or declines a waiting note: the class's form teacher, the office, the principal. One transaction stores the decision, its audit row and the family's notice and
  * mail, keyed by the note so a decision is told once; a second decision (two tabs, two teachers)
  * finds the note decided and is refused (409) without telling anyone again.
  */

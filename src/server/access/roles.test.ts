@@ -66,7 +66,7 @@ const CAN: Record<Action, string> = {
   'registrations.review':   '-  -  -  -  -  -  O  -  A',
   'year.rollover':          '-  -  -  -  -  -  -  -  A',
   'intake.manage':          '-  -  -  -  -  -  O  -  A',
-  'absence-notes.review':   '-  -  -  -  T  -  O  Pr A',
+  'absence-notes.review':   '-  -  -  -  T  -  O  Pr -',
   'student.read':           'S  -  P  -  T  -  O  Pr A',
   'student.edit':           'S  -  P  -  -  -  O  -  A',
   'student.reset-password': '-  -  -  -  -  -  O  -  A',
@@ -75,7 +75,7 @@ const CAN: Record<Action, string> = {
   'student.history': '-  -  -  -  T  -  O  Pr A',
   'student.enrolment':      '-  -  -  -  -  -  O  -  A',
   'absence-notes.send':     'S  -  P  -  -  -  -  -  -',
-  'absence-notes.read':     'S  -  P  -  T  -  O  Pr A',
+  'absence-notes.read':     'S  -  P  -  T  -  O  Pr -',
 };
 
 /**
@@ -116,7 +116,7 @@ const MAY_EVER: Record<Action, string> = {
   'registrations.review':   '-  -  -  O  -  A',
   'year.rollover':          '-  -  -  -  -  A',
   'intake.manage':          '-  -  -  O  -  A',
-  'absence-notes.review':   '-  -  T  O  Pr A',
+  'absence-notes.review':   '-  -  T  O  Pr -',
   'student.read':           'S  P  T  O  Pr A',
   'student.edit':           'S  P  -  O  -  A',
   'student.reset-password': '-  -  -  O  -  A',
@@ -125,7 +125,7 @@ const MAY_EVER: Record<Action, string> = {
   'student.history': '-  -  T  O  Pr A',
   'student.enrolment':      '-  -  -  O  -  A',
   'absence-notes.send':     'S  P  -  -  -  -',
-  'absence-notes.read':     'S  P  T  O  Pr A',
+  'absence-notes.read':     'S  P  T  O  Pr -',
 };
 
 /** Reads a row's cells into allowed (true) / refused (false), checking each letter sits in its own column. */
@@ -205,7 +205,7 @@ describe('absence notes (D93)', () => {
   it("lets a student read only the notes they sent; the family and staff read the family's notes too", () => {
     expect(readsAbsenceNote(student, { sender: 'student' })).toBe(true);
     expect(readsAbsenceNote(student, { sender: 'family' })).toBe(false);
-    for (const who of [guardian, teacherOf5A, staff('office'), staff('principal'), staff('administrator')]) {
+    for (const who of [guardian, teacherOf5A, staff('office'), staff('principal')]) {
       expect(readsAbsenceNote(who, { sender: 'family' }), who.kind).toBe(true);
       expect(readsAbsenceNote(who, { sender: 'student' }), who.kind).toBe(true);
     }

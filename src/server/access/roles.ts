@@ -24,22 +24,22 @@ export type Action = SchoolAction | StudentAction;
 
 /**
  * Absence notes are health data (D93): the class's form teacher, the office and the principal read
- * and decide them (and the administrator, who holds every student action, as for documents); no
- * other staff role.
+ * and decide them; no other staff role, the administrator's included.
  */
 const ABSENCE_NOTE_STAFF: readonly Action[] = ['absence-notes.review', 'absence-notes.read'];
 
 const READ_ANY_STUDENT: readonly Action[] = ['student.read', 'student.history', 'students.list', 'class.read', 'term-reports.read', 'settings.read'];
 
 /**
- * Actions only a family (or the student themself) takes: an absence note is the family's word
- * (D93), so no staff role sends or withdraws one, the administrator's included.
+ * The student actions an administrator does not hold (D93): an absence note is the family's word,
+ * sent and withdrawn by the family alone, and health data, read and decided by the people of
+ * ABSENCE_NOTE_STAFF only.
  */
-const FAMILY_ONLY: ReadonlySet<Action> = new Set<Action>(['absence-notes.send']);
+const NOT_ADMINISTRATOR: ReadonlySet<Action> = new Set<Action>(['absence-notes.send', ...ABSENCE_NOTE_STAFF]);
 
 /** What each staff role may do (D49's table). A form teacher's actions reach their classes only. */
 const STAFF_MAY: Record<StaffRole, ReadonlySet<Action>> = {
-  administrator: new Set<Action>([...SCHOOL_ACTIONS, ...STUDENT_ACTIONS].filter((action) => !FAMILY_ONLY.has(action))),
+  administrator: new Set<Action>([...SCHOOL_ACTIONS, ...STUDENT_ACTIONS].filter((action) => !NOT_ADMINISTRATOR.has(action))),
   office: new Set<Action>([
     ...READ_ANY_STUDENT,
     'student.edit',
