@@ -3,7 +3,7 @@ import { ApiErrorSchema } from '../../src/shared/api-error.js';
 import { SessionAnswerSchema } from '../../src/shared/auth.schemas.js';
 import { createTestApp, TestClient } from '../support/test-app.js';
 import { testConfig } from '../support/test-config.js';
-import { DEMO_ADMIN, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/server/http/csrf.js';
 import { hashToken, SESSION_COOKIE } from '../../src/server/http/session.js';
 import { accessLabel, createSession, errorShapeProblem, freshAddress, OWN_STUDENT, routeRows, userIdOfAdmin, userIdOfGuardian, userIdOfStudent } from '../support/security/harness.js';
@@ -179,13 +179,16 @@ describe('CSRF on every state-changing route (from the route table)', () => {
 
   describe.each(stateChanging.filter((row) => row.csrf).map((row) => [row.key, row] as const))('%s', (_key, row) => {
     it.each(['no header', 'wrong header', 'header without cookie', 'empty cookie and header'] as const)(
-      'refuses with 403 csrf_failed (%s), as a caller the route admits (the administrator, or a parent where the table admits families only), changing nothing',
+      'refuses with 403 csrf_failed (%s), as a caller the route admits (the administrator, else the office, else a parent), changing nothing',
       async (variant) => {
         const sample = sampleFor(row.method, row.url)!;
-        // Family routes, and a family's own actions no staff member takes (an absence note, D93).
-        const family = row.access === 'family' || accessRowFor(row.method, row.url)?.callers.admin !== 'allowed';
-        const request = await sample.request({ db, caller: family ? 'parent' : 'admin', student: OWN_STUDENT });
-        const token = await createSession(db, family ? await userIdOfGuardian(db) : await userIdOfAdmin(db));
+        // The administrator where the table admits them; the office where it admits staff but not
+        // the administrator (an absence note's decision, D93); a parent on the family's routes.
+        const admits = accessRowFor(row.method, row.url)?.callers;
+        const caller = row.access === 'family' ? 'parent' : admits?.admin === 'allowed' ? 'admin' : admits?.office === 'allowed' ? 'office' : 'parent';
+        const request = await sample.request({ db, caller, student: OWN_STUDENT });
+        const userId = caller === 'parent' ? await userIdOfGuardian(db) : await userIdOfAdmin(db, caller === 'office' ? DEMO_STAFF.office.username : DEMO_ADMIN.username);
+        const token = await createSession(db, userId);
         const csrf = 'c'.repeat(43);
         const cookies = [`${SESSION_COOKIE}=${token}`];
         if (variant !== 'header without cookie') cookies.push(`${CSRF_COOKIE}=${variant === 'empty cookie and header' ? '' : csrf}`);

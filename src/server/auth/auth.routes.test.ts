@@ -138,7 +138,7 @@ describe('the session answer tells the admin area what the role may do', () => {
     expect(await sessionOf(DEMO_ADMIN.username, DEMO_ADMIN.password)).toMatchObject({
       staff_role: 'administrator',
       class_ids: [],
-      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment', 'absence-notes.read'],
+      student_permissions: ['student.read', 'student.edit', 'student.reset-password', 'student.family', 'student.invite-family', 'student.history', 'student.enrolment'],
     });
     expect(await sessionOf(office.username, office.password)).toMatchObject({
       staff_role: 'office',
