@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip, { type ChipProps } from '@mui/material/Chip';
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
@@ -12,7 +12,6 @@ import {
   ABSENCE_PART_LABELS,
   absenceReasonLabel,
   type AbsenceNote,
-  type AbsenceNoteState,
 } from '../../shared/absence-notes.schemas.js';
 import { isIsoDate } from '../../shared/dates.js';
 import { ChooseStudent } from '../components/choose-student.js';
@@ -24,21 +23,10 @@ import { errorMessage } from '../lib/api-client.js';
 import { studentShownTo, useSession } from '../lib/session.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { AbsenceNoteForm } from './absence-note-form.js';
+import { noteDays, STATE_COLORS } from './absence-note-words.js';
 import { useAbsenceNotes, useWithdrawAbsenceNote } from './absence-notes.api.js';
 
 const TITLE = 'Absence Notes';
-
-export const STATE_COLORS: Record<AbsenceNoteState, ChipProps['color']> = {
-  waiting: 'warning',
-  accepted: 'success',
-  declined: 'error',
-  withdrawn: 'default',
-};
-
-/** "2026-11-24" or "2026-11-24 to 2026-11-25". */
-export function noteDays(note: Pick<AbsenceNote, 'date_from' | 'date_to'>): string {
-  return note.date_from === note.date_to ? note.date_from : `${note.date_from} to ${note.date_to}`;
-}
 
 /**
  * /absence-notes (docs/decisions.md D93): the child's notes with their state and the school's
@@ -82,8 +70,6 @@ export function AbsenceNotesPage() {
     </Box>
   );
 }
-
-export default AbsenceNotesPage;
 
 function AbsenceNoteList({ notes, canWithdraw }: { notes: AbsenceNote[]; canWithdraw: boolean }) {
   const show = useSnackbar();
