@@ -269,7 +269,7 @@ export function AbsenceNoteDialog({ noteId, onClose }: { noteId: number; onClose
                 {absenceReasonLabel(note.reason)}
                 {note.text ? `: ${note.text}` : ''}
               </Typography>
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="text.secondary" component="div">
                 Sent by {note.sent_by ?? (note.sender === 'student' ? 'the student' : 'the family')} on {note.created_at.slice(0, 10)} ·{' '}
                 <Chip size="small" color={STATE_COLORS[note.state]} label={ABSENCE_NOTE_STATE_LABELS[note.state]} />
               </Typography>
