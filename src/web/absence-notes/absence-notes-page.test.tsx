@@ -1,9 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionAnswer } from '../../shared/auth.schemas.js';
-import { ABSENCE_NOTE_MESSAGES, type AbsenceNote, type AbsenceNoteList } from '../../shared/absence-notes.schemas.js';
+import { ABSENCE_NOTE_MESSAGES, type AbsenceNoteList } from '../../shared/absence-notes.schemas.js';
 import { answerFetch, createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
 import { familySession } from '../../../tests/support/family-session.js';
+import { absenceNote } from '../../../tests/support/absence-note.js';
 import { sessionQueryKey } from '../lib/session.js';
 import { AbsenceNotesPage } from './absence-notes-page.js';
 
@@ -17,23 +18,10 @@ import { AbsenceNotesPage } from './absence-notes-page.js';
 const STUDENT = '20220001';
 const LIST_PATH = `/api/absence-notes?student_id=${STUDENT}`;
 
-const note: AbsenceNote = {
-  id: 7,
-  student_id: STUDENT,
-  sender: 'family',
-  sent_by: 'Sandra Mohammed',
-  date_from: '2026-11-23',
-  date_to: '2026-11-24',
-  part: 'whole_day',
-  reason: 'illness',
-  text: 'Fever.',
-  attachment: null,
+const note = absenceNote({
   state: 'declined',
-  school_days: 2,
   decision: { reason: 'evidence_needed', text: "A doctor's note or other evidence is needed", decided_by: 'Mrs. J. Francis', decided_at: '2026-11-25T10:00:00Z' },
-  created_at: '2026-11-24T18:00:00Z',
-  withdrawn_at: null,
-};
+});
 
 function renderPage(list: AbsenceNoteList, post: [number, unknown] = [201, { message: ABSENCE_NOTE_MESSAGES.sent, note: { ...note, state: 'waiting', decision: null } }]) {
   const calls: string[] = [];

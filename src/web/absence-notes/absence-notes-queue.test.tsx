@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ABSENCE_NOTE_MESSAGES, type AbsenceNote, type AbsenceNoteDetail } from '../../shared/absence-notes.schemas.js';
 import { answerFetch, renderScreen } from '../../../tests/support/render-web.js';
+import { absenceNote } from '../../../tests/support/absence-note.js';
 import { AbsenceNoteDialog } from './absence-notes-queue.js';
 
 /**
@@ -11,23 +12,7 @@ import { AbsenceNoteDialog } from './absence-notes-queue.js';
  * answer and no decision.
  */
 
-const note: AbsenceNote = {
-  id: 12,
-  student_id: '20220001',
-  sender: 'family',
-  sent_by: 'Sandra Mohammed',
-  date_from: '2026-11-23',
-  date_to: '2026-11-24',
-  part: 'whole_day',
-  reason: 'illness',
-  text: 'Fever and a cough.',
-  attachment: { url: '/api/absence-notes/12/attachment', file_name: 'doctor.jpg', mime: 'image/jpeg', size: 20_000 },
-  state: 'waiting',
-  school_days: 2,
-  decision: null,
-  created_at: '2026-11-24T18:00:00Z',
-  withdrawn_at: null,
-};
+const note = absenceNote({ attachment: { url: '/api/absence-notes/12/attachment', file_name: 'doctor.jpg', mime: 'image/jpeg', size: 20_000 } });
 
 const detail = (overrides: Partial<AbsenceNote> = {}): AbsenceNoteDetail => ({
   note: { ...note, ...overrides },
