@@ -72,7 +72,7 @@ export function acceptedKindsLabel(slot: Pick<DocumentSlot, 'accepts'>): string 
 }
 
 /** The MIME types and extensions of a slot's kinds, as a file input's `accept` attribute lists them. */
-export function acceptAttribute(slot: DocumentSlot): string {
+export function acceptAttribute(slot: Pick<DocumentSlot, 'accepts'>): string {
   return slot.accepts.flatMap((kind) => [DOCUMENT_KINDS[kind].mime, `.${DOCUMENT_KINDS[kind].extension}`, ...(kind === 'jpeg' ? ['.jpeg'] : [])]).join(',');
 }
 

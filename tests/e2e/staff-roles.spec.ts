@@ -47,9 +47,9 @@ const REFUSAL = 'You can only see the students you are responsible for.';
 
 const REPORTS = ['Registration Report', 'Parents Contact', 'Class Attendance'];
 const MENUS = {
-  office: ['Dashboard', 'Export Data', ...REPORTS, 'Document Review', 'Import Students', 'New Form 1', 'Post Term Reports', 'Report Cards', 'Import Term Results', 'Import Attendance', 'Family Messages', 'Outbox'],
-  principal: ['Dashboard', 'Export Data', ...REPORTS, 'Post Term Reports', 'Report Cards'],
-  formTeacher: ['Dashboard', ...REPORTS, 'Report Cards'],
+  office: ['Dashboard', 'Export Data', ...REPORTS, 'Absence Notes', 'Document Review', 'Import Students', 'New Form 1', 'Post Term Reports', 'Report Cards', 'Import Term Results', 'Import Attendance', 'Family Messages', 'Outbox'],
+  principal: ['Dashboard', 'Export Data', ...REPORTS, 'Absence Notes', 'Post Term Reports', 'Report Cards'],
+  formTeacher: ['Dashboard', ...REPORTS, 'Absence Notes', 'Report Cards'],
 };
 /** What only an administrator may use (the office sees everything else). */
 const ADMINISTRATOR_ONLY = ['Registration Settings', 'Scanner Devices', 'Attendance Settings', 'New School Year', 'Outbox', 'Privacy'];

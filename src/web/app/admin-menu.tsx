@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import DriveFolderUploadIcon from '@mui/icons-material/DriveFolderUpload';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import EventNoteIcon from '@mui/icons-material/EventNote';
@@ -40,6 +41,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { id: 'reports', needs: 'class.read', group: 'reports', label: 'Registration Report', icon: <FactCheckIcon />, ...screen(() => import('../exports/report-screens.js'), 'RegistrationReportScreen') },
   { id: 'parentsContact', needs: 'class.read', group: 'reports', label: 'Parents Contact', icon: <ContactPhoneIcon />, ...screen(() => import('../exports/report-screens.js'), 'ParentsContactScreen') },
   { id: 'classAttendance', needs: 'class.read', group: 'reports', label: 'Class Attendance', icon: <EventAvailableIcon />, ...screen(() => import('../attendance/class-attendance.js'), 'ClassAttendance') },
+  { id: 'absenceNotes', needs: 'absence-notes.review', label: 'Absence Notes', icon: <EventBusyIcon />, ...screen(() => import('../absence-notes/absence-notes-queue.js'), 'AbsenceNotesQueueScreen') },
   { id: 'documentReview', needs: 'documents.review', label: 'Document Review', icon: <RateReviewIcon />, ...screen(() => import('../review/review-screen.js'), 'ReviewScreen') },
   { id: 'importStudents', needs: 'students.add', label: 'Import Students', icon: <UploadFileIcon />, ...screen(() => import('../students/import-students-screen.js'), 'default') },
   { id: 'newFormOne', needs: 'intake.manage', label: 'New Form 1', icon: <GroupAddIcon />, ...screen(() => import('../intake/new-form-one-screen.js'), 'NewFormOneScreen') },

@@ -126,6 +126,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({ Component: (await import('../term-reports/term-reports-page.js')).TermReportsPage }),
                 },
                 { path: 'notices', lazy: async () => ({ Component: (await import('../notices/notices-page.js')).NoticesPage }) },
+                // A family's absence notes; the decision's mail and the digest's link open it (?student=, &date=).
+                { path: 'absence-notes', lazy: async () => ({ Component: (await import('../absence-notes/absence-notes-page.js')).AbsenceNotesPage }) },
                 {
                   path: 'attendance',
                   loader: async ({ request }) =>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
 import { attendanceFigures } from '../../shared/attendance.stats.js';
 import { formClassName } from '../../shared/form-class.js';
@@ -137,6 +138,12 @@ function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewPro
             </TextField>
           )}
           <AttendanceReport studentId={studentId} defaultStart={data.start_date} defaultEnd={data.counted_until} />
+          {!showBack && (
+            // The family's (or the student's) way to explain an absence (D93); the page says whether they may send.
+            <Button component={RouterLink} to={`/absence-notes?${new URLSearchParams({ student: studentId }).toString()}`} variant="outlined">
+              Explain an absence
+            </Button>
+          )}
         </Box>
       </Paper>
       {data.recorded ? (

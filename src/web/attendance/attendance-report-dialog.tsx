@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { attendanceReportPath, checkReportRange } from '../../shared/attendance.schemas.js';
 import { schoolToday } from '../../shared/dates.js';
 import { PdfDialog } from '../components/pdf-view.js';
-import { RangeDateField } from './range-date-field.js';
+import { RangeDateField } from '../components/range-date-field.js';
 
 interface RangeDialogProps {
   open: boolean;

@@ -27,7 +27,7 @@ import { useSession } from '../lib/session.js';
 import { classChoicesFor, firstClassOf } from '../lib/staff-access.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useClassAttendance } from './attendance-admin.api.js';
-import { RangeDateField } from './range-date-field.js';
+import { RangeDateField } from '../components/range-date-field.js';
 
 interface Range {
   from: string;

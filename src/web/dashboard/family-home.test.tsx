@@ -157,6 +157,8 @@ describe('a family account on its dashboard', () => {
     jaden.getByText('3 of 6 steps done.');
     jaden.getByText('Missing: SEA Slip, Picture.');
     jaden.getByText('Absent (no arrival recorded at the gate).');
+    // An absent or late day offers the absence note's form, opened on that day.
+    expect(jaden.getByRole('link', { name: 'Explain this absence' }).getAttribute('href')).toBe('/absence-notes?student=20260001&date=2026-11-26');
     jaden.getByText('No report card posted yet.');
 
     const kiara = within(screen.getByRole('listitem', { name: 'Kiara Mohammed' }));

@@ -59,7 +59,7 @@ function CardPart({ title, to, linkLabel, children }: { title: string; to: strin
 }
 
 /** A linked child's card: registration and its deadline, documents, today, the newest report card. */
-function ChildCard({ child }: { child: FamilyHomeChild }) {
+function ChildCard({ child, date }: { child: FamilyHomeChild; date: string }) {
   const name = childName(child);
   const student = `student=${encodeURIComponent(child.student_id)}`;
   const { registration, documents } = child;
@@ -102,6 +102,12 @@ function ChildCard({ child }: { child: FamilyHomeChild }) {
           <Typography color={['absent', 'absent-am', 'absent-pm', 'late'].includes(child.today.status) ? 'error.main' : 'text.primary'}>
             {todayWords(child.today)}
           </Typography>
+          {['absent', 'absent-am', 'absent-pm', 'late'].includes(child.today.status) && (
+            // The family's answer to the day (D93): the absence note's form, opened on today.
+            <Link component={RouterLink} to={`/absence-notes?${student}&date=${date}`} sx={{ display: 'inline-block', py: 0.5 }}>
+              Explain this absence
+            </Link>
+          )}
         </CardPart>
         <CardPart title="Report card" to={`/term-reports?${student}`} linkLabel={`Open ${name}'s report cards`}>
           <Typography>
@@ -165,7 +171,7 @@ export function FamilyHome({ childIds }: { childIds: readonly string[] }) {
       }}
     >
       {children.map((child) => (
-        <ChildCard key={child.student_id} child={child} />
+        <ChildCard key={child.student_id} child={child} date={home.data.date} />
       ))}
     </Box>
   );

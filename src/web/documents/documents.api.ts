@@ -10,7 +10,7 @@ import {
 import { ApiError, apiRequest, errorFromBody, fetchCsrfCookie, readCookie, UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { sessionQuery, studentShownTo } from '../lib/session.js';
-import { preparePhoto } from './prepare-photo.js';
+import { preparePhoto } from '../lib/prepare-photo.js';
 
 /** The file calls (docs/requirements.md R7, R15): one fetcher and one hook per call. */
 
@@ -127,7 +127,7 @@ export interface SlotUpload {
 }
 
 /**
- * Uploads into a slot: a photo is made smaller first (prepare-photo.ts), then sent; the list
+ * Uploads into a slot: a photo is made smaller first (lib/prepare-photo.ts), then sent; the list
  * follows, and `onStored` (the record's progress flags).
  */
 export function useUploadDocument(studentId: string, onStored: () => void) {

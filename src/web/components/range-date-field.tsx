@@ -21,31 +21,34 @@ interface RangeDateFieldProps {
   /** 'yyyy-MM-dd', 'invalid' while half typed, or null. */
   value: string | null;
   onChange: (value: string | null) => void;
-  /** The school's today: no later date can be picked. */
-  today: string;
+  /** The school's today: no later date can be picked (none: days ahead too, a planned absence). */
+  today?: string | undefined;
+  /** Left out, the field is optional (the last day of a one-day absence note). */
+  required?: boolean;
   /** The range rule's message for this field (checkReportRange), shown as an alert. */
   problem?: string | undefined;
   margin?: 'normal' | 'none';
 }
 
 /**
- * One end of an attendance range: a date picker typed or picked as yyyy-MM-dd, never after today,
- * its message under it (the attendance report's dialog and the class attendance screen).
+ * One end of an attendance range: a date picker typed or picked as yyyy-MM-dd, never after today
+ * when told today, its message under it (the attendance report's dialog, the class attendance
+ * screen, an absence note's days).
  */
-export function RangeDateField({ name, label, value, onChange, today, problem, margin = 'normal' }: RangeDateFieldProps) {
+export function RangeDateField({ name, label, value, onChange, today, problem, margin = 'normal', required = true }: RangeDateFieldProps) {
   return (
     <LocalizationProvider dateAdapter={AdapterDateFns}>
       <DatePicker
         label={label}
         value={toDate(value)}
         format="yyyy-MM-dd"
-        disableFuture
-        maxDate={parseISO(today)}
+        disableFuture={today !== undefined}
+        {...(today !== undefined ? { maxDate: parseISO(today) } : {})}
         onChange={(date) => onChange(toIso(date))}
         slotProps={{
           textField: {
             name,
-            required: true,
+            required,
             fullWidth: true,
             margin,
             error: problem !== undefined,
