@@ -135,6 +135,12 @@ describe('the attendance digest', () => {
     expect(attendanceLinks(a)).toEqual([absent!.id, late!.id].map((id) => `${TEST_PUBLIC_URL}/attendance?student=${id}`).sort());
     expect(a.text).toContain(`See ${late!.name}’s attendance`);
     expect(attendanceLinks(d)).toEqual([`${TEST_PUBLIC_URL}/attendance?student=${lateNoAccount!.id}`]);
+    // And a link that opens the absence-note form on that day, for each child (named when there are two).
+    const explainLinks = (message: { links: string[] }) => message.links.filter((href) => href.includes('/absence-notes')).sort();
+    expect(explainLinks(a)).toEqual([absent!.id, late!.id].map((id) => `${TEST_PUBLIC_URL}/absence-notes?student=${id}&date=${date}`).sort());
+    expect(a.text).toContain(`Explain ${absent!.name}’s absence or late arrival`);
+    expect(explainLinks(d)).toEqual([`${TEST_PUBLIC_URL}/absence-notes?student=${lateNoAccount!.id}&date=${date}`]);
+    expect(d.text).toContain('Explain this absence');
 
     // A rerun (or a second process) the same day sends nothing more.
     expect(await runAttendanceDigest(db, { date })).toEqual({ sent: 0 });

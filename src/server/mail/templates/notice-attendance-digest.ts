@@ -34,6 +34,22 @@ function attendanceLinks(lines: readonly DigestLine[], context: MailContext) {
   return children.map(([id, name]) => ({ link: { label: `See ${name}’s attendance`, href: portalLink(context, `/attendance?student=${encodeURIComponent(id)}`) } }));
 }
 
+/**
+ * For each child, a link that opens the absence-note form on that day and child (docs/decisions.md
+ * D93): the family answers the record where they read it. A digest stored without the children's
+ * IDs has none.
+ */
+function explainLinks(data: AttendanceDigestData, context: MailContext) {
+  const children = [...new Map(data.lines.flatMap((line) => (line.studentId ? [[line.studentId, line.studentName] as const] : []))).entries()];
+  const named = children.length > 1;
+  return children.map(([id, name]) => ({
+    link: {
+      label: named ? `Explain ${name}’s absence or late arrival` : 'Explain this absence',
+      href: portalLink(context, `/absence-notes?student=${encodeURIComponent(id)}&date=${encodeURIComponent(data.date)}`),
+    },
+  }));
+}
+
 export function attendanceDigestContent(data: AttendanceDigestData, context: MailContext): MailContent {
   return {
     subject: `Attendance on ${data.date}: ${data.lines.length === 1 ? '1 record' : `${data.lines.length} records`} for your family`,
@@ -41,7 +57,8 @@ export function attendanceDigestContent(data: AttendanceDigestData, context: Mai
     blocks: [
       { text: `${context.schoolName} recorded the following for your children today:` },
       ...data.lines.map((line) => ({ text: describe(line) })),
-      { text: 'If a record is wrong, please contact the school office.' },
+      { text: 'You can explain an absence or a late arrival in the portal; the school will tell you its answer. If a record is wrong, please contact the school office.' },
+      ...explainLinks(data, context),
       ...attendanceLinks(data.lines, context),
       ...unsubscribeBlocks(data, context, 'daily attendance messages'),
     ],
