@@ -1,0 +1,142 @@
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_FAMILY, DEMO_STUDENTS, demoTeacherUsername } from '../../src/server/db/demo-data/demo-accounts.js';
+import { runAttendanceDigest } from '../../src/server/notices/notices.service.js';
+import { ABSENCE_NOTE_MESSAGES as NOTE_MESSAGES, ABSENCE_NOTE_STATE_LABELS } from '../../src/shared/absence-notes.schemas.js';
+import { schoolToday } from '../../src/shared/dates.js';
+import { pastSchoolDaysOfTerm } from '../support/absence-notes.js';
+import { browserSpec, signIn, useMailedPortal } from '../support/e2e.js';
+
+/**
+ * A family explains an absence and the school decides (docs/decisions.md D93), in a real browser
+ * against the real server and the demo school: the parent opens the "Explain this absence" link of
+ * the digest the test's SMTP server received, on a phone, and explains two days with a photo; the
+ * class's form teacher accepts it at desk width, while another class's form teacher cannot see it;
+ * the parent reads the answer, and the two days count as excused.
+ */
+
+const child = DEMO_STUDENTS.registered; // 5A, linked to the demo family
+const childName = `${child.last_name}, ${child.first_name}`;
+const PHONE = { width: 390, height: 844, hasTouch: true } as const;
+const DESK = { width: 1280, height: 800 } as const;
+
+const spec = browserSpec(null);
+const inbox = useMailedPortal(spec);
+
+/** The two school days before today the child is made absent on, oldest first. */
+let days: [string, string];
+
+beforeAll(async () => {
+  const db = spec.portal.database.db;
+  const today = schoolToday();
+  const past = (await pastSchoolDaysOfTerm(db)).filter((day) => day < today);
+  const [first, second] = past.slice(-2);
+  if (!first || !second) throw new Error('the demo term has fewer than two school days before today');
+  days = [first, second];
+  // Absent is a school day without a gate record (docs/requirements.md R10).
+  await db.deleteFrom('attendance_records').where('student_id', '=', child.student_id).where('date_scanned', 'in', days).execute();
+  expect(await runAttendanceDigest(db, { date: second })).toMatchObject({ sent: expect.any(Number) });
+});
+
+/** Types a date into an MUI X date field, section by section, as a keyboard user would. */
+async function typeDate(page: Page, label: string, isoDate: string): Promise<void> {
+  await page.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
+  await page.keyboard.type(isoDate.replaceAll('-', ''));
+}
+
+async function storedNote() {
+  return spec.portal.database.db.selectFrom('absence_notes').selectAll().where('student_id', '=', child.student_id).executeTakeFirstOrThrow();
+}
+
+describe('absence notes', () => {
+  it('a parent opens the digest mail’s link on a phone, explains two days with a photo, and sees it waiting (390px)', async () => {
+    // The digest the family received for the second day links to the form on that day and child.
+    const digestOf = () =>
+      inbox().messages.find((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith(`Attendance on ${days[1]}`));
+    await expect.poll(digestOf, { timeout: 30_000 }).toBeDefined();
+    const link = digestOf()!.links.find((href) => new URL(href).pathname === '/absence-notes' && new URL(href).searchParams.get('student') === child.student_id);
+    expect(link).toBeDefined();
+    const opened = new URL(link!);
+    expect(opened.searchParams.get('date')).toBe(days[1]);
+
+    const page = await spec.open(PHONE);
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email }, `${opened.pathname}${opened.search}`);
+    await page.getByRole('heading', { name: 'Explain an absence' }).waitFor();
+    // The form opened on the digest's day; the parent makes it the two days.
+    expect(await page.getByRole('group', { name: 'First day' }).textContent()).toContain(days[1].slice(0, 4));
+    await typeDate(page, 'First day', days[0]);
+    await typeDate(page, 'Last day', days[1]);
+    await page.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Illness', exact: true }).click();
+    await page.getByRole('textbox', { name: 'More about it (optional)' }).fill('Fever from Sunday night; the doctor’s note is attached.');
+    const photo = await sharp({ create: { width: 2400, height: 3200, channels: 3, background: '#fff', noise: { type: 'gaussian', mean: 200, sigma: 30 } } })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    await page.locator('input[name="file"]').setInputFiles({ name: 'IMG_0417.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByTestId('absence-note-file').filter({ hasText: 'IMG_0417.jpg' }).waitFor();
+    // The button fits the phone's width and is reachable.
+    const send = page.getByRole('button', { name: 'Send to the school' });
+    const box = await send.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    await send.dblclick(); // a double tap sends one note
+    await page.getByText(NOTE_MESSAGES.sent).waitFor();
+    const note = page.getByTestId('absence-note').first();
+    await note.getByText(ABSENCE_NOTE_STATE_LABELS.waiting).waitFor();
+
+    const stored = await storedNote();
+    expect([stored.date_from, stored.date_to, stored.part, stored.reason, stored.state, stored.sender]).toEqual([days[0], days[1], 'whole_day', 'illness', 'waiting', 'family']);
+    const notes = await spec.portal.database.db.selectFrom('absence_notes').select('id').where('student_id', '=', child.student_id).execute();
+    expect(notes).toHaveLength(1);
+    const attachment = await spec.portal.database.db.selectFrom('absence_note_attachments').select(['mime', 'bytes']).where('note_id', '=', stored.id).executeTakeFirstOrThrow();
+    expect(attachment.mime).toBe('image/jpeg');
+    // Made small on the phone before it was sent, as a document's photo is.
+    const { width, height } = await sharp(Buffer.from(attachment.bytes)).metadata();
+    expect(Math.max(width!, height!)).toBeLessThan(3200);
+  });
+
+  it('another class’s form teacher cannot see the note (1280px)', async () => {
+    const page = await spec.open(DESK);
+    await signIn(page, spec.portal, { username: demoTeacherUsername('1A') }, '/admin/dashboard?view=absenceNotes');
+    await page.getByRole('heading', { name: 'Absence Notes' }).waitFor();
+    await page.getByText('No absence notes here.').waitFor();
+    expect(await page.getByRole('button', { name: new RegExp(`^Open the note of ${childName}`) }).count()).toBe(0);
+    const { id } = await storedNote();
+    const status = await page.evaluate(async (noteId) => (await fetch(`/api/absence-notes/${noteId}`)).status, id);
+    expect(status).toBe(403);
+  });
+
+  it('the class’s form teacher reads the note beside the two days and accepts it (1280px)', async () => {
+    const page = await spec.open(DESK);
+    await signIn(page, spec.portal, { username: demoTeacherUsername('5A') }, '/admin/dashboard?view=absenceNotes');
+    await page.getByRole('button', { name: new RegExp(`^Open the note of ${childName}`) }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Illness: Fever from Sunday night').waitFor();
+    await dialog.getByRole('link', { name: 'Open the attachment (IMG_0417.jpg)' }).waitFor();
+    const rows = dialog.getByRole('table', { name: 'Attendance on these days' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    expect(await rows.first().textContent()).toContain(days[0]);
+    expect(await rows.last().textContent()).toContain(days[1]);
+
+    await dialog.getByRole('radio', { name: 'Accept' }).check();
+    await dialog.getByRole('combobox', { name: 'Reason (optional)' }).click();
+    await page.getByRole('option', { name: "A doctor's note or other evidence was seen" }).click();
+    await dialog.getByRole('textbox', { name: 'Words for the family (optional)' }).fill('Get well soon.');
+    await dialog.getByRole('button', { name: 'Accept note' }).click();
+    await page.getByText(NOTE_MESSAGES.accepted).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await storedNote()).state).toBe('accepted');
+  });
+
+  it('the parent reads the school’s answer on the phone (390px)', async () => {
+    const page = await spec.open(PHONE);
+    await signIn(page, spec.portal, { email: DEMO_FAMILY.email }, `/absence-notes?student=${child.student_id}`);
+    const note = page.getByTestId('absence-note').first();
+    await note.getByText(ABSENCE_NOTE_STATE_LABELS.accepted, { exact: true }).waitFor();
+    await note.getByText(/Get well soon\./).waitFor();
+    expect(await note.getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
+    // Told once: the decision's mail reached the family.
+    const decided = () => inbox().messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith('Absence note for ') && mail.subject.endsWith(': accepted'));
+    await expect.poll(() => decided().length, { timeout: 30_000 }).toBe(1);
+  });
+});
