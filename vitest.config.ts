@@ -10,6 +10,13 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const MOCKING_FILES = ['src/server/family/family.routes.test.ts'];
 
 /**
+ * Test files that check which modules the process has loaded (the main thread never loads
+ * exceljs: xlsx-writer.ts), so they too need a module graph no earlier file has filled. Engine
+ * free: SQLite's isolated project only.
+ */
+const OWN_GRAPH_FILES = ['src/server/spreadsheets/xlsx-writer.test.ts'];
+
+/**
  * Server test files that prove nothing about the database engine, run on SQLite only: pure
  * modules (no SQL at all), and the content of made documents (PDF text and layout), whose queries
  * the route tests run on both engines. The PostgreSQL run would repeat them byte for byte.
@@ -47,8 +54,8 @@ function serverProjects(engine: 'sqlite' | 'postgres', files: { include: string[
     hookTimeout: 120_000,
   };
   return [
-    { test: { ...common, name: engine, include: files.include, exclude: [...files.exclude, ...MOCKING_FILES], isolate: false } },
-    { test: { ...common, name: `${engine}-isolated`, include: MOCKING_FILES } },
+    { test: { ...common, name: engine, include: files.include, exclude: [...files.exclude, ...MOCKING_FILES, ...OWN_GRAPH_FILES], isolate: false } },
+    { test: { ...common, name: `${engine}-isolated`, include: engine === 'sqlite' ? [...MOCKING_FILES, ...OWN_GRAPH_FILES] : MOCKING_FILES } },
   ];
 }
 

@@ -33,6 +33,10 @@ const TASKS: { [K in TaskKind]: (task: TaskRequest<K>) => Promise<TaskAnswer<K>>
     const { inspectPdf } = await import('./documents/pdf-inspection.js');
     return inspectPdf(task.bytes);
   },
+  'write-xlsx': async (task) => {
+    const { writeSheetFromPort } = await import('./spreadsheets/xlsx-thread-writer.js');
+    return writeSheetFromPort(task.port, task.layout);
+  },
   'read-spreadsheet': async (task) => {
     const { readSheet } = await import('./spreadsheets/sheet-reader.js');
     return readSheet(task.bytes, task.request);

@@ -1,14 +1,23 @@
 import { PassThrough, type Writable } from 'node:stream';
-import type ExcelJS from 'exceljs';
+import { MessageChannel } from 'node:worker_threads';
 import type { FastifyReply } from 'fastify';
-import { loadExcelJs } from './exceljs.js';
-import { excelDate, excelDateTime, inertText } from './spreadsheet-cells.js';
+import { assertPoolHasRoom, runInWorker } from '../workers/worker-pool.js';
+
+declare module '../workers/worker-pool.js' {
+  interface WorkerTasks {
+    /** Writes an office spreadsheet from rows sent through `port` (xlsx-thread-writer.ts `writeSheetFromPort`). */
+    'write-xlsx': { request: { layout: SheetLayout; port: import('node:worker_threads').MessagePort }; answer: number };
+  }
+}
 
 /**
- * The office's spreadsheets (Export Data, Parents Contact): exceljs's streaming
- * WorkbookWriter straight into the reply. Rows arrive page by page from the database and are
- * committed (written and forgotten) as they go, so neither the table nor the workbook is ever
- * held in memory, and nothing is written to disk (docs/performance.md, the export).
+ * The office's spreadsheets (Export Data, Parents Contact, Class Attendance, the call list):
+ * written by exceljs's streaming WorkbookWriter on the worker pool's thread
+ * (xlsx-thread-writer.ts) while the rows are read here, page by page from the database. Each
+ * page's cells go to the thread through a MessagePort, the next page is read when the thread asks
+ * for it, and the zip's bytes come back and go straight into the reply: neither the table nor the
+ * workbook is ever held, nothing is written to disk, the event loop never lays out a sheet, and
+ * exceljs's memory leaves with the thread when it ends idle (docs/performance.md, the export).
  */
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime';
@@ -21,33 +30,25 @@ export interface SheetColumn<R> {
   value: (row: R) => string | number | null | undefined;
 }
 
-const DATE_FORMAT = 'yyyy-mm-dd';
-const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
+/** A cell as it crosses to the thread: the column's kind says what it becomes there. */
+export type RawCell = string | number | null;
+
+/** A sheet's name and columns, without the functions that read a row (plain data for the thread). */
+export interface SheetLayout {
+  name: string;
+  columns: { header: string; kind: ColumnKind; width?: number }[];
+}
+
+/** What the main thread sends the writing thread: a page of rows, or the end. */
+export type ToThread = { type: 'rows'; rows: RawCell[][] } | { type: 'end' };
+/** What the writing thread sends back: a request for the next page, bytes of the file, the end with the row count. */
+export type FromThread = { type: 'next' } | { type: 'bytes'; bytes: Uint8Array } | { type: 'done'; rows: number };
+
 /** The media type of an .xlsx file. */
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** A column's cell style: the number format of dates, none for the rest. */
-function columnStyle(kind: ColumnKind): Partial<ExcelJS.Style> {
-  if (kind === 'date') return { numFmt: DATE_FORMAT };
-  if (kind === 'datetime') return { numFmt: DATE_TIME_FORMAT };
-  return {};
-}
-
-/** One cell's value: dates as real dates, whole numbers as numbers, every text inert. */
-function cellValue(kind: ColumnKind, raw: string | number | null | undefined): ExcelJS.CellValue {
-  if (raw === null || raw === undefined || raw === '') return null;
-  switch (kind) {
-    case 'date':
-      return excelDate(String(raw)) ?? inertText(String(raw));
-    case 'datetime':
-      return excelDateTime(String(raw)) ?? inertText(String(raw));
-    case 'number':
-      if (typeof raw === 'number') return raw;
-      return /^\d{1,15}$/.test(raw) ? Number(raw) : inertText(raw);
-    case 'text':
-      return inertText(String(raw));
-  }
-}
+/** A school-wide export streams for as long as its pages take to read, well past a print's minute. */
+const EXPORT_TIME_LIMIT_MS = 10 * 60_000;
 
 /** Rows already in memory, as the one page the workbook writer asks for. */
 export async function* onePage<R>(rows: readonly R[]): AsyncGenerator<readonly R[]> {
@@ -55,8 +56,10 @@ export async function* onePage<R>(rows: readonly R[]): AsyncGenerator<readonly R
 }
 
 /**
- * Writes one worksheet: a bold header row frozen in place, a filter over every column, then the
- * rows of each page as they come. Resolves with the number of data rows once the zip is finished.
+ * Writes one worksheet on the pool's thread: a bold header row frozen in place, a filter over
+ * every column, then the rows of each page as they come. Resolves with the number of data rows
+ * once the file's last byte is in `out`. Should `out` be closed early (the client hung up), the
+ * pages stop and the thread finishes a short file nobody reads.
  */
 export async function writeWorkbook<R>(
   out: Writable,
@@ -64,46 +67,55 @@ export async function writeWorkbook<R>(
   columns: readonly SheetColumn<R>[],
   pages: AsyncIterable<readonly R[]>,
 ): Promise<number> {
-  const { stream } = await loadExcelJs();
-  const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'School Portal';
-  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  const styles = columns.map((column) => columnStyle(column.kind));
-  sheet.columns = columns.map((column, i) => ({
-    width: column.width ?? Math.min(40, Math.max(10, column.header.length + 2)),
-    ...(column.kind === 'date' || column.kind === 'datetime' ? { style: styles[i] } : {}),
-  }));
-  const header = sheet.addRow(columns.map((column) => column.header));
-  header.font = { bold: true };
-  header.commit();
-
-  let count = 0;
-  for await (const page of pages) {
-    for (const row of page) {
-      const added = sheet.addRow(columns.map((column) => cellValue(column.kind, column.value(row))));
-      shareColumnStyles(added, styles);
-      added.commit();
-      count++;
+  const layout: SheetLayout = {
+    name: sheetName,
+    columns: columns.map(({ header, kind, width }) => ({ header, kind, ...(width !== undefined ? { width } : {}) })),
+  };
+  const { port1: here, port2: there } = new MessageChannel();
+  let asked = 0;
+  let wake: (() => void) | null = null;
+  let finished: (rows: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (finished = resolve));
+  here.on('message', (message: FromThread) => {
+    if (message.type === 'bytes') {
+      if (!out.destroyed) out.write(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
+    } else if (message.type === 'next') {
+      asked++;
+      wake?.();
+    } else {
+      finished(message.rows);
     }
-    // A page is a few ms of CPU; the whole sheet in one go would hold the event loop for the
-    // whole export. Yielding also lets the compressor take the page's XML before the next.
-    await new Promise((resolve) => setImmediate(resolve));
+  });
+  const task = runInWorker({ kind: 'write-xlsx', layout, port: there }, { transferList: [there], timeLimitMs: EXPORT_TIME_LIMIT_MS });
+  // A thread that fails answers nothing more on the port: its error ends every wait below.
+  const failure = task.then(
+    () => new Promise<never>(() => undefined),
+    (error: unknown) => {
+      throw error;
+    },
+  );
+  // Handled here too: a failure while the next page is being read is met at the next wait.
+  failure.catch(() => undefined);
+  const askedFor = async () => {
+    while (asked === 0) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), failure]);
+    asked--;
+  };
+  try {
+    for await (const page of pages) {
+      if (out.destroyed) break;
+      const rows = page.map((row) => columns.map((column) => column.value(row) ?? null));
+      await askedFor();
+      here.postMessage({ type: 'rows', rows } satisfies ToThread);
+    }
+    await askedFor();
+    here.postMessage({ type: 'end' } satisfies ToThread);
+    const count = await Promise.race([done, failure]);
+    await task;
+    if (!out.destroyed) out.end();
+    return count;
+  } finally {
+    here.close();
   }
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: columns.length } };
-  sheet.commit();
-  await workbook.commit();
-  return count;
-}
-
-/**
- * Gives every cell of a data row its column's one style object. exceljs copies the column's
- * style into a new object for each cell, and its style registry recognises only objects it has
- * seen: each new object is rendered to XML to be looked up, 30 % of the export's CPU and half of
- * what it allocates (docs/performance.md). A shared object is looked up once. The sheet is the
- * same: a cell's style id depends only on its number format, which is the column's.
- */
-function shareColumnStyles(row: ExcelJS.Row, styles: readonly Partial<ExcelJS.Style>[]): void {
-  for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i]!;
 }
 
 /**
@@ -116,6 +128,8 @@ export function sendWorkbook(
   fileName: string,
   write: (out: PassThrough) => Promise<unknown>,
 ): FastifyReply {
+  // Refused before the headers go out: a busy pool's 503 is an answer, not a broken download.
+  assertPoolHasRoom();
   const body = new PassThrough();
   write(body).catch((error: unknown) => {
     reply.log.error({ err: error }, 'spreadsheet export failed while streaming');

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.js';
 import type { Config } from '../config.js';
@@ -106,18 +107,26 @@ function busy(): AppError {
 }
 
 /**
- * Runs a task on the pool and answers its result. `transferList`: buffers of the request handed
- * to the thread rather than copied; `timeLimitMs`: the task's limit (TASK_TIME_LIMIT_MS unless
+ * Throws the pool's 503 when no more tasks may wait: for a caller that must know before it
+ * answers anything (a spreadsheet streamed as it is written sends its headers first).
+ */
+export function assertPoolHasRoom(): void {
+  if (startPool().queueSize >= MAX_QUEUED) throw busy();
+}
+
+/**
+ * Runs a task on the pool and answers its result. `transferList`: buffers (or a MessagePort) of
+ * the request handed to the thread rather than copied; `timeLimitMs`: the task's limit (TASK_TIME_LIMIT_MS unless
  * given). Throws 503 (AppError) when the queue is full, and WorkerTaskFailed when the task timed
  * out, ran out of memory or crashed: the caller says what that means for its request (a refused
  * upload, a failed print).
  */
 export async function runInWorker<K extends TaskKind>(
   task: TaskRequest<K>,
-  options: { transferList?: ArrayBuffer[]; timeLimitMs?: number } = {},
+  options: { transferList?: (ArrayBuffer | MessagePort)[]; timeLimitMs?: number } = {},
 ): Promise<TaskAnswer<K>> {
+  assertPoolHasRoom();
   const running = startPool();
-  if (running.queueSize >= MAX_QUEUED) throw busy();
   try {
     const signal = AbortSignal.timeout(options.timeLimitMs ?? TASK_TIME_LIMIT_MS);
     // The pool is typed for every kind at once; the task is one of them.
