@@ -41,7 +41,7 @@ const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
  * narrower screens the excused count goes under the absent and late figures instead.
  */
 const FULL_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
-const UNDER_UNTIL_FULL = { display: { xs: 'block', lg: 'none' } } as const;
+const UNDER_UNTIL_FULL = { display: { xs: 'block', lg: 'none' }, whiteSpace: 'normal' } as const;
 /** Closer from lg, where the excused columns make ten: they fit beside the admin menu in the page's 1200 px. */
 const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2, lg: 1 } } as const;
 /** A number column's heading: 'Sessions present' wraps on a phone, so every column stays on the screen. */
@@ -115,7 +115,10 @@ export function ClassAttendance() {
   );
 }
 
-/** A figure with its excused part under it where the excused columns are not shown ('6', '4 excused'). */
+/**
+ * A figure with its excused part under it where the excused columns are not shown ('6', '4 excused');
+ * the part may wrap, so on a phone it widens its column no more than the word 'excused'.
+ */
 function WithExcused({ value, excused }: { value: number; excused: number }) {
   return (
     <>
