@@ -41,7 +41,7 @@ function Dashes({ spoken }: { spoken: string }) {
 }
 
 /** The short word 'Excused' a cell shows for what an accepted absence note covers (D93); narrow enough for a phone's column. */
-const EXCUSED_MARK = { display: 'block', fontSize: '0.75rem', fontWeight: 600, lineHeight: 1.2, color: 'text.secondary' } as const;
+const EXCUSED_MARK = { display: 'block', fontSize: '0.7rem', fontWeight: 600, lineHeight: 1.2, color: 'text.secondary' } as const;
 
 /**
  * A check when the session was attended, '--' when not (docs/requirements.md R10), 'Excused' when
