@@ -205,10 +205,13 @@ describe('sessions and days, each said as such (D76)', () => {
       'School days: 5',
       'Sessions present: 6 of 10 (two a day)',
       'Sessions absent: 4',
+      'Sessions absent (excused): 0',
+      'Sessions absent (unexcused): 4',
       'Days absent: 1',
       'Days at school: 4 of 5',
       'On time: 2 days of 4',
       'Late: 2 days',
+      'Late (excused): 0 days',
       'Attendance: 60% of sessions',
       'Punctuality: 50% of days at school on time',
     ]);
@@ -252,6 +255,11 @@ describe('excused and unexcused: what accepted absence notes cover (D93)', () =>
     const figures = attendanceFigures(schoolDays, records, true, excused);
     expect(figures).toMatchObject({ sessionsAbsent: 4, sessionsAbsentExcused: 3, sessionsAbsentUnexcused: 1, daysLate: 2, daysLateExcused: 2 });
     expect({ ...figures, sessionsAbsentExcused: 0, sessionsAbsentUnexcused: 4, daysLateExcused: 0 }).toEqual(plain);
+    // The totals the screen and the report PDF list say the split in the same words.
+    const lines = attendanceLines(figures).map((line) => `${line.label}: ${line.value}`);
+    expect(lines).toContain('Sessions absent (excused): 3');
+    expect(lines).toContain('Sessions absent (unexcused): 1');
+    expect(lines).toContain('Late (excused): 2 days');
   });
 
   it('never excuses more than was missed, and nothing in a range the school recorded nothing for', () => {

@@ -262,12 +262,25 @@ export const ATTENDANCE_WORDS = {
   punctuality: 'Punctuality',
   sessionsPresent: 'Sessions present',
   sessionsAbsent: 'Sessions absent',
+  /** Absent sessions an accepted absence note covers, and the rest (D93). */
+  sessionsAbsentExcused: 'Sessions absent (excused)',
+  sessionsAbsentUnexcused: 'Sessions absent (unexcused)',
   daysAbsent: 'Days absent',
   daysAtSchool: 'Days at school',
   onTime: 'On time',
   late: 'Late',
-  /** A column of days late beside sessions (the class's table). */
+  /** Late days an accepted absence note covers (D93). */
+  lateExcused: 'Late (excused)',
+  /** A column of days late beside sessions (the class's table), and the excused ones among them. */
   daysLate: 'Days late',
+  daysLateExcused: 'Days late (excused)',
+  /** A daily table's absent session or day that an accepted note covers, and the word beside a late arrival it covers. */
+  absentExcused: 'Absent (excused)',
+  absentAllDay: 'Absent all day',
+  absentAllDayExcused: 'Absent all day (excused)',
+  absentAllDayMorningExcused: 'Absent all day (morning excused)',
+  absentAllDayAfternoonExcused: 'Absent all day (afternoon excused)',
+  excused: 'Excused',
   schoolDays: 'School days',
   /** What the figures count, under them. */
   explained:
@@ -287,10 +300,13 @@ export function attendanceLines(figures: AttendanceFigures): AttendanceLine[] {
     { label: w.schoolDays, value: String(figures.schoolDays) },
     { label: w.sessionsPresent, value: `${figures.sessionsPresent} of ${figures.possibleSessions} (two a day)` },
     { label: w.sessionsAbsent, value: String(figures.sessionsAbsent) },
+    { label: w.sessionsAbsentExcused, value: String(figures.sessionsAbsentExcused) },
+    { label: w.sessionsAbsentUnexcused, value: String(figures.sessionsAbsentUnexcused) },
     { label: w.daysAbsent, value: String(figures.daysAbsent) },
     { label: w.daysAtSchool, value: `${figures.daysAtSchool} of ${figures.schoolDays}` },
     { label: w.onTime, value: `${count(figures.daysOnTime, 'day', 'days')} of ${figures.daysAtSchool}` },
     { label: w.late, value: count(figures.daysLate, 'day', 'days') },
+    { label: w.lateExcused, value: count(figures.daysLateExcused, 'day', 'days') },
     { label: w.attendance, value: `${figures.attendancePercent}% of sessions` },
     { label: w.punctuality, value: `${figures.punctualityPercent}% of days at school on time` },
   ];

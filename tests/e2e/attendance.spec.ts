@@ -78,7 +78,10 @@ describe('attendance screen', () => {
     expect(await page.locator('canvas[role="img"]').count()).toBe(2);
     await page.getByRole('img', { name: /^Punctuality \d+%/ }).waitFor();
     await page.getByText(`Sessions present: ${data.attendance}`, { exact: true }).waitFor();
-    await page.getByText(`Sessions absent: ${data.possible_attendance - data.attendance}`, { exact: true }).waitFor();
+    // Absent split by what accepted absence notes excuse (D93).
+    expect(data.absent_excused + data.absent_unexcused).toBe(data.possible_attendance - data.attendance);
+    await page.getByText(`Sessions absent (excused): ${data.absent_excused}`, { exact: true }).waitFor();
+    await page.getByText(`Sessions absent (unexcused): ${data.absent_unexcused}`, { exact: true }).waitFor();
     await page.getByText(`Late: ${data.lates} ${data.lates === 1 ? 'day' : 'days'}`, { exact: true }).waitFor();
     const chartBox = await page.getByTestId('attendance-chart').locator('canvas').boundingBox();
     expect(chartBox!.width).toBeGreaterThan(50);

@@ -1,6 +1,7 @@
 import { findScreenTerm, listSchoolDaysBetween } from '../../src/server/attendance/attendance.service.js';
 import { nowIso, type Db } from '../../src/server/db/database.js';
 import type { AbsenceNoteState } from '../../src/shared/absence-notes.schemas.js';
+import type { AbsencePart } from '../../src/shared/attendance.stats.js';
 import { schoolToday } from '../../src/shared/dates.js';
 import { addDays } from '../../src/shared/school-days.js';
 
@@ -31,10 +32,10 @@ export async function familyOf(db: Db, studentId: string): Promise<number | null
   return row?.user_id ?? null;
 }
 
-/** A note written directly: from the student's family (its first linked account) unless told otherwise, waiting. */
+/** A note written directly: from the student's family (its first linked account) unless told otherwise, waiting, for the whole of one day unless told otherwise. */
 export async function insertAbsenceNote(
   db: Db,
-  note: { studentId: string; date: string; sender?: 'family' | 'student'; state?: AbsenceNoteState; attachment?: Buffer },
+  note: { studentId: string; date: string; dateTo?: string; part?: AbsencePart; sender?: 'family' | 'student'; state?: AbsenceNoteState; attachment?: Buffer },
 ): Promise<number> {
   const sender = note.sender ?? 'family';
   const userId =
@@ -49,8 +50,8 @@ export async function insertAbsenceNote(
       sender,
       sent_by_user_id: userId,
       date_from: note.date,
-      date_to: note.date,
-      part: 'whole_day',
+      date_to: note.dateTo ?? note.date,
+      part: note.part ?? 'whole_day',
       reason: 'illness',
       text: 'A fever since the night before.',
       state: note.state ?? 'waiting',

@@ -1,5 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
-import { ATTENDANCE_WORDS, attendanceLines, isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
+import { ATTENDANCE_WORDS, attendanceLines, isPresentAm, isPresentPm, type ExcusedParts } from '../../shared/attendance.stats.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { PAGE_SIZES, type Printout } from '../pdf/printout.js';
 import { renderPdf } from '../pdf/render-on-pool.js';
@@ -11,9 +11,10 @@ import { listName } from '../../shared/students.schemas.js';
 /**
  * The attendance report (docs/requirements.md R10; `/api/student-attendance-report/{studentId}/{startDate}/{endDate}`):
  * the student, class and range; one row per school day of the range (absent days too, so the
- * page reads as a register) plus any day scanned while the school was closed; the totals and
- * both percentages in the attendance screen's words, sessions and days said as such
- * (src/shared/attendance.stats.ts, D76).
+ * page reads as a register) plus any day scanned while the school was closed, an absence or late
+ * arrival an accepted absence note covers said as excused (D93); the totals, absent and late split
+ * into excused and unexcused, and both percentages in the attendance screen's words, sessions and
+ * days said as such (src/shared/attendance.stats.ts, D76).
  */
 
 const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
@@ -28,6 +29,15 @@ function termLabel(term: AcademicTerm): string {
 
 const present = (text: string): TableCell => ({ text, alignment: 'center' });
 const absent = (text: string): TableCell => ({ text, alignment: 'center', color: '#b00020', bold: true });
+/** An absence or a late arrival an accepted absence note covers (D93): said as excused, not in red. */
+const excusedCell = (text: string): TableCell => ({ text, alignment: 'center', color: COLORS.muted, bold: true });
+const NOTHING_EXCUSED: ExcusedParts = { am: false, pm: false, late: false };
+
+/** A session's cell: present, absent, or absent and excused. */
+function sessionCell(isPresent: boolean, isExcused: boolean): TableCell {
+  if (isPresent) return present('Present');
+  return isExcused ? excusedCell(ATTENDANCE_WORDS.absentExcused) : absent('Absent');
+}
 
 export interface AttendanceReportInput extends RangeAttendance {
   terms: AcademicTerm[];
@@ -49,12 +59,13 @@ export function attendanceReportDefinition(input: AttendanceReportInput): Printo
   const rows: TableCell[][] = dates.map((date) => {
     const record = byDate.get(date);
     const day = `${date} ${weekdayOf(date)}${open.has(date) ? '' : ' (closed)'}`;
-    if (!record) return [day, absent('Absent'), absent('Absent'), present('--'), present('--'), present('--')];
+    const covered = input.excused.get(date) ?? NOTHING_EXCUSED;
+    if (!record) return [day, sessionCell(false, covered.am), sessionCell(false, covered.pm), present('--'), present('--'), present('--')];
     return [
       day,
-      isPresentAm(record) ? present('Present') : absent('Absent'),
-      isPresentPm(record) ? present('Present') : absent('Absent'),
-      record.late === 1 ? { text: 'Y', alignment: 'center', color: '#b00020', bold: true } : present('--'),
+      sessionCell(isPresentAm(record), covered.am),
+      sessionCell(isPresentPm(record), covered.pm),
+      record.late !== 1 ? present('--') : covered.late ? excusedCell(`Y (${ATTENDANCE_WORDS.excused.toLowerCase()})`) : absent('Y'),
       present(record.time_in ?? '--'),
       present(record.time_out ?? '--'),
     ];
@@ -87,7 +98,7 @@ export function attendanceReportDefinition(input: AttendanceReportInput): Printo
       { text: ATTENDANCE_WORDS.explained, fontSize: 7, color: COLORS.muted, margin: [0, 0, 0, 6] },
       sectionTitle('Daily record'),
       rows.length > 0
-        ? dataTable(['Date', 'AM', 'PM', 'Late', 'Time In', 'Time Out'], rows, ['*', 60, 60, 40, 60, 60])
+        ? dataTable(['Date', 'AM', 'PM', 'Late', 'Time In', 'Time Out'], rows, ['*', 80, 80, 60, 60, 60])
         : { text: 'No school days in this range.', italics: true, color: COLORS.muted },
     );
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAbsenceNote } from '../../../tests/support/absence-notes.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -251,5 +252,31 @@ describe('GET /api/student-attendance-report/{studentId}/{startDate}/{endDate}',
     const pdf = await readPdf(response.rawPayload);
     expect(pdf.compact).toContain(`${inProgress.last_name},${inProgress.first_name}`);
     expectError(await admin.get(reportUrl('19990001', countedUntil, countedUntil)), 404, 'not_found');
+  });
+});
+
+describe('what accepted absence notes excuse (D93), in the answer and the report', () => {
+  it('prints an excused absence and late arrival as excused, and the totals split absent and late', async () => {
+    const before = StudentAttendanceSchema.parse((await student.get(`/api/student-attendance/${registered.student_id}`)).json());
+    const db = t.database.db;
+    // A day at school made a day absent (no record), and a day at school made late: each covered by an accepted whole-day note.
+    const [absentDay, lateDay] = before.attendance_records.filter((record) => before.school_days.includes(record.date_scanned) && record.late === 0).map((record) => record.date_scanned);
+    await db.deleteFrom('attendance_records').where('student_id', '=', registered.student_id).where('date_scanned', '=', absentDay!).execute();
+    await db.updateTable('attendance_records').set({ late: 1 }).where('student_id', '=', registered.student_id).where('date_scanned', '=', lateDay!).execute();
+    for (const date of [absentDay!, lateDay!]) await insertAbsenceNote(db, { studentId: registered.student_id, date, state: 'accepted' });
+
+    const json = StudentAttendanceSchema.parse((await student.get(`/api/student-attendance/${registered.student_id}`)).json());
+    expect(json.absent_excused).toBe(before.absent_excused + 2);
+    expect(json.absent_unexcused).toBe(before.absent_unexcused);
+    expect(json.lates_excused).toBe(before.lates_excused + 1);
+
+    const pdf = await readPdf((await student.get(`/api/student-attendance-report/${registered.student_id}/${demoTerm.start_date}/${countedUntil}`)).rawPayload);
+    expect(pdf.compact).toMatch(new RegExp(`${absentDay}[A-Za-z]{3}Absent\\(excused\\)Absent\\(excused\\)--`));
+    expect(pdf.compact).toMatch(new RegExp(`${lateDay}[A-Za-z]{3}PresentPresentY\\(excused\\)`));
+    const lates = (n: number) => `${n}${n === 1 ? 'day' : 'days'}`;
+    expect(pdf.compact).toContain(`Sessionsabsent${json.possible_attendance - json.attendance}`);
+    expect(pdf.compact).toContain(`Sessionsabsent(excused)${json.absent_excused}`);
+    expect(pdf.compact).toContain(`Sessionsabsent(unexcused)${json.absent_unexcused}`);
+    expect(pdf.compact).toContain(`Late(excused)${lates(json.lates_excused)}`);
   });
 });

@@ -8,8 +8,10 @@ import type { SheetColumn } from '../spreadsheets/xlsx-writer.js';
 
 /**
  * A class's attendance over a date range: one row per student now in the
- * class with the sessions present, absent and late and both percentages (docs/requirements.md R5), and the
- * class's totals; as a PDF (Letter) and as a spreadsheet with the same columns.
+ * class with the sessions present, absent (and of those, excused by an accepted absence note and
+ * not, D93), the days late (and excused) and both percentages (docs/requirements.md R5), and the
+ * class's totals; as a PDF (Letter, landscape: ten columns do not fit across) and as a spreadsheet
+ * with the same columns.
  */
 
 export interface ClassAttendancePrintout extends ClassAttendance {
@@ -21,7 +23,18 @@ export interface ClassAttendancePrintout extends ClassAttendance {
 type Row = ClassAttendance['students'][number];
 
 const W = ATTENDANCE_WORDS;
-const HEADERS = ['Student ID', 'Name', W.sessionsPresent, W.sessionsAbsent, W.daysLate, W.attendance, W.punctuality] as const;
+const HEADERS = [
+  'Student ID',
+  'Name',
+  W.sessionsPresent,
+  W.sessionsAbsent,
+  W.sessionsAbsentExcused,
+  W.sessionsAbsentUnexcused,
+  W.daysLate,
+  W.daysLateExcused,
+  W.attendance,
+  W.punctuality,
+] as const;
 
 /** The range's line under the title: 'Form 4 4A · 2026-09-07 to 2026-10-30'. */
 export function classAttendanceScope(data: Pick<ClassAttendance, 'class_name' | 'from' | 'to'>): string {
@@ -38,8 +51,12 @@ export function buildClassAttendance(data: ClassAttendancePrintout): Printout {
     { text: row.id },
     { text: listName(row) || '—' },
     right(row.present),
-    right(row.absent, false, row.absent > 0 ? '#b00020' : undefined),
+    right(row.absent),
+    right(row.absent_excused),
+    // The absences to follow up are the unexcused ones: those in red.
+    right(row.absent_unexcused, false, row.absent_unexcused > 0 ? '#b00020' : undefined),
     right(row.lates),
+    right(row.lates_excused),
     right(`${row.attendance_percent}%`),
     right(`${row.punctuality_percent}%`),
   ]);
@@ -48,7 +65,10 @@ export function buildClassAttendance(data: ClassAttendancePrintout): Printout {
     { text: `${data.students.length} students`, bold: true },
     right(data.totals.present, true),
     right(data.totals.absent, true),
+    right(data.totals.absent_excused, true),
+    right(data.totals.absent_unexcused, true),
     right(data.totals.lates, true),
+    right(data.totals.lates_excused, true),
     right(`${data.totals.attendance_percent}%`, true),
     { text: '' },
   ]);
@@ -68,10 +88,11 @@ export function buildClassAttendance(data: ClassAttendancePrintout): Printout {
           summary,
           { text: W.explained, fontSize: 7, color: COLORS.muted },
           // The class's heading is the table's first header row, so it repeats on continued pages.
-          dataTable([...HEADERS], rows, [60, '*', 48, 48, 40, 62, 62], { caption: `${data.class_name}${teacher}` }),
+          dataTable([...HEADERS], rows, [60, '*', 50, 50, 54, 62, 40, 50, 62, 62], { caption: `${data.class_name}${teacher}` }),
         ];
   return {
     pageSize: PAGE_SIZES.letter,
+    pageOrientation: 'landscape',
     pageMargins: [40, 40, 40, 50],
     info: { title: `Class Attendance — ${scope}`, author: data.schoolName },
     content: [schoolHeader(data.schoolName, 'Class Attendance', scope), ...body],
@@ -87,7 +108,10 @@ export function classAttendanceColumns(): SheetColumn<Row>[] {
     { header: 'First Name', kind: 'text', width: 18, value: (row) => row.first_name },
     { header: 'Present (sessions)', kind: 'number', value: (row) => row.present },
     { header: 'Absent (sessions)', kind: 'number', value: (row) => row.absent },
+    { header: W.sessionsAbsentExcused, kind: 'number', value: (row) => row.absent_excused },
+    { header: W.sessionsAbsentUnexcused, kind: 'number', value: (row) => row.absent_unexcused },
     { header: W.daysLate, kind: 'number', width: 10, value: (row) => row.lates },
+    { header: W.daysLateExcused, kind: 'number', value: (row) => row.lates_excused },
     { header: 'Attendance %', kind: 'number', value: (row) => row.attendance_percent },
     { header: 'Punctuality %', kind: 'number', value: (row) => row.punctuality_percent },
   ];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAbsenceNote } from '../../../tests/support/absence-notes.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { readWorkbook } from '../../../tests/support/workbook.js';
@@ -156,7 +157,13 @@ describe('the PDF and the spreadsheet', () => {
       expect(squashed).toContain(row.id);
       expect(squashed).toContain(`${row.attendance_percent}%`);
     }
-    expect(squashed).toContain(`Classtotal${body.students.length}students${body.totals.present}${body.totals.absent}${body.totals.lates}${body.totals.attendance_percent}%`);
+    const { totals } = body;
+    expect(squashed).toContain(
+      `Classtotal${body.students.length}students${totals.present}${totals.absent}${totals.absent_excused}${totals.absent_unexcused}${totals.lates}${totals.lates_excused}${totals.attendance_percent}%`,
+    );
+    // Ten columns: Letter across (landscape).
+    expect(pdf.pageSizes[0]).toEqual([792, 612]);
+    expect(squashed).toContain('Sessionsabsent(excused)Sessionsabsent(unexcused)Dayslate');
     // Every page that holds the class's rows names the class (the heading repeats).
     for (const page of pdf.pageTexts) expect(page).toContain('Form 5 5A');
 
@@ -170,7 +177,19 @@ describe('the PDF and the spreadsheet', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toContain(`Class Attendance 5A ${term.from} to ${term.to}.xlsx`);
     const { headers, rows, rowOf } = await readWorkbook(response.rawPayload);
-    expect(headers).toEqual(['Student ID', 'Last Name', 'First Name', 'Present (sessions)', 'Absent (sessions)', 'Days late', 'Attendance %', 'Punctuality %']);
+    expect(headers).toEqual([
+      'Student ID',
+      'Last Name',
+      'First Name',
+      'Present (sessions)',
+      'Absent (sessions)',
+      'Sessions absent (excused)',
+      'Sessions absent (unexcused)',
+      'Days late',
+      'Days late (excused)',
+      'Attendance %',
+      'Punctuality %',
+    ]);
     expect(rows).toHaveLength(body.students.length);
     const first = body.students[0]!;
     const cell = rowOf(first.id);
@@ -178,5 +197,57 @@ describe('the PDF and the spreadsheet', () => {
     expect(cell('Absent (sessions)')).toBe(first.absent);
     expect(cell('Attendance %')).toBe(first.attendance_percent);
     expect(cell('Last Name')).toBe(first.last_name);
+  });
+});
+
+describe('what accepted absence notes excuse (D93)', () => {
+  it("splits a student's absent sessions and late days on the screen's answer, the PDF and the spreadsheet, and in the totals", async () => {
+    const before = await classAttendance();
+    const db = t.database.db;
+    const own = StudentAttendanceSchema.parse((await admin.get(`/api/student-attendance/${registered.student_id}`)).json());
+    // A day at school made a day absent, and another made late: each covered by an accepted whole-day note.
+    const [absentDay, lateDay] = own.attendance_records.filter((record) => own.school_days.includes(record.date_scanned) && record.late === 0).map((record) => record.date_scanned);
+    await db.deleteFrom('attendance_records').where('student_id', '=', registered.student_id).where('date_scanned', '=', absentDay!).execute();
+    await db.updateTable('attendance_records').set({ late: 1 }).where('student_id', '=', registered.student_id).where('date_scanned', '=', lateDay!).execute();
+    for (const date of [absentDay!, lateDay!]) await insertAbsenceNote(db, { studentId: registered.student_id, date, state: 'accepted' });
+    // A note still waiting excuses nothing.
+    const waitingDay = own.school_days.find((day) => day !== absentDay && day !== lateDay && !own.attendance_records.some((record) => record.date_scanned === day));
+
+    const body = await classAttendance();
+    const was = before.students.find((row) => row.id === registered.student_id)!;
+    const row = body.students.find((student) => student.id === registered.student_id)!;
+    expect(row).toMatchObject({
+      absent: was.absent + 2,
+      absent_excused: was.absent_excused + 2,
+      absent_unexcused: was.absent_unexcused,
+      lates: was.lates + 1,
+      lates_excused: was.lates_excused + 1,
+    });
+    // The student's own screen counts the same.
+    const now = StudentAttendanceSchema.parse((await admin.get(`/api/student-attendance/${registered.student_id}`)).json());
+    expect([now.absent_excused, now.absent_unexcused, now.lates_excused]).toEqual([row.absent_excused, row.absent_unexcused, row.lates_excused]);
+    expect(body.totals).toMatchObject({
+      absent_excused: body.students.reduce((sum, student) => sum + student.absent_excused, 0),
+      absent_unexcused: body.students.reduce((sum, student) => sum + student.absent_unexcused, 0),
+      lates_excused: body.students.reduce((sum, student) => sum + student.lates_excused, 0),
+    });
+    expect(body.totals.absent_excused).toBeGreaterThanOrEqual(2);
+    if (waitingDay) await insertAbsenceNote(db, { studentId: registered.student_id, date: waitingDay });
+    expect((await classAttendance()).students.find((student) => student.id === registered.student_id)!.absent_excused).toBe(row.absent_excused);
+
+    const pdf = await readPdf((await admin.get(classAttendanceUrl(term, 'pdf'))).rawPayload);
+    expect(pdf.compact).toContain(
+      `${row.id}${listName(row).replace(/\s+/g, '')}${row.present}${row.absent}${row.absent_excused}${row.absent_unexcused}${row.lates}${row.lates_excused}${row.attendance_percent}%`,
+    );
+    expect(pdf.compact).toContain(
+      `Classtotal${body.students.length}students${body.totals.present}${body.totals.absent}${body.totals.absent_excused}${body.totals.absent_unexcused}${body.totals.lates}${body.totals.lates_excused}`,
+    );
+
+    const { rowOf } = await readWorkbook((await admin.get(classAttendanceUrl(term, 'xlsx'))).rawPayload);
+    const cell = rowOf(row.id);
+    expect(cell('Absent (sessions)')).toBe(row.absent);
+    expect(cell('Sessions absent (excused)')).toBe(row.absent_excused);
+    expect(cell('Sessions absent (unexcused)')).toBe(row.absent_unexcused);
+    expect(cell('Days late (excused)')).toBe(row.lates_excused);
   });
 });

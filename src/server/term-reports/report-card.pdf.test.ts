@@ -32,7 +32,7 @@ function card(index: number, subjects = 8): ReportCardData {
       grade: 'B',
       comment: 'Steady work.',
     })),
-    attendance: { possibleSessions: 120, absentSessions: 4, lateSessions: 2 },
+    attendance: { possibleSessions: 120, absentSessions: 4, absentSessionsExcused: 3, lateSessions: 2, lateSessionsExcused: 0 },
     formTeacherRemarks: 'Works well with others.',
     principalRemarks: 'Keep it up.',
     gradeKey: [
@@ -66,5 +66,14 @@ describe('a class’s report cards as one PDF', () => {
     ]);
     const pdf = await readPdf(await joinRenderedPdfs(parts));
     expect(pageNumbers(pdf.pageTexts)).toEqual(['1/1', '1/2', '2/2', '1/1']);
+  }, 120_000);
+});
+
+describe('a card’s attendance', () => {
+  it('keeps Sessions Absent and Late as counted and says how many an accepted absence note excuses (D93), nothing excused when nothing is missed', async () => {
+    const one = { ...card(1), attendance: { possibleSessions: 120, absentSessions: 6, absentSessionsExcused: 4, lateSessions: 0, lateSessionsExcused: 0 } };
+    const pdf = await readPdf(await renderPdf(buildReportCardSet([one], { classId: '4A', formLevel: 4 })));
+    expect(pdf.text).toMatch(/Sessions Absent\s+6 of 120 \(4 excused\)/);
+    expect(pdf.text).toMatch(/Sessions Late\s+0 of 120(?! \()/);
   }, 120_000);
 });

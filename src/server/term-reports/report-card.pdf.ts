@@ -41,7 +41,11 @@ export interface ReportCardData {
   attendance: {
     possibleSessions: number;
     absentSessions: number;
+    /** Of the absent sessions, those an accepted absence note covers (D93). */
+    absentSessionsExcused: number;
     lateSessions: number;
+    /** Of the late sessions, those an accepted absence note covers (D93). */
+    lateSessionsExcused: number;
   } | null;
   formTeacherRemarks: string | null;
   principalRemarks: string | null;
@@ -135,7 +139,8 @@ function reportCardContent(data: ReportCardData): Content[] {
   const name = studentName(data);
   const formClass = data.classId ? formClassName(data.classId, data.formLevel) : null;
   const attendance = data.attendance;
-  const sessions = (n: number) => (attendance ? `${n} of ${attendance.possibleSessions}` : 'Not recorded');
+  // 'Sessions Absent 6 of 120 (4 excused)': the excused part said only when there is something absent (D93).
+  const sessions = (n: number, excused: number) => (attendance ? `${n} of ${attendance.possibleSessions}${n > 0 ? ` (${excused} excused)` : ''}` : 'Not recorded');
 
   return [
     schoolHeader(data.schoolName, 'End of Term Report', `${termName} · Academic Year ${yearLabel}`),
@@ -177,8 +182,8 @@ function reportCardContent(data: ReportCardData): Content[] {
     sectionTitle('Attendance'),
     keyValueGrid(
       [
-        ['Sessions Absent', sessions(attendance?.absentSessions ?? 0)],
-        ['Sessions Late', sessions(attendance?.lateSessions ?? 0)],
+        ['Sessions Absent', sessions(attendance?.absentSessions ?? 0, attendance?.absentSessionsExcused ?? 0)],
+        ['Sessions Late', sessions(attendance?.lateSessions ?? 0, attendance?.lateSessionsExcused ?? 0)],
       ],
       2,
     ),

@@ -392,6 +392,28 @@ export async function summariseAttendanceOf(db: Db, studentIds: readonly string[
   return { records, schoolRecorded: anyone };
 }
 
+/**
+ * The accepted absence notes of these students that cover any day from `from` to `to`: the card
+ * says how many absent and late sessions they excuse, derived as the attendance figures derive it
+ * (docs/decisions.md D93). The `(student_id, date_from)` index finds them.
+ */
+export async function listExcusingNotesOf(db: Db, studentIds: readonly string[], from: string, to: string) {
+  const notes = [];
+  for (const part of chunk([...new Set(studentIds)], MAX_PARAMETERS)) {
+    notes.push(
+      ...(await db
+        .selectFrom('absence_notes')
+        .select(['student_id', 'date_from', 'date_to', 'part'])
+        .where('student_id', 'in', part)
+        .where('state', '=', 'accepted')
+        .where('date_from', '<=', to)
+        .where('date_to', '>=', from)
+        .execute()),
+    );
+  }
+  return notes;
+}
+
 // ---- import writes -----------------------------------------------------------------------------
 
 export interface ExistingSummary {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAbsenceNote } from '../../../tests/support/absence-notes.js';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { ApiErrorSchema } from '../../shared/api-error.js';
@@ -214,7 +215,19 @@ describe('GET /api/report-card/{studentId}/{year}/{term}', () => {
     const attended = days.length * 2 - 1;
     const pdf = await readPdf((await card(admin, classmate, 2025, 1)).rawPayload);
     expect(pdf.text).toMatch(new RegExp(`Sessions Absent\\s+${possible - attended} of ${possible}`));
-    expect(pdf.text).toMatch(new RegExp(`Sessions Late\\s+2 of ${possible}`));
+    expect(pdf.text).toMatch(new RegExp(`Sessions Late\\s+2 of ${possible} \\(0 excused\\)`));
+
+    // Accepted notes (D93): a day absent whole, the half day's afternoon, the first late arrival;
+    // a declined note excuses nothing. The card keeps its counts and says the excused part.
+    const absentDay = '2025-09-15';
+    expect(holidays).not.toContain(absentDay);
+    await insertAbsenceNote(db, { studentId: classmate, date: absentDay, state: 'accepted' });
+    await insertAbsenceNote(db, { studentId: classmate, date: days[2]!, part: 'pm', state: 'accepted' });
+    await insertAbsenceNote(db, { studentId: classmate, date: days[0]!, part: 'late', state: 'accepted' });
+    await insertAbsenceNote(db, { studentId: classmate, date: '2025-09-16', state: 'declined' });
+    const excused = await readPdf((await card(admin, classmate, 2025, 1)).rawPayload);
+    expect(excused.text).toMatch(new RegExp(`Sessions Absent\\s+${possible - attended} of ${possible} \\(3 excused\\)`));
+    expect(excused.text).toMatch(new RegExp(`Sessions Late\\s+2 of ${possible} \\(1 excused\\)`));
   });
 });
 

@@ -4,7 +4,7 @@ import { seesUnpostedReportCards, type Caller } from '../access/roles.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import { schoolDateTime, schoolToday } from '../../shared/dates.js';
-import { countAttendance, summarizeAttendance } from '../../shared/attendance.stats.js';
+import { attendanceFigures, countAttendance, excusedDaysOf, summarizeAttendance } from '../../shared/attendance.stats.js';
 import { SESSIONS_PER_SCHOOL_DAY, listSchoolDays } from '../../shared/school-days.js';
 import type { TermNumber } from '../../shared/school.constants.js';
 import { checkGradeKey, rankByAverage, roundToTenth } from '../../shared/term-reports.grading.js';
@@ -161,9 +161,10 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
  * Sessions absent and late out of the possible sessions of the term, per student (two per school
  * day: the term's dates minus weekends and school holidays, up to today for a term still
  * running). A session counts as the attendance screen counts it (src/shared/attendance.stats.ts);
- * each late arrival is one late session. Null when the term has no dates or the school recorded
- * no attendance at all in it: the card says "Not recorded" rather than counting every session as
- * absent.
+ * each late arrival is one late session. How many of them accepted absence notes excuse is
+ * counted by the screen's own `attendanceFigures` (D93). Null when the term has no dates or the
+ * school recorded no attendance at all in it: the card says "Not recorded" rather than counting
+ * every session as absent.
  */
 async function termAttendance(db: Db, studentIds: readonly string[], year: number, term: number, now: Date = new Date()) {
   const dates = await repo.findAcademicTerm(db, year, term);
@@ -176,12 +177,24 @@ async function termAttendance(db: Db, studentIds: readonly string[], year: numbe
   const schoolDays = listSchoolDays(dates.start_date, end, holidays);
   const open = new Set(schoolDays);
   const byStudent = groupBy(records, (record) => record.student_id);
+  const notesOf = groupBy(await repo.listExcusingNotesOf(db, studentIds, dates.start_date, end), (note) => note.student_id);
   return new Map(
     studentIds.map((studentId) => {
+      const own = byStudent.get(studentId) ?? [];
       // The attendance screen's own counting (R10: a time in without a time out is both sessions).
-      const counted = countAttendance((byStudent.get(studentId) ?? []).filter((record) => open.has(record.date_scanned)));
+      const counted = countAttendance(own.filter((record) => open.has(record.date_scanned)));
       const summary = summarizeAttendance(schoolDays.length * SESSIONS_PER_SCHOOL_DAY, counted.present, counted.lates);
-      return [studentId, { possibleSessions: summary.possible, absentSessions: summary.absent, lateSessions: summary.lates }] as const;
+      const excused = attendanceFigures(schoolDays, own, true, excusedDaysOf(notesOf.get(studentId) ?? []));
+      return [
+        studentId,
+        {
+          possibleSessions: summary.possible,
+          absentSessions: summary.absent,
+          absentSessionsExcused: excused.sessionsAbsentExcused,
+          lateSessions: summary.lates,
+          lateSessionsExcused: Math.min(excused.daysLateExcused, summary.lates),
+        },
+      ] as const;
     }),
   );
 }

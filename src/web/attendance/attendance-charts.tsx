@@ -31,20 +31,23 @@ interface AttendanceDoughnutProps {
   percent: number;
   /** What the percentage is of, under it in the middle ('of sessions', 'of days on time'). */
   caption: string;
-  segments: [LegendEntry, LegendEntry];
+  segments: LegendEntry[];
+  /** A line under the legend that says more of one segment ('Late (excused): 1 day'). */
+  note?: string;
   /** The sentence a screen reader reads instead of the picture. */
   description: string;
   testId: string;
 }
 
 /** One doughnut with its percentage in the middle and its 'Label: n' legend below. */
-function AttendanceDoughnut({ title, percent, caption, segments, description, testId }: AttendanceDoughnutProps) {
-  const empty = segments[0].value + segments[1].value === 0;
+function AttendanceDoughnut({ title, percent, caption, segments, note, description, testId }: AttendanceDoughnutProps) {
+  const empty = segments.every((segment) => segment.value === 0);
   const data = {
     labels: segments.map((s) => s.label),
     datasets: [
       {
-        data: empty ? [0, 1] : segments.map((s) => s.value),
+        // Nothing to count: the last segment's colour draws the whole ring.
+        data: empty ? segments.map((_, index) => (index === segments.length - 1 ? 1 : 0)) : segments.map((s) => s.value),
         backgroundColor: segments.map((s) => s.color),
         borderWidth: 0,
       },
@@ -94,6 +97,11 @@ function AttendanceDoughnut({ title, percent, caption, segments, description, te
           </Box>
         ))}
       </Box>
+      {note && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, textAlign: 'center' }}>
+          {note}
+        </Typography>
+      )}
     </Paper>
   );
 }
@@ -101,12 +109,15 @@ function AttendanceDoughnut({ title, percent, caption, segments, description, te
 const days = (n: number) => (n === 1 ? 'day' : 'days');
 
 /**
- * The attendance (sessions present vs absent) and punctuality (days on time vs late) doughnuts of
- * each in its own unit and saying which (D76; the words are src/shared/attendance.stats.ts).
+ * The attendance (sessions present, absent excused, absent unexcused) and punctuality (days on time
+ * vs late, and how many late days are excused) doughnuts, each in its own unit and saying which
+ * (D76; excused from accepted absence notes, D93; the words are src/shared/attendance.stats.ts).
  */
 export function AttendanceCharts({ figures }: { figures: AttendanceFigures }) {
   const theme = useTheme();
-  const grey = '#c4ccd6';
+  // Absent in greys: the excused part lighter, the unexcused part, the one to act on, darker.
+  const lightGrey = '#c4ccd6';
+  const darkGrey = '#6b7785';
   const w = ATTENDANCE_WORDS;
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
@@ -117,9 +128,10 @@ export function AttendanceCharts({ figures }: { figures: AttendanceFigures }) {
         testId="attendance-chart"
         segments={[
           { label: w.sessionsPresent, value: figures.sessionsPresent, color: theme.palette.success.main },
-          { label: w.sessionsAbsent, value: figures.sessionsAbsent, color: grey },
+          { label: w.sessionsAbsentExcused, value: figures.sessionsAbsentExcused, color: lightGrey },
+          { label: w.sessionsAbsentUnexcused, value: figures.sessionsAbsentUnexcused, color: darkGrey },
         ]}
-        description={`${w.attendance} ${figures.attendancePercent}%: ${figures.sessionsPresent} of ${figures.possibleSessions} sessions present, ${figures.sessionsAbsent} absent.`}
+        description={`${w.attendance} ${figures.attendancePercent}%: ${figures.sessionsPresent} of ${figures.possibleSessions} sessions present, ${figures.sessionsAbsent} absent (${figures.sessionsAbsentExcused} excused, ${figures.sessionsAbsentUnexcused} unexcused).`}
       />
       <AttendanceDoughnut
         title={`${w.punctuality} (days at school)`}
@@ -130,7 +142,8 @@ export function AttendanceCharts({ figures }: { figures: AttendanceFigures }) {
           { label: w.onTime, value: figures.daysOnTime, unit: days(figures.daysOnTime), color: theme.palette.primary.main },
           { label: w.late, value: figures.daysLate, unit: days(figures.daysLate), color: theme.palette.error.main },
         ]}
-        description={`${w.punctuality} ${figures.punctualityPercent}%: on time ${figures.daysOnTime} and late ${figures.daysLate} of ${figures.daysAtSchool} days at school.`}
+        note={`${w.lateExcused}: ${figures.daysLateExcused} ${days(figures.daysLateExcused)}`}
+        description={`${w.punctuality} ${figures.punctualityPercent}%: on time ${figures.daysOnTime} and late ${figures.daysLate} (${figures.daysLateExcused} excused) of ${figures.daysAtSchool} days at school.`}
       />
     </Box>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { AcademicTerm, StudentAttendance } from '../../shared/attendance.schemas.js';
-import { attendanceFigures } from '../../shared/attendance.stats.js';
+import { attendanceFigures, type ExcusedParts } from '../../shared/attendance.stats.js';
 import { formClassName } from '../../shared/form-class.js';
 import { TERM_NAMES, academicYearLabel, type TermNumber } from '../../shared/school.constants.js';
 import { BackToStudents } from '../components/back-to-students.js';
@@ -65,6 +65,11 @@ export function AttendancePage() {
   return <AttendanceView data={attendance.data} studentId={studentId!} onTerm={setTerm} showBack={isStaff} />;
 }
 
+/** The answer's excused days by date, as the shared counting and the daily table read them. */
+function excusedByDay(days: StudentAttendance['excused_days']): Map<string, ExcusedParts> {
+  return new Map(days.map(({ date, am, pm, late }) => [date, { am, pm, late }] as const));
+}
+
 function studentName(student: StudentAttendance['student']): string {
   return [student.first_name, student.last_name].filter(Boolean).join(' ') || student.id;
 }
@@ -78,8 +83,10 @@ interface AttendanceViewProps {
 }
 
 function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewProps) {
-  // The shared counting over the term's school days and records, as the report PDF counts them (D76).
-  const figures = attendanceFigures(data.school_days, data.attendance_records, data.recorded);
+  // The shared counting over the term's school days and records, as the report PDF counts them (D76),
+  // with what accepted absence notes excuse (D93).
+  const excused = useMemo(() => excusedByDay(data.excused_days), [data.excused_days]);
+  const figures = attendanceFigures(data.school_days, data.attendance_records, data.recorded, excused);
   const name = studentName(data.student);
   const currentTerm = data.year !== null && data.term !== null ? { year: data.year, term: Number(data.term) } : null;
   const selectValue = currentTerm ? `${currentTerm.year}-${currentTerm.term}` : '';
@@ -150,7 +157,7 @@ function AttendanceView({ data, studentId, onTerm, showBack }: AttendanceViewPro
         <>
           <AttendanceCharts figures={figures} />
           <AttendanceTotals figures={figures} />
-          <AttendanceTable schoolDays={data.school_days} records={data.attendance_records} />
+          <AttendanceTable schoolDays={data.school_days} records={data.attendance_records} excused={excused} />
         </>
       ) : (
         // Zeros here would read as a term of absences: the school kept no register (D41).

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AttendanceRecord } from '../../shared/attendance.schemas.js';
-import { isPresentAm, isPresentPm } from '../../shared/attendance.stats.js';
+import { ATTENDANCE_WORDS, isPresentAm, isPresentPm, type ExcusedParts } from '../../shared/attendance.stats.js';
 
 /** Hidden on screen, read by screen readers. */
 const visuallyHidden = {
@@ -40,13 +40,43 @@ function Dashes({ spoken }: { spoken: string }) {
   );
 }
 
-/** A check when the session was attended, '--' when not (docs/requirements.md R10). */
-function SessionCell({ present }: { present: boolean }) {
+/** The short word 'Excused' a cell shows for what an accepted absence note covers (D93); narrow enough for a phone's column. */
+const EXCUSED_MARK = { display: 'block', fontSize: '0.7rem', fontWeight: 600, lineHeight: 1.2, color: 'text.secondary' } as const;
+
+/**
+ * A check when the session was attended, '--' when not (docs/requirements.md R10), 'Excused' when
+ * an accepted absence note covers the missed session (D93), read as "Absent (excused)".
+ */
+function SessionCell({ present, excused }: { present: boolean; excused: boolean }) {
   return (
     <TableCell align="center">
-      {present ? <CheckIcon color="success" fontSize="small" titleAccess="Present" /> : <Dashes spoken="Absent" />}
+      {present ? (
+        <CheckIcon color="success" fontSize="small" titleAccess="Present" />
+      ) : excused ? (
+        <>
+          <Box component="span" aria-hidden sx={EXCUSED_MARK}>
+            {ATTENDANCE_WORDS.excused}
+          </Box>
+          <Box component="span" sx={visuallyHidden}>
+            {ATTENDANCE_WORDS.absentExcused}
+          </Box>
+        </>
+      ) : (
+        <Dashes spoken="Absent" />
+      )}
     </TableCell>
   );
+}
+
+const NOTHING_EXCUSED: ExcusedParts = { am: false, pm: false, late: false };
+
+/** A day without a record: absent all day, and which of its sessions a note excuses. */
+function absentAllDayWords(excused: ExcusedParts): string {
+  const w = ATTENDANCE_WORDS;
+  if (excused.am && excused.pm) return w.absentAllDayExcused;
+  if (excused.am) return w.absentAllDayMorningExcused;
+  if (excused.pm) return w.absentAllDayAfternoonExcused;
+  return w.absentAllDay;
 }
 
 /** The date search narrows by any part of the date as shown (yyyy-MM-dd): '2026-10', '-05', '10-0'. */
@@ -68,13 +98,22 @@ export function dailyRows(schoolDays: readonly string[], records: readonly Atten
   return dates.map((date) => ({ date, record: byDate.get(date) }));
 }
 
+interface AttendanceTableProps {
+  schoolDays: readonly string[];
+  records: readonly AttendanceRecord[];
+  /** What accepted absence notes excuse, by day (D93). */
+  excused?: ReadonlyMap<string, ExcusedParts>;
+}
+
 /**
  * The records table (R10): searchable by date; Date, AM, PM, Late, Time In, Time Out; Late
- * 'Y' in red or '--'. One row per school day, a day without a record shown as absent. On wide
+ * 'Y' in red or '--'. One row per school day, a day without a record shown as absent. What an
+ * accepted absence note covers says so (D93): a missed session 'Excused', a late arrival 'Y' with
+ * 'Excused' under it, a day without a record 'Absent all day (excused)'; none of it in red. On wide
  * screens the table scrolls in a box of 60vh under a sticky header (R10); on phones it is part
  * of the page (a 40vh box inside a scrolling page traps the thumb, D41).
  */
-export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly string[]; records: readonly AttendanceRecord[] }) {
+export function AttendanceTable({ schoolDays, records, excused = new Map() }: AttendanceTableProps) {
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
   const days = useMemo(() => dailyRows(schoolDays, records), [schoolDays, records]);
@@ -127,14 +166,15 @@ export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly 
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map(({ date, record }) =>
-              record === undefined ? (
+            {rows.map(({ date, record }) => {
+              const covered = excused.get(date) ?? NOTHING_EXCUSED;
+              return record === undefined ? (
                 <TableRow key={date} hover>
                   <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
                     {date}
                   </TableCell>
-                  <TableCell colSpan={5} align="center" sx={{ color: 'error.main', fontWeight: 700 }}>
-                    Absent all day
+                  <TableCell colSpan={5} align="center" sx={{ color: covered.am && covered.pm ? 'text.secondary' : 'error.main', fontWeight: 700 }}>
+                    {absentAllDayWords(covered)}
                   </TableCell>
                 </TableRow>
               ) : (
@@ -142,10 +182,19 @@ export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly 
                   <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
                     {date}
                   </TableCell>
-                  <SessionCell present={isPresentAm(record)} />
-                  <SessionCell present={isPresentPm(record)} />
+                  <SessionCell present={isPresentAm(record)} excused={covered.am} />
+                  <SessionCell present={isPresentPm(record)} excused={covered.pm} />
                   <TableCell align="center">
-                    {record.late === 1 ? (
+                    {record.late === 1 && covered.late ? (
+                      <>
+                        <Typography component="span" sx={{ fontWeight: 700 }}>
+                          Y
+                        </Typography>
+                        <Box component="span" sx={EXCUSED_MARK}>
+                          {ATTENDANCE_WORDS.excused}
+                        </Box>
+                      </>
+                    ) : record.late === 1 ? (
                       <Typography component="span" sx={{ color: 'error.main', fontWeight: 700 }}>
                         Y
                       </Typography>
@@ -156,8 +205,8 @@ export function AttendanceTable({ schoolDays, records }: { schoolDays: readonly 
                   <TableCell align="center">{record.time_in ?? <Dashes spoken="None" />}</TableCell>
                   <TableCell align="center">{record.time_out ?? <Dashes spoken="None" />}</TableCell>
                 </TableRow>
-              ),
-            )}
+              );
+            })}
             {rows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>

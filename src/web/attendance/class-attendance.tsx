@@ -36,7 +36,14 @@ interface Range {
 
 /** Columns a phone leaves out (the ID goes under the name); the rest fit 360 px. */
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
-const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2 } } as const;
+/**
+ * The excused columns (D93), shown where the ten columns fit (beside the admin menu from lg); on
+ * narrower screens the excused count goes under the absent and late figures instead.
+ */
+const FULL_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
+const UNDER_UNTIL_FULL = { display: { xs: 'block', lg: 'none' }, whiteSpace: 'normal' } as const;
+/** Closer from lg, where the excused columns make ten: they fit beside the admin menu in the page's 1200 px. */
+const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap', px: { xs: 0.75, sm: 2, lg: 1 } } as const;
 /** A number column's heading: 'Sessions present' wraps on a phone, so every column stays on the screen. */
 const NUMBER_HEADING = { ...NUMBER, whiteSpace: 'normal' } as const;
 
@@ -82,8 +89,8 @@ export function ClassAttendance() {
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }}>
       <Typography variant="h1">Class Attendance</Typography>
       <Typography color="text.secondary" sx={{ mt: 0.5, mb: 2, maxWidth: '70ch' }}>
-        Each student&apos;s attendance in a class for a range of dates: sessions present and absent, days late, and the percentages. Choosing a class shows this
-        term so far.
+        Each student&apos;s attendance in a class for a range of dates: sessions present and absent, days late, how many of those an accepted absence note
+        excuses, and the percentages. Choosing a class shows this term so far.
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 220px))' }, alignItems: 'start', mb: 1 }}>
         <TextField select label="Class" value={classId} onChange={(event) => setClassId(event.target.value)} size="small" required>
@@ -105,6 +112,23 @@ export function ClassAttendance() {
       {!classId && <Typography color="text.secondary">Choose a class to see its attendance.</Typography>}
       {classId && data && <ClassAttendanceTable data={data} />}
     </Paper>
+  );
+}
+
+/**
+ * A figure with its excused part under it where the excused columns are not shown ('6', '4 excused');
+ * the part may wrap, so on a phone it widens its column no more than the word 'excused'.
+ */
+function WithExcused({ value, excused }: { value: number; excused: number }) {
+  return (
+    <>
+      {value}
+      {excused > 0 && (
+        <Typography component="span" variant="caption" color="text.secondary" sx={UNDER_UNTIL_FULL}>
+          {excused} {ATTENDANCE_WORDS.excused.toLowerCase()}
+        </Typography>
+      )}
+    </>
   );
 }
 
@@ -140,7 +164,10 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
                 <TableCell sx={{ px: { xs: 0.75, sm: 2 } }}>Name</TableCell>
                 <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsPresent}</TableCell>
                 <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.sessionsAbsent}</TableCell>
+                <TableCell sx={{ ...NUMBER_HEADING, ...FULL_ONLY }}>{ATTENDANCE_WORDS.sessionsAbsentExcused}</TableCell>
+                <TableCell sx={{ ...NUMBER_HEADING, ...FULL_ONLY }}>{ATTENDANCE_WORDS.sessionsAbsentUnexcused}</TableCell>
                 <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.daysLate}</TableCell>
+                <TableCell sx={{ ...NUMBER_HEADING, ...FULL_ONLY }}>{ATTENDANCE_WORDS.daysLateExcused}</TableCell>
                 <TableCell sx={NUMBER_HEADING}>{ATTENDANCE_WORDS.attendance}</TableCell>
                 <TableCell sx={{ ...NUMBER_HEADING, ...WIDE_ONLY }}>{ATTENDANCE_WORDS.punctuality}</TableCell>
               </TableRow>
@@ -156,8 +183,16 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
                     </Typography>
                   </TableCell>
                   <TableCell sx={NUMBER}>{row.present}</TableCell>
-                  <TableCell sx={{ ...NUMBER, color: row.absent > 0 ? 'error.main' : undefined }}>{row.absent}</TableCell>
-                  <TableCell sx={NUMBER}>{row.lates}</TableCell>
+                  {/* Red while some absence is unexcused: the ones to follow up. */}
+                  <TableCell sx={{ ...NUMBER, color: row.absent_unexcused > 0 ? 'error.main' : undefined }}>
+                    <WithExcused value={row.absent} excused={row.absent_excused} />
+                  </TableCell>
+                  <TableCell sx={{ ...NUMBER, ...FULL_ONLY }}>{row.absent_excused}</TableCell>
+                  <TableCell sx={{ ...NUMBER, ...FULL_ONLY, color: row.absent_unexcused > 0 ? 'error.main' : undefined }}>{row.absent_unexcused}</TableCell>
+                  <TableCell sx={NUMBER}>
+                    <WithExcused value={row.lates} excused={row.lates_excused} />
+                  </TableCell>
+                  <TableCell sx={{ ...NUMBER, ...FULL_ONLY }}>{row.lates_excused}</TableCell>
                   <TableCell sx={NUMBER}>{row.attendance_percent}%</TableCell>
                   <TableCell sx={{ ...NUMBER, ...WIDE_ONLY }}>{row.punctuality_percent}%</TableCell>
                 </TableRow>
@@ -170,8 +205,15 @@ function ClassAttendanceTable({ data }: { data: ClassAttendanceData }) {
                   Class total ({data.students.length})
                 </TableCell>
                 <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.present}</TableCell>
-                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.absent}</TableCell>
-                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.lates}</TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>
+                  <WithExcused value={data.totals.absent} excused={data.totals.absent_excused} />
+                </TableCell>
+                <TableCell sx={{ ...NUMBER, ...FULL_ONLY, fontWeight: 600 }}>{data.totals.absent_excused}</TableCell>
+                <TableCell sx={{ ...NUMBER, ...FULL_ONLY, fontWeight: 600 }}>{data.totals.absent_unexcused}</TableCell>
+                <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>
+                  <WithExcused value={data.totals.lates} excused={data.totals.lates_excused} />
+                </TableCell>
+                <TableCell sx={{ ...NUMBER, ...FULL_ONLY, fontWeight: 600 }}>{data.totals.lates_excused}</TableCell>
                 <TableCell sx={{ ...NUMBER, fontWeight: 600 }}>{data.totals.attendance_percent}%</TableCell>
                 <TableCell sx={WIDE_ONLY} />
               </TableRow>
