@@ -5,8 +5,11 @@ import { DEMO_FAMILY, DEMO_STUDENTS, demoTeacherUsername } from '../../src/serve
 import { runAttendanceDigest } from '../../src/server/notices/notices.service.js';
 import { ABSENCE_NOTE_MESSAGES as NOTE_MESSAGES, ABSENCE_NOTE_STATE_LABELS } from '../../src/shared/absence-notes.schemas.js';
 import { schoolToday } from '../../src/shared/dates.js';
+import { ClassAttendanceSchema } from '../../src/shared/attendance.schemas.js';
+import { ATTENDANCE_WORDS } from '../../src/shared/attendance.stats.js';
 import { pastSchoolDaysOfTerm } from '../support/absence-notes.js';
 import { browserSpec, signIn, useMailedPortal } from '../support/e2e.js';
+import { readPdf } from '../support/pdf-text.js';
 
 /**
  * A family explains an absence and the school decides (docs/decisions.md D93), in a real browser
@@ -36,8 +39,12 @@ beforeAll(async () => {
   days = [first, second];
   // Absent is a school day without a gate record (docs/requirements.md R10).
   await db.deleteFrom('attendance_records').where('student_id', '=', child.student_id).where('date_scanned', 'in', days).execute();
-  expect(await runAttendanceDigest(db, { date: second })).toMatchObject({ sent: expect.any(Number) });
+  const { sent } = await runAttendanceDigest(db, { date: second });
+  expect(sent).toBeGreaterThan(0);
 });
+
+/** Text as a literal in a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Types a date into an MUI X date field, section by section, as a keyboard user would. */
 async function typeDate(page: Page, label: string, isoDate: string): Promise<void> {
@@ -92,7 +99,7 @@ describe('absence notes', () => {
     expect(attachment.mime).toBe('image/jpeg');
     // Made small on the phone before it was sent, as a document's photo is.
     const { width, height } = await sharp(Buffer.from(attachment.bytes)).metadata();
-    expect(Math.max(width!, height!)).toBeLessThan(3200);
+    expect(Math.max(width, height)).toBeLessThan(3200);
   });
 
   it('another class’s form teacher cannot see the note (1280px)', async () => {
@@ -128,7 +135,7 @@ describe('absence notes', () => {
     expect((await storedNote()).state).toBe('accepted');
   });
 
-  it('the parent reads the school’s answer on the phone (390px)', async () => {
+  it('the parent reads the school’s answer on the phone, and the days count as excused on the attendance screen and its PDF (390px)', async () => {
     const page = await spec.open(PHONE);
     await signIn(page, spec.portal, { email: DEMO_FAMILY.email }, `/absence-notes?student=${child.student_id}`);
     const note = page.getByTestId('absence-note').first();
@@ -138,5 +145,49 @@ describe('absence notes', () => {
     // Told once: the decision's mail reached the family.
     const decided = () => inbox().messages.filter((mail) => mail.recipients.includes(DEMO_FAMILY.email) && mail.subject.startsWith('Absence note for ') && mail.subject.endsWith(': accepted'));
     await expect.poll(() => decided().length, { timeout: 30_000 }).toBe(1);
+  
+    // The attendance screen: each day of the note is absent all day, excused; none unexcused.
+    const { school_days: schoolDays } = await storedNote().then(async (note) => ({
+      school_days: (await page.evaluate(async (id) => (await (await fetch(`/api/absence-notes/${id}`)).json()) as { note: { school_days: number } }, note.id)).note.school_days,
+    }));
+    expect(schoolDays).toBeGreaterThanOrEqual(2);
+    await page.goto(spec.url(`/attendance?student=${child.student_id}`));
+    const records = page.getByRole('table', { name: 'Attendance records' });
+    for (const day of days) {
+      await records.getByRole('row', { name: new RegExp(day) }).getByText(ATTENDANCE_WORDS.absentAllDayExcused, { exact: true }).waitFor();
+    }
+    // The range's PDF says so too.
+    const pdfBytes = await page.evaluate(async ([id, from, to]) => {
+      const response = await fetch(`/api/student-attendance-report/${id}/${from}/${to}`);
+      return response.ok ? [...new Uint8Array(await response.arrayBuffer())] : response.status;
+    }, [child.student_id, days[0], days[1]] as const);
+    expect(Array.isArray(pdfBytes)).toBe(true);
+    const pdf = await readPdf(Buffer.from(pdfBytes as number[]));
+    const compact = (text: string) => text.replace(/\s+/g, '');
+    for (const day of days) expect(pdf.compact).toMatch(new RegExp(`${day}[A-Za-z]{3}${literal(compact(ATTENDANCE_WORDS.absentExcused)).repeat(2)}`));
+    expect(pdf.compact).toContain(`${compact(ATTENDANCE_WORDS.sessionsAbsentExcused)}${2 * schoolDays}`);
+    expect(pdf.compact).toContain(`${compact(ATTENDANCE_WORDS.sessionsAbsentUnexcused)}0`);
+  });
+
+  it('Class Attendance shows the two days as excused to the class’s form teacher (1280px)', async () => {
+    const page = await spec.open(DESK);
+    await signIn(page, spec.portal, { username: demoTeacherUsername('5A') }, '/admin/dashboard?view=classAttendance');
+    await page.getByRole('combobox', { name: 'Class' }).click();
+    await page.getByRole('option', { name: 'Form 5 5A' }).click();
+    await typeDate(page, 'Start date', days[0]);
+    await typeDate(page, 'End date', days[1]);
+    const answer = ClassAttendanceSchema.parse(
+      await page.evaluate(async ([from, to]): Promise<unknown> => (await fetch(`/api/class-attendance?class_id=5A&from=${from}&to=${to}`)).json(), [days[0], days[1]] as const),
+    );
+    const mine = answer.students.find((row) => row.id === child.student_id)!;
+    expect([mine.absent_excused, mine.absent_unexcused, mine.absent]).toEqual([mine.absent, 0, mine.absent]);
+    expect(mine.absent).toBeGreaterThanOrEqual(4);
+    const table = page.getByRole('table', { name: `Form 5 5A · ${days[0]} to ${days[1]}` });
+    await table.waitFor();
+    const headers = await table.locator('thead th').allInnerTexts();
+    const cell = (header: string) => table.getByRole('row', { name: new RegExp(childName) }).locator('th, td').nth(headers.indexOf(header));
+    expect(headers).toContain(ATTENDANCE_WORDS.sessionsAbsentExcused);
+    await expect.poll(() => cell(ATTENDANCE_WORDS.sessionsAbsentExcused).innerText()).toBe(String(mine.absent));
+    expect(await cell(ATTENDANCE_WORDS.sessionsAbsentUnexcused).innerText()).toBe('0');
   });
 });
