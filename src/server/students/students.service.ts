@@ -206,13 +206,16 @@ function reportHeading(schoolName: string, formClass: repo.FormClassRow | null, 
 /**
  * A class's students in the reports' order (by name, as `byName` compares them, the same on both
  * engines): only their names are read for the whole class, and the ids handed back in pieces of
- * at most `perPiece` students, each printed as a section of its own (D94). A class's rows are
+ * at most `perPiece` students, as even as may be, each printed as a section of its own (D94). A class's rows are
  * then read a piece at a time, so what is held is a piece, not a class, however large the class.
  */
 async function classPieces(db: Db, scope: repo.StudentScope, perPiece: number): Promise<string[][]> {
   const ids = (await repo.listStudentNames(db, scope)).sort(byName).map((student) => student.id);
+  if (ids.length === 0) return [];
+  // Pieces of even size: a class one student over a piece is two halves, not a page of one.
+  const size = Math.ceil(ids.length / Math.ceil(ids.length / perPiece));
   const pieces: string[][] = [];
-  for (let at = 0; at < ids.length; at += perPiece) pieces.push(ids.slice(at, at + perPiece));
+  for (let at = 0; at < ids.length; at += size) pieces.push(ids.slice(at, at + size));
   return pieces;
 }
 
