@@ -12,9 +12,10 @@ export const ROWS_PER_PART = 1_000;
  * students/report-sections.ts) in order; each starts on a new page. Whole sections are gathered into
  * a part until the next would take it past `rowsPerPart` rows; the part's rows are then sent to
  * the pool, which lays it out and writes it while the caller gathers the next sections, and
- * `finish` joins the parts and numbers every page (join-parts.ts). Memory is one part's layout and
- * the finished parts' bytes, however large the school; each part costs ~25 ms of font set-up,
- * hence parts of many small classes rather than one part a class.
+ * `finish` joins the parts and numbers every page (join-parts.ts). A class larger than a part is
+ * added in pieces of at most a part, each piece after the first `continued` (D94). Memory is one
+ * part's layout and the finished parts' bytes, however large the school or a class; each part
+ * costs ~25 ms of font set-up, hence parts of many small classes rather than one part a class.
  */
 export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
   private readonly parts: Promise<Uint8Array>[] = [];
@@ -36,9 +37,12 @@ export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
     this.openingLater = options.openingLater ?? false;
   }
 
-  /** Adds a section of about `rows` rows, starting on a new page. */
-  async add(section: S, rows: number): Promise<void> {
-    if (this.batch.length > 0 && this.batchRows + rows > this.rowsPerPart) await this.flush();
+  /**
+   * Adds a section of about `rows` rows, starting on a new page. `continued`: the section goes on
+   * with the one before (a piece of a class larger than a part, D94), and starts a part of its own.
+   */
+  async add(section: S, rows: number, options: { continued?: boolean } = {}): Promise<void> {
+    if (this.batch.length > 0 && (options.continued || this.batchRows + rows > this.rowsPerPart)) await this.flush();
     const opensPrintout = this.sections === 0 && !this.openingLater;
     this.batch.push({ start: opensPrintout ? 'document' : this.batch.length > 0 ? 'page' : 'part', section });
     this.batchRows += rows;

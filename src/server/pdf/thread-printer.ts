@@ -46,8 +46,14 @@ function newPrinter(): Printer {
   return new PdfPrinter(fonts);
 }
 
+/** Where a printout's pages fall in a longer one: after `before` pages, of `total` in all (join-parts.ts). */
+export interface PageNumbering {
+  before: number;
+  total: number;
+}
+
 /** The portal's printout → pdfmake's document definition: the footer function, pictures as data URLs, the default font. */
-function toPdfmake(printout: Printout, footerPart: FooterPart): TDocumentDefinitions {
+function toPdfmake(printout: Printout, footerPart: FooterPart, numbering?: PageNumbering): TDocumentDefinitions {
   const { footer, images, ...rest } = printout;
   const definition: TDocumentDefinitions = { ...rest, defaultStyle: { font: 'Roboto', fontSize: 9, ...printout.defaultStyle } };
   if (footer?.sections) {
@@ -58,7 +64,8 @@ function toPdfmake(printout: Printout, footerPart: FooterPart): TDocumentDefinit
       return footerContent({ smallPrint: sections[at.section]?.smallPrint ?? '' }, at.page, at.pages, footerPart);
     };
   } else if (footer) {
-    definition.footer = (currentPage, pageCount) => footerContent(footer, currentPage, pageCount, footerPart);
+    definition.footer = (currentPage, pageCount) =>
+      footerContent(footer, currentPage + (numbering?.before ?? 0), numbering?.total ?? pageCount, footerPart);
   }
   if (images) {
     // pdfmake's image dictionary takes data URLs (or file paths, which a printout never names).
@@ -104,11 +111,12 @@ function sectionPaging(content: TDocumentDefinitions['content']): (currentPage: 
 /**
  * Lays out and writes a printout on this thread: its PDF bytes. `footerPart` 'small-print' leaves
  * 'Page n of m' out of the foot, for a part of a printout made in parts (`printPart`);
- * 'page-number' writes only the number, for the pages join-parts.ts stamps on the joined parts.
+ * 'page-number' writes only the number, for the pages join-parts.ts stamps on the joined parts;
+ * `numbering` then numbers them as pages of the whole printout.
  */
-export function printPdf(printout: Printout, footerPart: FooterPart = 'whole'): Promise<Buffer> {
+export function printPdf(printout: Printout, footerPart: FooterPart = 'whole', numbering?: PageNumbering): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const pdf = newPrinter().createPdfKitDocument(toPdfmake(printout, footerPart), { tableLayouts: TABLE_LAYOUTS });
+    const pdf = newPrinter().createPdfKitDocument(toPdfmake(printout, footerPart, numbering), { tableLayouts: TABLE_LAYOUTS });
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf-text.js';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.js';
 import { testConfig } from '../../../tests/support/test-config.js';
-import { makeParentsContact, makeRegistrationReport } from './students.service.js';
+import { makeParentsContact, makeRegistrationReport, resolveReportClass } from './students.service.js';
 
 /**
  * The text of the school-wide documents, page by page, on the demo school: the all-classes
@@ -62,5 +62,31 @@ describe('the school-wide documents read as before, page by page', { timeout: 12
   it('the same Parents Contact when every class is a part of its own', async () => {
     const contacts = await textOf(await makeParentsContact(t.database.db, testConfig().schoolName, null, { rowsPerPart: 40 }));
     await expect(contacts.text).toMatchFileSnapshot('__snapshots__/parents-contact-all.txt');
+  });
+});
+
+// A class larger than a part is printed in pieces of a part each (D94): every student once, in the
+// order of the whole class, each piece after the first headed '(continued)', the class total once.
+describe('a class larger than a part', { timeout: 120_000 }, () => {
+  const studentIds = (text: string) => text.match(/\b2026\d{4}\b/g) ?? [];
+
+  it('the registration report prints all of its students once, in order, and its total once', async () => {
+    const formClass = await resolveReportClass(t.database.db, '1A');
+    const whole = await textOf(await makeRegistrationReport(t.database.db, testConfig().schoolName, formClass));
+    const pieces = await textOf(await makeRegistrationReport(t.database.db, testConfig().schoolName, formClass, { rowsPerPart: 10 }));
+    expect(studentIds(whole.text)).toHaveLength(32);
+    expect(studentIds(pieces.text)).toEqual(studentIds(whole.text));
+    expect(pieces.text.match(/Form 1 1A — Form Teacher: [^\n]*?\(continued\)/g)).toHaveLength(3);
+    expect(pieces.text.match(/Class total 32 students/g)).toHaveLength(1);
+    expect(pieces.text).toContain(`Page ${pieces.pages} of ${pieces.pages}`);
+  });
+
+  it('Parents Contact prints all of its students once, in order, each piece counting the whole class', async () => {
+    const formClass = await resolveReportClass(t.database.db, '1A');
+    const whole = await textOf(await makeParentsContact(t.database.db, testConfig().schoolName, formClass));
+    const pieces = await textOf(await makeParentsContact(t.database.db, testConfig().schoolName, formClass, { rowsPerPart: 10 }));
+    expect(studentIds(whole.text)).toHaveLength(32);
+    expect(studentIds(pieces.text)).toEqual(studentIds(whole.text));
+    expect(pieces.text.match(/\(32 students, continued\)/g)?.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -71,6 +71,11 @@ export interface ContactClass {
   formLevel: number | null;
   formTeacher: string | null;
   students: ContactRow[];
+  /**
+   * Absent: the whole class. Present: a piece of a class larger than a part (D94), which starts on
+   * a new page, '(continued)' after the first, its heading counting the whole class's students.
+   */
+  piece?: { continued: boolean; studentCount: number };
 }
 
 /** What every part shares: Letter, landscape, the foot (PdfInParts numbers the pages). */
@@ -96,7 +101,8 @@ export function parentsContactHeader(heading: ReportHeading): Content {
  */
 export function parentsContactSection(group: ContactClass, opening?: Content): Content[] {
   const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
-  const heading = `${classTitle(group)}${teacher} (${group.students.length} students)`;
+  const continued = group.piece?.continued ? ', continued' : '';
+  const heading = `${classTitle(group)}${teacher} (${group.piece?.studentCount ?? group.students.length} students${continued})`;
   const top = opening ? [opening] : [];
   if (group.students.length === 0) return [...top, sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }];
   return [

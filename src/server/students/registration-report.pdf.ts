@@ -34,6 +34,18 @@ export interface ReportClass {
   formLevel: number | null;
   formTeacher: string | null;
   students: ReportStudent[];
+  /** Absent: the whole class. Present: a piece of a class larger than a part (D94). */
+  piece?: ClassPiece;
+}
+
+/**
+ * A piece of a class printed in several (D94): each starts on a new page with the class's heading,
+ * '(continued)' after the first; the class's total line ends the last piece only.
+ */
+export interface ClassPiece {
+  continued: boolean;
+  /** The whole class's totals, on the last piece; null on the others. */
+  totals: Totals | null;
 }
 
 /** What names the document on its first page and at the foot of every page. */
@@ -130,8 +142,7 @@ function summaryTable(classes: readonly ClassSummary[], school: Totals): Content
 }
 
 function classTable(group: ReportClass, caption: string): Content {
-  const t = totalsOf(group.students);
-  const of = (n: number) => `${n} of ${t.students}`;
+  const t = group.piece ? group.piece.totals : totalsOf(group.students);
   const headers = ['Student ID', 'Name', ...PROGRESS_STEPS.map(([, label]) => label), 'Missing Documents', 'Terms Agreed'];
   const rows: TableCell[][] = group.students.map((student) => [
     { text: student.id },
@@ -140,7 +151,10 @@ function classTable(group: ReportClass, caption: string): Content {
     { text: student.missingDocuments.length > 0 ? student.missingDocuments.join(', ') : 'None' },
     student.termsAgreed ? { text: student.termsAgreedOn ? `Yes ${student.termsAgreedOn}` : 'Yes' } : { text: 'No', color: '#b3261e' },
   ]);
-  rows.push([bold('Class total'), bold(`${t.students} students`), ...PROGRESS_STEPS.map(([key]) => bold(of(t.steps[key]))), bold(`${t.complete} complete`), bold(of(t.termsAgreed))]);
+  if (t) {
+    const of = (n: number) => `${n} of ${t.students}`;
+    rows.push([bold('Class total'), bold(`${t.students} students`), ...PROGRESS_STEPS.map(([key]) => bold(of(t.steps[key]))), bold(`${t.complete} complete`), bold(of(t.termsAgreed))]);
+  }
   return dataTable(headers, rows, [50, '*', 42, 42, 42, 42, 48, 46, 130, 58], { caption, keepRowsWhole: true });
 }
 
@@ -169,7 +183,7 @@ export function registrationSummary(heading: ReportHeading, classes: readonly Cl
 /** A class's section, on pages of its own. Tests read its text back from the joined PDF. */
 export function registrationClassSection(group: ReportClass): Content {
   const teacher = group.formTeacher ? ` — Form Teacher: ${group.formTeacher}` : '';
-  const heading = `${classTitle(group)}${teacher}`;
+  const heading = `${classTitle(group)}${teacher}${group.piece?.continued ? ' (continued)' : ''}`;
   // The heading is the class table's first header row, so it repeats on the class's continued pages.
   return group.students.length > 0 ? classTable(group, heading) : [sectionTitle(heading), { text: 'No students in this class.', color: COLORS.muted }];
 }

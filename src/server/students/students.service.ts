@@ -24,14 +24,14 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import * as repo from './students.repository.js';
-import { PdfInParts } from '../pdf/printout-in-parts.js';
+import { PdfInParts, ROWS_PER_PART } from '../pdf/printout-in-parts.js';
 import type { ReportSection } from './report-sections.js';
 import { parentsContactFrame, type CallListRow } from './parents-contact.js';
 import {
   registrationReportFrame,
+  sumTotals,
   totalsOf,
   type ClassSummary,
-  type ReportClass,
   type ReportHeading,
   type ReportStudent,
 } from './registration-report.pdf.js';
@@ -168,8 +168,14 @@ const documentLabel = (type: string) => DOCUMENT_LABELS[type] ?? type.replaceAll
 const byName = (a: { first_name: string | null; last_name: string | null; id: string }, b: typeof a) =>
   (a.last_name ?? '').localeCompare(b.last_name ?? '', 'en') || (a.first_name ?? '').localeCompare(b.first_name ?? '', 'en') || a.id.localeCompare(b.id);
 
-const PROGRESS_PER_TURN = 200;
 const RECORDS_PER_PAGE = 250;
+/**
+ * Whole records a school-wide document reads at once (D94). A whole record is ~150 columns; 250 of
+ * them fill the server's 4 MB young generation (D91), so each read outlived a scavenge and was
+ * promoted, and a 10,000-student document left ~100 MB of them in the old generation before V8
+ * collected it. 50 a read die young.
+ */
+const RECORDS_PER_READ = 50;
 
 /** One class a school-wide printout covers, and the rows that are its students (D63). */
 interface PrintoutClass {
@@ -198,36 +204,59 @@ function reportHeading(schoolName: string, formClass: repo.FormClassRow | null, 
 }
 
 /**
- * One class of the registration report: its records 250 at a time, its documents and the office's
- * decisions, each student's progress computed by the rules the registration screens use, a slice
- * per event-loop turn, sorted by name.
+ * A class's students in the reports' order (by name, as `byName` compares them, the same on both
+ * engines): only their names are read for the whole class, and the ids handed back in pieces of
+ * at most `perPiece` students, as even as may be, each printed as a section of its own (D94). A class's rows are
+ * then read a piece at a time, so what is held is a piece, not a class, however large the class.
  */
-async function gatherReportClass(db: Db, group: PrintoutClass, today: string): Promise<ReportClass> {
-  const [documents, decisions] = await Promise.all([repo.listDocumentTypesOfClass(db, group.scope), repo.listRegistrationDecisions(db, group.scope)]);
-  const records: repo.StudentRow[] = [];
-  for (;;) {
-    const page = await repo.listStudentRecordsPage(db, group.scope, records.at(-1)?.id ?? null, RECORDS_PER_PAGE);
-    records.push(...page);
-    if (page.length < RECORDS_PER_PAGE) break;
-    await nextTurn();
-  }
-  records.sort(byName);
+async function classPieces(db: Db, scope: repo.StudentScope, perPiece: number): Promise<string[][]> {
+  const ids = (await repo.listStudentNames(db, scope)).sort(byName).map((student) => student.id);
+  if (ids.length === 0) return [];
+  // Pieces of even size: a class one student over a piece is two halves, not a page of one.
+  const size = Math.ceil(ids.length / Math.ceil(ids.length / perPiece));
+  const pieces: string[][] = [];
+  for (let at = 0; at < ids.length; at += size) pieces.push(ids.slice(at, at + size));
+  return pieces;
+}
+
+/** Students a piece of a class holds: a part's rows, less the class's total line. */
+function studentsPerPiece(options: PrintoutOptions): number {
+  return Math.max(1, (options.rowsPerPart ?? ROWS_PER_PART) - 1);
+}
+
+/**
+ * A piece of a class of the registration report: its records RECORDS_PER_READ at a time with
+ * their documents and the office's decisions, each student's progress computed by the rules the
+ * registration screens use, a read per event-loop turn, in the piece's order.
+ */
+async function gatherReportStudents(db: Db, ids: readonly string[], today: string): Promise<ReportStudent[]> {
   const students: ReportStudent[] = [];
-  for (const [index, record] of records.entries()) {
-    if (index > 0 && index % PROGRESS_PER_TURN === 0) await nextTurn();
-    const uploaded = documents.get(record.id) ?? [];
-    const progress = computeProgress(record, uploaded, { today });
-    students.push({
-      id: record.id,
-      name: listName(record),
-      progress,
-      state: registrationStateOf(progress, decisions.get(record.id) ?? null),
-      missingDocuments: DEFAULT_REQUIRED_DOCUMENT_TYPES.filter((type) => !uploaded.includes(type)).map(documentLabel),
-      termsAgreed: record.agree_terms_conditions === 1,
-      termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,
-    });
+  for (let at = 0; at < ids.length; at += RECORDS_PER_READ) {
+    if (at > 0) await nextTurn();
+    const chunk = ids.slice(at, at + RECORDS_PER_READ);
+    const [records, documents, decisions] = await Promise.all([
+      repo.findStudentRecords(db, chunk),
+      repo.listFilledSlotsOf(db, chunk),
+      repo.listRegistrationDecisionsOf(db, chunk),
+    ]);
+    for (const id of chunk) {
+      const record = records.get(id);
+      // Gone since the names were read: not printed.
+      if (!record) continue;
+      const uploaded = documents.get(id) ?? [];
+      const progress = computeProgress(record, uploaded, { today });
+      students.push({
+        id,
+        name: listName(record),
+        progress,
+        state: registrationStateOf(progress, decisions.get(id) ?? null),
+        missingDocuments: DEFAULT_REQUIRED_DOCUMENT_TYPES.filter((type) => !uploaded.includes(type)).map(documentLabel),
+        termsAgreed: record.agree_terms_conditions === 1,
+        termsAgreedOn: record.agree_terms_conditions === 1 ? record.agree_terms_date : null,
+      });
+    }
   }
-  return { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };
+  return students;
 }
 
 /** How a school-wide printout is made: when it is printed, and its part size (tests make small parts). */
@@ -238,9 +267,10 @@ export interface PrintoutOptions {
 
 /**
  * The registration report PDF of one class or of all, made a class at a time (D63): each class is
- * read, then handed to the pool's layout (a few classes a part) while the next is read; only its
- * totals are kept for the summary, which is laid out last and put first. Memory is a part's,
- * whatever the size of the school.
+ * read a piece at a time and handed to the pool's layout (a few classes a part; a class larger
+ * than a part in pieces, D94) while the next is read; only its totals are kept for the summary,
+ * which is laid out last and put first. Memory is a part's, whatever the size of the school or
+ * of a class.
  */
 export async function makeRegistrationReport(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: PrintoutOptions = {}): Promise<Buffer> {
   const now = options.now ?? new Date();
@@ -249,30 +279,61 @@ export async function makeRegistrationReport(db: Db, schoolName: string, formCla
   const pdf = new PdfInParts<ReportSection>(registrationReportFrame(heading), { rowsPerPart: options.rowsPerPart, openingLater: true });
   const summary: ClassSummary[] = [];
   for (const group of await printoutClasses(db, formClass)) {
-    const reportClass = await gatherReportClass(db, group, today);
-    if (group.isRest && reportClass.students.length === 0) continue;
-    summary.push({ classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, totals: totalsOf(reportClass.students) });
-    await pdf.add({ layout: 'registration-class', group: reportClass }, reportClass.students.length + 1);
+    const pieces = await classPieces(db, group.scope, studentsPerPiece(options));
+    if (group.isRest && pieces.length === 0) continue;
+    const reportClass = { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher };
+    if (pieces.length === 0) await pdf.add({ layout: 'registration-class', group: { ...reportClass, students: [] } }, 1);
+    let totals = totalsOf([]);
+    for (const [index, ids] of pieces.entries()) {
+      const students = await gatherReportStudents(db, ids, today);
+      totals = sumTotals([totals, totalsOf(students)]);
+      // A class in several pieces: the pieces after the first say so, the last carries the class's totals.
+      const piece = pieces.length > 1 ? { continued: index > 0, totals: index === pieces.length - 1 ? totals : null } : undefined;
+      await pdf.add({ layout: 'registration-class', group: { ...reportClass, students, piece } }, students.length + 1, { continued: index > 0 });
+    }
+    summary.push({ ...reportClass, totals });
   }
   return pdf.finish({ layout: 'registration-summary', heading, classes: summary });
 }
 
-/** The Parents Contact PDF of one class or of all, made a class at a time (D63): a query and a section per class. */
+/**
+ * The Parents Contact PDF of one class or of all, made a class at a time (D63): a section per
+ * class, read a piece at a time (a class larger than a part in pieces, D94).
+ */
 export async function makeParentsContact(db: Db, schoolName: string, formClass: repo.FormClassRow | null, options: PrintoutOptions = {}): Promise<Buffer> {
   const heading = reportHeading(schoolName, formClass, options.now ?? new Date());
   const pdf = new PdfInParts<ReportSection>(parentsContactFrame(heading), { rowsPerPart: options.rowsPerPart });
   // The school's header opens the first class's section.
   let opening: ReportHeading | undefined = heading;
   for (const group of await printoutClasses(db, formClass)) {
-    const students = (await repo.listContacts(db, group.scope)).sort(byName);
-    if (group.isRest && students.length === 0) continue;
-    const contacts = { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher, students };
-    await pdf.add({ layout: 'parents-contact-class', group: contacts, heading: opening }, students.length + 1);
-    opening = undefined;
+    const pieces = await classPieces(db, group.scope, studentsPerPiece(options));
+    if (group.isRest && pieces.length === 0) continue;
+    const contactClass = { classId: group.classId, formLevel: group.formLevel, formTeacher: group.formTeacher };
+    const studentCount = pieces.reduce((sum, ids) => sum + ids.length, 0);
+    for (const [index, ids] of (pieces.length > 0 ? pieces : [[]]).entries()) {
+      const students = await gatherContacts(db, ids);
+      const piece = pieces.length > 1 ? { continued: index > 0, studentCount } : undefined;
+      await pdf.add({ layout: 'parents-contact-class', group: { ...contactClass, students, piece }, heading: opening }, students.length + 1, { continued: index > 0 });
+      opening = undefined;
+    }
   }
   // A school without a class or a student: the header alone.
   if (opening) await pdf.add({ layout: 'parents-contact-header', heading: opening }, 1);
   return pdf.finish();
+}
+
+/** The contact rows of a piece of a class, RECORDS_PER_PAGE a read, in the piece's order. */
+async function gatherContacts(db: Db, ids: readonly string[]): Promise<repo.ContactRow[]> {
+  const students: repo.ContactRow[] = [];
+  for (let at = 0; at < ids.length; at += RECORDS_PER_PAGE) {
+    const chunk = ids.slice(at, at + RECORDS_PER_PAGE);
+    const byId = new Map((await repo.listContactsOf(db, chunk)).map((row) => [row.id, row]));
+    for (const id of chunk) {
+      const row = byId.get(id);
+      if (row) students.push(row);
+    }
+  }
+  return students;
 }
 
 /** Pages of contact rows for the spreadsheet (keyset by id). */
