@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 
 /**
  * The worker pool (piscina) for CPU-heavy work: rendering PDFs, checking uploaded PDFs, reading
- * uploaded spreadsheets. Work that takes seconds runs on another thread, so one clerk's 40-page
+ * uploaded spreadsheets, writing the office's spreadsheets. Work that takes seconds runs on another thread, so one clerk's 40-page
  * report or 300,000-row import never holds another user's sign-in or save (D33).
  *
  * - Threads: cores − 1 (at least 1), so the event loop keeps a core on a 2-core school server.
