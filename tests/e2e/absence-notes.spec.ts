@@ -113,6 +113,20 @@ describe('absence notes', () => {
     expect(status).toBe(403);
   });
 
+  it('the office finds the waiting note on a phone, every part of its row on the screen (390px)', async () => {
+    const page = await spec.open(PHONE);
+    await signIn(page, spec.portal, { username: 'office' }, '/admin/dashboard?view=absenceNotes');
+    const open = page.getByRole('button', { name: new RegExp(`^Open the note of ${childName}`) });
+    await open.waitFor();
+    const row = page.getByRole('row').filter({ has: open });
+    expect(await row.innerText()).toContain(`${days[0]} to ${days[1]}`);
+    await row.getByText(ABSENCE_NOTE_STATE_LABELS.waiting).waitFor();
+    const box = (await open.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  });
+
   it('the class’s form teacher reads the note beside the two days and accepts it (1280px)', async () => {
     const page = await spec.open(DESK);
     await signIn(page, spec.portal, { username: demoTeacherUsername('5A') }, '/admin/dashboard?view=absenceNotes');

@@ -22,7 +22,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
+import type { SxProps, Theme } from '@mui/material/styles';
 import {
   ABSENCE_NOTE_STATE_LABELS,
   ABSENCE_NOTE_STATES,
@@ -54,6 +54,11 @@ import { noteDays, STATE_COLORS } from './absence-note-words.js';
 import { useAbsenceNote, useAbsenceNoteQueue, useDecideAbsenceNote } from './absence-notes.api.js';
 
 const TITLE = 'Absence Notes';
+
+/** A note's state as a coloured chip. */
+function NoteState({ state, sx }: { state: AbsenceNoteState; sx?: SxProps<Theme> }) {
+  return <Chip size="small" color={STATE_COLORS[state]} label={ABSENCE_NOTE_STATE_LABELS[state]} sx={sx} />;
+}
 
 /**
  * The school's Absence Notes queue (docs/decisions.md D93), for the form teacher (their classes),
@@ -142,10 +147,10 @@ export function AbsenceNotesQueueScreen() {
                 <TableHead>
                   <TableRow>
                     <TableCell>Student</TableCell>
-                    <TableCell>Days</TableCell>
+                    {wide && <TableCell>Days</TableCell>}
                     {wide && <TableCell>Part</TableCell>}
                     {wide && <TableCell>Reason</TableCell>}
-                    <TableCell>State</TableCell>
+                    {wide && <TableCell>State</TableCell>}
                     <TableCell />
                   </TableRow>
                 </TableHead>
@@ -156,14 +161,19 @@ export function AbsenceNotesQueueScreen() {
                         {listName(item.student) || item.student_id}
                         <Typography variant="body2" color="text.secondary">
                           {item.student.class_id ?? '—'}
+                          {/* A phone has room for two columns: the days and the state go under the name. */}
+                          {!wide && ` · ${noteDays(item)}`}
                         </Typography>
+                        {!wide && <NoteState state={item.state} sx={{ mt: 0.5 }} />}
                       </TableCell>
-                      <TableCell>{noteDays(item)}</TableCell>
+                      {wide && <TableCell>{noteDays(item)}</TableCell>}
                       {wide && <TableCell>{ABSENCE_PART_LABELS[item.part]}</TableCell>}
                       {wide && <TableCell>{absenceReasonLabel(item.reason)}</TableCell>}
-                      <TableCell>
-                        <Chip size="small" color={STATE_COLORS[item.state]} label={ABSENCE_NOTE_STATE_LABELS[item.state]} />
-                      </TableCell>
+                      {wide && (
+                        <TableCell>
+                          <NoteState state={item.state} />
+                        </TableCell>
+                      )}
                       <TableCell align="right">
                         <Button size="small" onClick={() => setOpened(item.id)} aria-label={`Open the note of ${listName(item.student) || item.student_id} for ${noteDays(item)}`}>
                           Open
@@ -271,7 +281,7 @@ export function AbsenceNoteDialog({ noteId, onClose }: { noteId: number; onClose
               </Typography>
               <Typography variant="body2" color="text.secondary" component="div">
                 Sent by {note.sent_by ?? (note.sender === 'student' ? 'the student' : 'the family')} on {note.created_at.slice(0, 10)} ·{' '}
-                <Chip size="small" color={STATE_COLORS[note.state]} label={ABSENCE_NOTE_STATE_LABELS[note.state]} />
+                <NoteState state={note.state} />
               </Typography>
               {note.attachment ? (
                 <Link href={note.attachment.url} target="_blank" rel="noopener">
