@@ -29,6 +29,15 @@ export function useFieldSave(field: CatalogueField, value: FieldValue, studentId
   /** The text the server last confirmed for this field (the record's, or a save's taken since). */
   const [confirmed, setConfirmed] = useState(() => asText(value));
   const focused = useRef(false);
+  // A save outlives its field when the step is left mid-save: the draft store keeps the value,
+  // and there is no indicator left to set.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+    };
+  }, []);
   // The draft's own message while the field shows its text; a change being typed has only its rule's.
   const shownProblem = problem !== undefined && problem.draft === draft ? problem : undefined;
   const message = shownProblem && shownProblem.message !== '' ? shownProblem.message : typingMessage;
@@ -90,9 +99,11 @@ export function useFieldSave(field: CatalogueField, value: FieldValue, studentId
     setState('saving');
     const started = Date.now();
     const outcome = await sendDraft(queryClient, account, studentId, field, valid);
+    if (!shown.current) return;
     if (outcome.kind === 'saved') setConfirmed(valid);
     // The save indicator (docs/requirements.md R4): 'saving' for at least 600 ms, then the check, the waiting or the alert icon.
     await sleep(Math.max(0, SAVE_INDICATOR_DELAY_MS - (Date.now() - started)));
+    if (!shown.current) return;
     // The sender may have settled a waiting value meanwhile: the store says where it is now.
     const kept = draftsOf(account)[studentId]?.[field.name];
     if (outcome.kind === 'saved' || (kept === undefined && outcome.kind !== 'refused')) setState('saved');
