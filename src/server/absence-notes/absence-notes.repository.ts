@@ -155,6 +155,8 @@ export async function listQueue(
       // Waiting first, the oldest at the top; then the rest, the latest change first.
       .orderBy((eb) => eb.case().when(isWaiting(eb)).then(0).else(1).end())
       .orderBy((eb) => eb.case().when(isWaiting(eb)).then(eb.ref('absence_notes.created_at')).else('').end())
+      // Two notes sent in the same millisecond: the one stored first is the older.
+      .orderBy((eb) => eb.case().when(isWaiting(eb)).then(eb.ref('absence_notes.id')).else(0).end())
       .orderBy('absence_notes.updated_at', 'desc')
       .orderBy('absence_notes.id', 'desc')
       .limit(limit)

@@ -287,6 +287,9 @@ describe('the queue', () => {
     const late = await insertAbsenceNote(db, { studentId: b!, date: past.at(-11)! });
     const decided = await insertAbsenceNote(db, { studentId: b!, date: past.at(-13)!, state: 'accepted' });
     await db.updateTable('absence_notes').set({ reason: 'weather' }).where('id', '=', late).execute();
+    // Sent in the same millisecond: the note stored first is still the older.
+    const sentAt = (await db.selectFrom('absence_notes').select('created_at').where('id', '=', early).executeTakeFirstOrThrow()).created_at;
+    await db.updateTable('absence_notes').set({ created_at: sentAt }).where('id', '=', late).execute();
     const office = await staff(DEMO_STAFF.office.username);
     const queue = async (query: string) => AbsenceNoteQueueSchema.parse((await office.get(`/api/absence-notes/queue?${query}`)).json());
     const all = await queue('class_id=4B');

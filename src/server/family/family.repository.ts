@@ -240,6 +240,7 @@ export async function listOpenInvitations(db: Db, studentId: string, at: string)
     .where('used_at', 'is', null)
     .where('expires_at', '>', at)
     .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
 }
 
