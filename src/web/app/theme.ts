@@ -13,7 +13,17 @@ import { createTheme } from '@mui/material/styles';
 const FOCUS_RING = { outline: '3px solid #1b4a72', outlineOffset: 2 } as const;
 const INSET_FOCUS_RING = { '&&.Mui-focusVisible, &&:focus-visible': { outlineOffset: -3 } } as const;
 
+/**
+ * A person who has asked their device for less motion (WCAG 2.3.3) gets none of MUI's: no
+ * ripple, and dialogs, menus and sections that appear and go at once instead of fading, growing
+ * or sliding (MUI's own way: transitions of `none` and of no duration). Progress indicators still
+ * turn: they say the portal is working. Read when the page loads.
+ */
+const reducedMotion = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const NO_DURATION = { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 };
+
 export const theme = createTheme({
+  ...(reducedMotion ? { transitions: { create: () => 'none', duration: NO_DURATION } } : {}),
   palette: {
     mode: 'light',
     primary: { main: '#1b4a72', dark: '#12344f', light: '#3d6d96', contrastText: '#ffffff' },
@@ -33,7 +43,7 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {
-    MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible, &:focus-visible': FOCUS_RING } } },
+    MuiButtonBase: { defaultProps: { disableRipple: reducedMotion }, styleOverrides: { root: { '&.Mui-focusVisible, &:focus-visible': FOCUS_RING } } },
     MuiCardActionArea: { styleOverrides: { root: INSET_FOCUS_RING } },
     MuiListItemButton: { styleOverrides: { root: INSET_FOCUS_RING } },
     MuiMenuItem: { styleOverrides: { root: INSET_FOCUS_RING } },
