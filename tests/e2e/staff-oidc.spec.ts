@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_STAFF } from '../../src/server/db/demo-data/demo-accounts.js';
 import { SESSION_COOKIE } from '../../src/server/http/session.js';
+import { SessionAnswerSchema } from '../../src/shared/auth.schemas.js';
 import { browserSpec, startPortal } from '../support/e2e.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
 
@@ -71,7 +72,7 @@ it("a form teacher signs in with the school's account and lands on their class (
   await page.waitForURL((url) => url.pathname === '/admin/dashboard');
   const inClass = await spec.portal.database.db.selectFrom('students').select((eb) => eb.fn.countAll<number>().as('count')).where('class_id', '=', teacher.classId).executeTakeFirstOrThrow();
   await page.getByText(`Total Number of Students: ${Number(inClass.count)}`).waitFor();
-  const session = await page.evaluate(async () => (await fetch('/api/session')).json());
+  const session = SessionAnswerSchema.parse(await page.evaluate(async () => (await (await fetch('/api/session')).json()) as unknown));
   expect(session.user).toMatchObject({ username: teacher.username, staff_role: 'form_teacher', class_ids: [teacher.classId] });
   // "Keep me signed in" went through the provider: the cookie outlives the browser.
   const cookie = (await page.context().cookies(spec.portal.baseUrl)).find((c) => c.name === SESSION_COOKIE)!;
@@ -85,7 +86,7 @@ it("someone without a staff account is sent back to the staff sign-in with the r
   await signInAtProvider(page, 'stranger');
   await page.waitForURL((url) => url.pathname === '/admin');
   await page.getByRole('alert').getByText(/No staff account here has your school e-mail address/).waitFor();
-  const session = await page.evaluate(async () => (await fetch('/api/session')).json());
+  const session = SessionAnswerSchema.parse(await page.evaluate(async () => (await (await fetch('/api/session')).json()) as unknown));
   expect(session.user).toBeNull();
   // Nothing runs off a phone's screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

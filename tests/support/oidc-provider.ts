@@ -107,7 +107,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     clientId,
     clientSecret,
     accounts,
-    async register(redirectUri) {
+    register(redirectUri) {
       provider = new Provider(issuer, {
         clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
         jwks: { keys: [signingKey] },
@@ -121,6 +121,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
         interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
         findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accounts.get(id) }) }),
       });
+      return Promise.resolve();
     },
     async signInThrough(authorizationUrl, login, options = {}) {
       const jar = new Map<string, string>();

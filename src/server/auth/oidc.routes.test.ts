@@ -10,7 +10,7 @@ import { nowIso } from '../db/database.js';
 import { DEMO_ADMIN, DEMO_STAFF, DEMO_STUDENTS } from '../db/demo-data/demo-accounts.js';
 import { hashPassword } from './password.js';
 import { PENDING_SIGN_IN_COOKIE } from './pending-sign-in.js';
-import { OIDC_PENDING_COOKIE } from './oidc.js';
+import { createProviderSignIn, OIDC_PENDING_COOKIE, OIDC_PENDING_TTL_MS, parsePending } from './oidc.js';
 import { SESSION_COOKIE } from '../http/session.js';
 import { serverSecret } from '../http/server-secret.repository.js';
 import { sealTotpSecret, totpSealingKey } from '../staff-2fa/totp-secret.js';
@@ -265,6 +265,17 @@ describe('refused sign-ins: a clear reason on the staff sign-in page, no session
     expect(refusal(await client.get(`${CALLBACK}?code=abc&state=def`))).toBe('not_started');
     expect(refusal(await client.get('/api/oidc/elsewhere/start'))).toBe('not_started');
     expectError(await client.get('/api/oidc/school/start?remember=yes'), 400);
+  });
+
+  it('a sign-in started more than 10 minutes ago is over, even with the right code', async () => {
+    const person = await addPerson();
+    const secret = await serverSecret(t.database.db)();
+    const stale = await createProviderSignIn(testConfig({ oidcProviders: [provider] })).start(provider, secret, false, Date.now() - OIDC_PENDING_TTL_MS - 1000);
+    expect(parsePending(secret, stale.cookie)).toBeNull();
+    const client = browser();
+    client.cookies.set(OIDC_PENDING_COOKIE, stale.cookie);
+    const back = await idp.signInThrough(stale.url, person.login);
+    expect(refusal(await callback(client, back))).toBe('not_started');
   });
 
   it('the provider answers with an error (the person cancelled)', async () => {
