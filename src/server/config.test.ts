@@ -87,3 +87,33 @@ describe('mail: SMTP_URL, MAIL_FROM, PUBLIC_URL', () => {
     for (const reason of [reasonOf({ SMTP_URL: 'x' }), reasonOf({ PUBLIC_URL: 'x' })]) expect(reason).not.toContain('\n');
   });
 });
+
+describe('staff sign-in through the school provider: OIDC_*, STAFF_PASSWORD_SIGNIN, BREAK_GLASS_ADMIN (D96)', () => {
+  const oidc = { OIDC_ISSUER: 'https://login.microsoftonline.com/tenant/v2.0', OIDC_CLIENT_ID: 'client', OIDC_CLIENT_SECRET: 'secret' };
+
+  it('changes nothing when unset: no provider, staff passwords on', () => {
+    const config = loadConfig({});
+    expect(config.oidcProviders).toEqual([]);
+    expect(config.staffPasswordSignIn).toBe(true);
+    expect(config.breakGlassAdmin).toBeUndefined();
+  });
+
+  it('takes one provider with its button and MFA trust, and passwords off with a break-glass administrator', () => {
+    const config = loadConfig({ ...oidc, OIDC_BUTTON_LABEL: 'Sign in with Microsoft 365', OIDC_TRUSTS_MFA: 'true', STAFF_PASSWORD_SIGNIN: 'off', BREAK_GLASS_ADMIN: 'rescue' });
+    expect(config.oidcProviders).toEqual([
+      { id: 'school', issuer: oidc.OIDC_ISSUER, clientId: 'client', clientSecret: 'secret', buttonLabel: 'Sign in with Microsoft 365', trustsMfa: true },
+    ]);
+    expect(config.staffPasswordSignIn).toBe(false);
+    expect(config.breakGlassAdmin).toBe('rescue');
+    expect(loadConfig(oidc).oidcProviders[0]).toMatchObject({ buttonLabel: 'Sign in with your school account', trustsMfa: false });
+  });
+
+  it('stops the start for a part of the provider, a plain-http issuer elsewhere than this machine, or passwords off without a way in', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: oidc.OIDC_ISSUER })).toThrow(/must be set together/);
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://idp.school.tt' })).toThrow(/OIDC_ISSUER must be an https:\/\/ address/);
+    expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:4000' }).oidcProviders).toHaveLength(1);
+    expect(() => loadConfig({ STAFF_PASSWORD_SIGNIN: 'off', BREAK_GLASS_ADMIN: 'rescue' })).toThrow(/STAFF_PASSWORD_SIGNIN off needs OIDC_ISSUER/);
+    expect(() => loadConfig({ ...oidc, STAFF_PASSWORD_SIGNIN: 'off' })).toThrow(/BREAK_GLASS_ADMIN/);
+    expect(() => loadConfig({ STAFF_PASSWORD_SIGNIN: 'no' })).toThrow(/STAFF_PASSWORD_SIGNIN must be on or off/);
+  });
+});

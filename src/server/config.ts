@@ -118,6 +118,26 @@ const PublicUrlSchema = z.string().transform((value, ctx): string => {
   return url.toString().replace(/\/+$/, '');
 });
 
+/** OIDC_ISSUER: the provider's issuer URL, where its discovery document is; https, or http on this machine only (tests). */
+const IssuerSchema = z.string().transform((value, ctx): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a URL (e.g. https://login.microsoftonline.com/<tenant id>/v2.0 or https://accounts.google.com)' });
+    return z.NEVER;
+  }
+  const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an https:// address (e.g. https://accounts.google.com)' });
+    return z.NEVER;
+  }
+  return value;
+});
+
+/** STAFF_PASSWORD_SIGNIN: whether staff may sign in with a password (`off`: only through the provider, and the break-glass administrator). */
+export const STAFF_PASSWORD_SIGNIN_VALUES = ['on', 'off'] as const;
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -149,6 +169,13 @@ const EnvSchema = z
     PUBLIC_URL: PublicUrlSchema.optional(),
     STUDENT_LIST_SERVER_MODE_ABOVE: z.coerce.number().int().min(0).max(1_000_000).default(2000),
     PASSWORD_HASH_COST: z.enum(PASSWORD_HASH_COSTS, { message: 'must be owasp or test (leave it unset in production)' }).default('owasp'),
+    OIDC_ISSUER: IssuerSchema.optional(),
+    OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+    OIDC_BUTTON_LABEL: z.string().min(1).max(60).default('Sign in with your school account'),
+    OIDC_TRUSTS_MFA: booleanFromEnv.default(false),
+    STAFF_PASSWORD_SIGNIN: z.enum(STAFF_PASSWORD_SIGNIN_VALUES, { message: 'must be on or off' }).default('on'),
+    BREAK_GLASS_ADMIN: z.string().min(3).max(50).optional(),
     WORKER_NICE: z.coerce.number({ message: 'must be a whole number from 0 to 19' }).int('must be a whole number from 0 to 19').min(0, 'must be a whole number from 0 to 19').max(19, 'must be a whole number from 0 to 19').default(10),
     // Set by `npm start` (production) and by the tools in development and tests; read only here.
     NODE_ENV: z.string().optional(),
@@ -169,10 +196,32 @@ const EnvSchema = z
     message: 'must not be test when NODE_ENV=production: test hashes are cheap to crack (leave it unset)',
     path: ['PASSWORD_HASH_COST'],
   })
+  .refine((env) => [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].every((v) => v === undefined) || [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].every((v) => v !== undefined), {
+    message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+    path: ['OIDC_CLIENT_SECRET'],
+  })
+  // Passwords off with no provider would leave only the break-glass account: a typo, not a plan.
+  .refine((env) => env.STAFF_PASSWORD_SIGNIN === 'on' || (env.OIDC_ISSUER && env.BREAK_GLASS_ADMIN), {
+    message: 'off needs OIDC_ISSUER (the school\'s sign-in) and BREAK_GLASS_ADMIN (the one administrator who keeps a password)',
+    path: ['STAFF_PASSWORD_SIGNIN'],
+  })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     message: `must be set with SMTP_URL: the address your mail server sends from (${MAIL_FROM_EXAMPLE})`,
     path: ['MAIL_FROM'],
   });
+
+/** One OpenID Connect provider staff may sign in with (docs/decisions.md D96). */
+export interface OidcProviderConfig {
+  /** The provider's name in the portal's paths (/api/oidc/<id>/…); `school` for the one the variables give. */
+  readonly id: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The button's words on the staff sign-in page. */
+  readonly buttonLabel: string;
+  /** OIDC_TRUSTS_MFA: every sign-in there counts as two-step, whatever its `amr` says. */
+  readonly trustsMfa: boolean;
+}
 
 export interface Config {
   readonly port: number;
@@ -220,6 +269,12 @@ export interface Config {
    * use 0: a niced thread beside another busy program waits for it, however fast the machine.
    */
   readonly workerNice: number;
+  /** The OpenID Connect providers staff may sign in with (OIDC_*); empty: passwords only, as before (D96). */
+  readonly oidcProviders: readonly OidcProviderConfig[];
+  /** STAFF_PASSWORD_SIGNIN=off: false, and only `breakGlassAdmin` signs in with a password (D96). */
+  readonly staffPasswordSignIn: boolean;
+  /** BREAK_GLASS_ADMIN: the one administrator's username that keeps password and code when passwords are off. */
+  readonly breakGlassAdmin: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -255,5 +310,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     studentListServerModeAbove: e.STUDENT_LIST_SERVER_MODE_ABOVE,
     passwordHashCost: e.PASSWORD_HASH_COST,
     workerNice: e.WORKER_NICE,
+    oidcProviders: Object.freeze(
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? [Object.freeze({ id: 'school', issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, buttonLabel: e.OIDC_BUTTON_LABEL, trustsMfa: e.OIDC_TRUSTS_MFA })]
+        : [],
+    ),
+    staffPasswordSignIn: e.STAFF_PASSWORD_SIGNIN === 'on',
+    breakGlassAdmin: e.BREAK_GLASS_ADMIN,
   });
 }

@@ -63,6 +63,7 @@ export const CreateStaffSchema = z
     role: StaffRoleSchema,
     class_ids: z._default(StaffClassIdsSchema, []),
     email: z.optional(StaffEmailSchema),
+    sign_in_email: z.optional(StaffEmailSchema),
   })
   .check(
     z.superRefine((body, ctx) => {
@@ -83,6 +84,7 @@ export const UpdateStaffSchema = z
     role: z.optional(StaffRoleSchema),
     class_ids: z.optional(StaffClassIdsSchema),
     email: z.optional(StaffEmailSchema),
+    sign_in_email: z.optional(StaffEmailSchema),
     disabled: z.optional(z.boolean({ error: 'Disabled is true or false.' })),
     reset_password: z.optional(z.literal(true, { error: 'reset_password is true, or left out.' })),
   })
@@ -108,6 +110,17 @@ export const StaffAccountSchema = z.object({
   /** A form teacher's classes; empty for every other role. */
   class_ids: z.array(z.string()),
   email: z.nullable(z.string()),
+  /**
+   * The school e-mail the school's provider (OpenID Connect, D96) signs this person in with,
+   * lower-case, unique; null: no sign-in through the provider.
+   */
+  sign_in_email: z.nullable(z.string()),
+  /** How the account signs in: with a password, through the school's provider, or both. */
+  sign_in: z.object({
+    password: z.boolean(),
+    /** `waiting`: a school e-mail is set and not used yet; `linked`: the provider signed this person in. */
+    school_account: z.enum(['none', 'waiting', 'linked']),
+  }),
   disabled: z.boolean(),
   /** A second factor is set up (its enrolment is the TOTP feature's). */
   has_2fa: z.boolean(),

@@ -95,6 +95,10 @@ const SIGN_IN: AccessSection = {
   'GET /api/user/:student_id':                                          row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/admin-login':                                              row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/admin-login/totp':                                         row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
+  // Staff sign-in through the school's provider (D96): page loads that end in a redirect; without OIDC_* back to the sign-in page.
+  'GET /api/staff-sign-in':                                             row('public',                  'V  S  s  P  p  T  t  O  Pr A'),
+  'GET /api/oidc/:provider/start':                                      row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
+  'GET /api/oidc/:provider/callback':                                   row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/find-student-id':                                          row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/student-password/forgot':                                  row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),
   'POST /api/student-password/reset':                                   row('visitor',                 'V  S  s  P  p  T  t  O  Pr A'),

@@ -24,10 +24,11 @@ export interface Portal {
  * The real server on a random port over a fresh copy of the demo school, serving the web bundle the
  * e2e setup built. With `smtpUrl` among the overrides its mail sender runs (at `options.mailSender`'s pace).
  */
-export async function startPortal(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailSender'> = {}): Promise<Portal> {
+export async function startPortal(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailSender'> & { port?: number } = {}): Promise<Portal> {
+  const { port = 0, ...buildOptions } = options;
   const database = await createTestDatabase();
-  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot'), ...options });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot'), ...buildOptions });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl: address,
     database,

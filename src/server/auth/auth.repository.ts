@@ -209,3 +209,35 @@ export async function findGuardianUser(db: Db, email: string): Promise<AuthUser 
   const row = await baseQuery(db).where('users.role', '=', 'guardian').where('users.email', '=', email).executeTakeFirst();
   return row && toAuthUser(row);
 }
+
+/** The staff account a provider's subject was kept for at an earlier sign-in (D96), or undefined. */
+export async function findStaffUserByOidcSubject(db: Db, issuer: string, subject: string): Promise<AuthUser | undefined> {
+  const row = await baseQuery(db).where('users.role', '=', 'staff').where('users.oidc_issuer', '=', issuer).where('users.oidc_subject', '=', subject).executeTakeFirst();
+  return row && toAuthUser(row);
+}
+
+/** The staff account whose school e-mail (stored lower-case) is this address, with the provider subject it keeps, or undefined. */
+export async function findStaffUserBySignInEmail(db: Db, email: string): Promise<(AuthUser & { oidcIssuer: string | null; oidcSubject: string | null }) | undefined> {
+  const row = await baseQuery(db)
+    .select(['users.oidc_issuer', 'users.oidc_subject'])
+    .where('users.role', '=', 'staff')
+    .where('users.sign_in_email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row && { ...toAuthUser(row), oidcIssuer: row.oidc_issuer, oidcSubject: row.oidc_subject };
+}
+
+/** Keeps the provider's subject on the account at its first sign-in there; false when another sign-in kept one first. */
+export async function keepOidcSubject(db: Db, userId: number, issuer: string, subject: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ oidc_issuer: issuer, oidc_subject: subject, updated_at: nowIso() })
+    .where('id', '=', userId)
+    .where('oidc_subject', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A one-time password nobody needs any more: the account signed in through its provider (D96). */
+export async function voidOneTimePassword(db: Db, userId: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: null, password_reset: 0, first_login: 0, updated_at: nowIso() }).where('id', '=', userId).execute();
+}

@@ -32,6 +32,8 @@ import type { ZodApp } from '../http/zod-app.js';
 import * as auth from './auth.service.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, readTrustedDevices, type TrustedDevices } from './device-cookie.js';
 import { mintPendingSignIn, parsePendingSignIn, PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_TTL_MS } from './pending-sign-in.js';
+import { createProviderSignIn, OIDC_COOKIE_PATH, OIDC_PENDING_COOKIE, OIDC_PENDING_TTL_MS, parsePending, ProviderSignInFailed } from './oidc.js';
+import { StaffSignInOptionsSchema, type ProviderSignInError } from '../../shared/staff-sign-in.js';
 
 function initialsOf(name: string): string {
   return name
@@ -82,6 +84,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   firstSignInRoutes(app, deps, signIn);
   studentPasswordChangeRoutes(app, deps);
   staffSignInRoutes(app, deps, signIn);
+  providerSignInRoutes(app, deps, signIn);
   sessionRoutes(app);
   studentAccountHelpRoutes(app, deps);
 };
@@ -95,8 +98,8 @@ function signInOf(app: ZodApp, secret: AppDeps['secret']) {
    * A successful sign-in: a new session, and this browser remembered for the account (D37).
    * Answers whether the session manager limited the session to the second factor's enrolment.
    */
-  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean) => {
-    const started = await app.sessions.start(request, reply, userId, remember);
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, proof?: { secondFactorByProvider: boolean }) => {
+    const started = await app.sessions.start(request, reply, userId, remember, proof);
     reply.setCookie(DEVICE_COOKIE, (await devicesOf(request)).withAccount(userId), {
       path: '/api',
       httpOnly: true,
@@ -329,6 +332,106 @@ function staffSignInRoutes(app: ZodApp, { db, config, secret }: AppDeps, { devic
       reply.clearCookie(PENDING_SIGN_IN_COOKIE, pendingCookieOptions(request));
       await startSession(request, reply, user.id, remember);
       return answer;
+    },
+  );
+}
+
+/**
+ * Staff sign-in through the school's own provider (OpenID Connect, docs/decisions.md D96): what
+ * the staff sign-in page offers, the start (to the provider) and the callback (back from it).
+ * Both are page loads, not calls: every outcome is a redirect, a refusal to the staff sign-in
+ * page with its reason (`/admin?sign_in_error=…`), never a session. Without OIDC_* they only
+ * send the browser back to the sign-in page.
+ */
+function providerSignInRoutes(app: ZodApp, { db, config, secret }: AppDeps, { startSession }: SignIn): void {
+  const providers = createProviderSignIn(config);
+  const cookieOptions = (request: FastifyRequest) => ({ path: OIDC_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' }) as const;
+  const refused = (reply: FastifyReply, reason: ProviderSignInError) => reply.redirect(`/admin?sign_in_error=${reason}`, 302);
+  const ProviderParamsSchema = z.object({ provider: z.string().max(40) });
+
+  app.get(
+    '/api/staff-sign-in',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: "How staff sign in here: the school provider's buttons, and whether passwords are on", response: { 200: StaffSignInOptionsSchema } },
+    },
+    async () => ({
+      providers: config.oidcProviders.map((provider) => ({ id: provider.id, label: provider.buttonLabel })),
+      password_sign_in: config.staffPasswordSignIn,
+    }),
+  );
+
+  app.get(
+    '/api/oidc/:provider/start',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: "Starts a staff sign-in at the school's provider: a redirect there (remember=1 for \"Keep me signed in\")",
+        params: ProviderParamsSchema,
+        querystring: z.object({ remember: z.enum(['0', '1']).optional() }),
+        response: { 302: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const provider = providers.providerOf(request.params.provider);
+      if (!provider) return refused(reply, 'not_started');
+      try {
+        const { url, cookie } = await providers.start(provider, await secret(), request.query.remember === '1');
+        reply.setCookie(OIDC_PENDING_COOKIE, cookie, { ...cookieOptions(request), maxAge: Math.floor(OIDC_PENDING_TTL_MS / 1000) });
+        return reply.header('cache-control', 'no-store').redirect(url, 302);
+      } catch (error) {
+        if (!(error instanceof ProviderSignInFailed)) throw error;
+        request.log.warn({ provider: provider.id, reason: error.reason, detail: error.message }, 'a staff sign-in could not reach its provider');
+        return refused(reply, error.reason);
+      }
+    },
+  );
+
+  app.get(
+    '/api/oidc/:provider/callback',
+    {
+      config: { access: 'visitor' },
+      schema: {
+        tags,
+        summary: "The school's provider sends the browser back here: signed in to the admin area, or sent to the staff sign-in page with the reason",
+        params: ProviderParamsSchema,
+        response: { 302: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const pending = parsePending(await secret(), request.cookies[OIDC_PENDING_COOKIE]);
+      // Taken once: whatever happens next, this browser's sign-in in progress is over.
+      reply.clearCookie(OIDC_PENDING_COOKIE, cookieOptions(request));
+      reply.header('cache-control', 'no-store');
+      const provider = pending ? providers.providerOf(request.params.provider) : undefined;
+      if (!pending || !provider || provider.id !== pending.p) {
+        // Logged, not audited: anyone can open this address, and the audit log is for people's sign-ins.
+        request.log.info({ provider: request.params.provider.slice(0, 40) }, 'a provider callback without a sign-in started in this browser');
+        return refused(reply, 'not_started');
+      }
+      const queryAt = request.url.indexOf('?');
+      let identity;
+      try {
+        identity = await providers.complete(provider, pending, queryAt === -1 ? '' : request.url.slice(queryAt));
+      } catch (error) {
+        if (!(error instanceof ProviderSignInFailed)) throw error;
+        // Who it was is not known yet (the token did not pass its checks): the log says why, for the administrator.
+        request.log.warn({ provider: provider.id, reason: error.reason, detail: error.message.slice(0, 300) }, 'a staff sign-in through the provider failed');
+        return refused(reply, error.reason);
+      }
+      const outcome = await auth.signInStaffThroughProvider(db, config, identity, withIp(request));
+      if (outcome.kind === 'refused') return refused(reply, outcome.reason);
+      if (outcome.kind === 'second-factor') {
+        // The portal's own code comes next, as after a password: the same half-done sign-in.
+        reply.setCookie(PENDING_SIGN_IN_COOKIE, mintPendingSignIn(await secret(), { id: outcome.user.id, passwordHash: outcome.user.passwordHash ?? '' }, pending.r), {
+          ...pendingCookieOptions(request),
+          maxAge: Math.floor(PENDING_SIGN_IN_TTL_MS / 1000),
+        });
+        return reply.redirect('/admin?step=code', 302);
+      }
+      const { secondFactorSetup } = await startSession(request, reply, outcome.user.id, pending.r, { secondFactorByProvider: outcome.secondFactorByProvider });
+      return reply.redirect(secondFactorSetup ? '/admin/two-factor' : '/admin/dashboard', 302);
     },
   );
 }

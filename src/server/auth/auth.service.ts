@@ -259,6 +259,9 @@ async function isRefusedDemoSignIn(db: Db, user: AuthUser, password: string): Pr
   return published !== null && password === published && !(await isDemoSchool(db));
 }
 
+/** The answer to a staff password sign-in while staff passwords are off (STAFF_PASSWORD_SIGNIN=off). */
+export const STAFF_PASSWORDS_OFF = 'Staff sign in with their school account here: passwords are turned off for staff. Use the school sign-in button above.';
+
 type AdminSignedIn = Exclude<AdminLoginAnswer, { second_factor: 'totp' }>;
 
 /** What the password step of a staff sign-in leads to. */
@@ -290,7 +293,15 @@ export async function signInAdmin(db: Db, config: Config, input: AdminLoginInput
     await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-disabled', entity: 'user', entity_id: String(user.id) });
     throw accountDisabled(403);
   }
-  const rule = await staff2fa.secondFactorRule(db, config, user.staffRole ?? 'administrator');
+  // STAFF_PASSWORD_SIGNIN=off: only the break-glass administrator signs in with a password, and
+  // always with the code too (D96). Said only after the right password, as a disabled account is.
+  const breakGlass = staff2fa.isBreakGlassAdmin(config, user.username);
+  if (!config.staffPasswordSignIn && !(breakGlass && user.staffRole === 'administrator')) {
+    await attempt.succeeded();
+    await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-password-off', entity: 'user', entity_id: String(user.id) });
+    throw forbidden(STAFF_PASSWORDS_OFF);
+  }
+  const rule = breakGlass ? 'required' : await staff2fa.secondFactorRule(db, config, user.staffRole ?? 'administrator');
   if (rule !== 'off' && (await staff2fa.hasSecondFactor(db, user.id))) {
     await attempt.firstFactorPassed();
     await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-password', entity: 'user', entity_id: String(user.id) });
@@ -318,7 +329,9 @@ export async function completeAdminSignIn(
 ): Promise<{ user: AuthUser; answer: AdminSignedIn; remember: boolean }> {
   if (!pending) throw unauthenticated(SIGN_IN_EXPIRED);
   const user = await repo.findStaffUserById(db, pending.userId);
-  if (!user?.passwordHash || !user.username || user.disabled || !isPendingSignInValid(serverSecret, pending, user.passwordHash)) {
+  // An account that signed in through the school's provider may have no password: its pending
+  // sign-in is bound to an empty one, and only the server minted it (D96).
+  if (!user?.username || user.disabled || !isPendingSignInValid(serverSecret, pending, user.passwordHash ?? '')) {
     throw unauthenticated(SIGN_IN_EXPIRED);
   }
   const attempt = await beginAttempt(db, 'admin-sign-in', actor.ip, [user.username.toLowerCase()], devices.deviceFor(user.id));
@@ -459,4 +472,74 @@ export async function resetStudentPasswordByLink(db: Db, input: StudentResetPass
   });
   await clearRateLimit(db, `sign-in:account:${studentId}`);
   return { userId: user.id, studentId };
+}
+
+/** What a sign-in through the school's provider leads to (D96). */
+export type ProviderSignInOutcome =
+  | { kind: 'refused'; reason: 'unverified_email' | 'unknown_account' | 'account_disabled' }
+  | { kind: 'second-factor'; user: AuthUser }
+  | { kind: 'signed-in'; user: AuthUser; secondFactorByProvider: boolean };
+
+/**
+ * A staff member the school's provider signed in (docs/decisions.md D96). The account must exist:
+ * found by the provider's subject kept at an earlier sign-in, else by the school e-mail the
+ * administrator wrote on it, which the provider must say it verified; the subject is then kept.
+ * Unknown, unverified and disabled are refused and audited. A sign-in that used more than a
+ * password at the provider (`multiFactor`) is not asked for the portal's code; otherwise the
+ * portal's own rule applies, as after a password. A one-time password still waiting to be
+ * changed is void from here on: the person signs in through the provider.
+ */
+export async function signInStaffThroughProvider(
+  db: Db,
+  config: Config,
+  identity: { issuer: string; subject: string; email: string | null; verifiedEmail: string | null; multiFactor: boolean },
+  actor: Actor & { ip: string },
+): Promise<ProviderSignInOutcome> {
+  const label = `oidc:${identity.email ?? identity.subject}`.slice(0, 200);
+  const refuse = async (reason: 'unverified_email' | 'unknown_account' | 'account_disabled', user?: AuthUser): Promise<ProviderSignInOutcome> => {
+    await writeAudit(db, {
+      ...actor,
+      actor_user_id: user?.id ?? null,
+      actor_label: user ? `admin:${user.username}` : label,
+      action: reason === 'account_disabled' ? 'sign-in-disabled' : 'sign-in-failed',
+      entity: 'user',
+      entity_id: user ? String(user.id) : null,
+      field: 'provider',
+      new_value: `${reason}: ${identity.email ?? '(no e-mail)'}`.slice(0, 300),
+    });
+    return { kind: 'refused', reason };
+  };
+
+  let user: AuthUser | undefined = await repo.findStaffUserByOidcSubject(db, identity.issuer, identity.subject);
+  if (!user) {
+    if (!identity.verifiedEmail) return refuse(identity.email ? 'unverified_email' : 'unknown_account');
+    const byEmail = await repo.findStaffUserBySignInEmail(db, identity.verifiedEmail);
+    // An account already tied to another person at this provider is not taken over by an address.
+    if (!byEmail || (byEmail.oidcSubject !== null && (byEmail.oidcIssuer !== identity.issuer || byEmail.oidcSubject !== identity.subject))) return refuse('unknown_account');
+    if (byEmail.disabled) return refuse('account_disabled', byEmail);
+    if (!(await repo.keepOidcSubject(db, byEmail.id, identity.issuer, identity.subject))) return refuse('unknown_account');
+    user = byEmail;
+  }
+  if (user.disabled) return refuse('account_disabled', user);
+  if (user.passwordReset) {
+    await repo.voidOneTimePassword(db, user.id);
+    await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'one-time-password-void', entity: 'user', entity_id: String(user.id) });
+    user = { ...user, passwordHash: null, passwordReset: false, firstLogin: false };
+  }
+  const rule = await staff2fa.secondFactorRule(db, config, user.staffRole ?? 'administrator');
+  if (!identity.multiFactor && rule !== 'off' && (await staff2fa.hasSecondFactor(db, user.id))) {
+    await writeAudit(db, { ...actor, actor_user_id: user.id, actor_label: `admin:${user.username}`, action: 'sign-in-provider', entity: 'user', entity_id: String(user.id) });
+    return { kind: 'second-factor', user };
+  }
+  await writeAudit(db, {
+    ...actor,
+    actor_user_id: user.id,
+    actor_label: `admin:${user.username}`,
+    action: 'sign-in',
+    entity: 'user',
+    entity_id: String(user.id),
+    field: 'provider',
+    new_value: identity.multiFactor ? 'multi-factor' : 'single-factor',
+  });
+  return { kind: 'signed-in', user, secondFactorByProvider: identity.multiFactor };
 }

@@ -493,4 +493,19 @@ describe(`migrations on ${currentEngine()}`, () => {
     expect(await tableNames(db)).not.toContain('absence_notes');
     expect(await tableNames(db)).not.toContain('absence_note_attachments');
   });
+  it("0026 keeps a staff member's school e-mail and provider subject, each unique; its down takes them away", async () => {
+    const db = await emptyDatabase();
+    await migrateToLatest(db);
+    const iso = new Date().toISOString();
+    const staff = (username: string, extra: object) => db.insertInto('users').values({ role: 'staff', staff_role: 'form_teacher', username, created_at: iso, updated_at: iso, ...extra }).execute();
+    await staff('a', { sign_in_email: 'a@school.tt', oidc_issuer: 'https://idp', oidc_subject: 's1' });
+    await staff('b', { sign_in_email: null, oidc_issuer: 'https://other', oidc_subject: 's1' });
+    await staff('c', {});
+    await staff('d', {});
+    await expect(staff('e', { sign_in_email: 'a@school.tt' })).rejects.toThrow(/unique|duplicate/i);
+    await expect(staff('f', { oidc_issuer: 'https://idp', oidc_subject: 's1' })).rejects.toThrow(/unique|duplicate/i);
+    await migrateDownThrough(db, '0026-staff-school-sign-in');
+    await expect(sql`select sign_in_email from users`.execute(db)).rejects.toThrow();
+    expect(await db.selectFrom('users').select('username').orderBy('username').execute()).toEqual([{ username: 'a' }, { username: 'b' }, { username: 'c' }, { username: 'd' }]);
+  });
 });

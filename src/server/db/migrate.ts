@@ -26,6 +26,7 @@ import * as studentSearchName from './migrations/0022-student-search-name.js';
 import * as paperDocuments from './migrations/0023-paper-documents.js';
 import * as userRoleStaff from './migrations/0024-user-role-staff.js';
 import * as absenceNotes from './migrations/0025-absence-notes.js';
+import * as staffSchoolSignIn from './migrations/0026-staff-school-sign-in.js';
 
 /** Migrations listed in code (not read from disk) so the built server and tests agree. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-paper-documents': paperDocuments,
   '0024-user-role-staff': userRoleStaff,
   '0025-absence-notes': absenceNotes,
+  '0026-staff-school-sign-in': staffSchoolSignIn,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -93,6 +93,11 @@ export interface UserTable extends Timestamps {
   totp_last_step: number | string | null;
   /** A family account's e-mail was confirmed by the link mailed to it; it may sign in from then on. */
   email_verified_at: string | null;
+  /** A staff member's school e-mail, lower-case: their provider's verified address finds the account (0026, D96). */
+  sign_in_email: string | null;
+  /** The provider (issuer) and its subject for the account, kept at its first provider sign-in (0026, D96). */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }
 
 /** How a family account came to reach a child: the printed code, a mailed invitation, the office, or the demo school. */

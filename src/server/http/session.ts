@@ -52,9 +52,11 @@ export interface SessionManager {
    * A re-issue (password change) passes `request.sessionRemember` to keep the person's choice.
    * Whether the session may only set up the second factor is decided here, from the account, for
    * every session however it is made (a sign-in, a password change, a confirmed enrolment): no
-   * caller can leave it out. Answers that decision.
+   * caller can leave it out. Answers that decision. The one thing a caller may say is that a
+   * second factor was already proven elsewhere: a sign-in through the school's provider that
+   * used more than a password (`secondFactorByProvider`, docs/decisions.md D96).
    */
-  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean): Promise<{ secondFactorSetup: boolean }>;
+  start(request: FastifyRequest, reply: FastifyReply, userId: number, remember: boolean, proof?: { secondFactorByProvider: boolean }): Promise<{ secondFactorSetup: boolean }>;
   /** Deletes the current session row and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Deletes every session of a user except the given one (after a password change or reset). */
@@ -137,8 +139,8 @@ export const sessionPlugin = fp(
       });
 
     const manager: SessionManager = {
-      async start(request, reply, userId, remember) {
-        const secondFactorSetup = await needsSecondFactorSetup(userId);
+      async start(request, reply, userId, remember, proof) {
+        const secondFactorSetup = proof?.secondFactorByProvider ? false : await needsSecondFactorSetup(userId);
         const lifetime = lifetimeMs(config, (await repo.roleOfUser(db, userId)) ?? 'staff', remember);
         if (request.sessionIdHash) await repo.deleteSession(db, request.sessionIdHash);
         const token = crypto.randomBytes(32).toString('base64url');

@@ -28,9 +28,9 @@ export async function findTotpState(db: Db, userId: number): Promise<TotpState |
 }
 
 /** A staff account's role and whether its second factor is on (undefined for anyone else). */
-export async function findSecondFactorAccount(db: Db, userId: number): Promise<{ staffRole: StaffRole | null; enabledAt: string | null } | undefined> {
-  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at']).where('id', '=', userId).where('role', '=', 'staff').executeTakeFirst();
-  return row && { staffRole: row.staff_role, enabledAt: row.totp_enabled_at };
+export async function findSecondFactorAccount(db: Db, userId: number): Promise<{ staffRole: StaffRole | null; enabledAt: string | null; username: string | null } | undefined> {
+  const row = await db.selectFrom('users').select(['staff_role', 'totp_enabled_at', 'username']).where('id', '=', userId).where('role', '=', 'staff').executeTakeFirst();
+  return row && { staffRole: row.staff_role, enabledAt: row.totp_enabled_at, username: row.username };
 }
 
 /** A new secret waiting for its first code (only while the second factor is off). */

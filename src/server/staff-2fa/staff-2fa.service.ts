@@ -65,7 +65,17 @@ export async function hasSecondFactor(db: Db, userId: number): Promise<boolean> 
 export async function needsSecondFactorSetup(db: Db, config: Config, userId: number): Promise<boolean> {
   const account = await repo.findSecondFactorAccount(db, userId);
   if (!account || account.enabledAt) return false;
+  if (isBreakGlassAdmin(config, account.username)) return true;
   return (await secondFactorRule(db, config, account.staffRole ?? 'administrator')) === 'required';
+}
+
+/**
+ * The break-glass administrator (BREAK_GLASS_ADMIN) while staff passwords are off: the one
+ * account that still signs in with a password, and so always with the code too, whatever
+ * STAFF_2FA says (docs/decisions.md D96).
+ */
+export function isBreakGlassAdmin(config: Config, username: string | null): boolean {
+  return !config.staffPasswordSignIn && username !== null && config.breakGlassAdmin !== undefined && username.toLowerCase() === config.breakGlassAdmin.toLowerCase();
 }
 
 export async function getStatus(db: Db, config: Config, account: StaffAccount): Promise<SecondFactorStatus> {

@@ -9,7 +9,8 @@ import type { StaffAccount } from '../../shared/staff.schemas.js';
 function staffQuery(db: Db) {
   return db
     .selectFrom('users')
-    .select(['id', 'username', 'display_name', 'staff_role', 'email', 'disabled', 'totp_enabled_at', 'password_reset'])
+    .select(['id', 'username', 'display_name', 'staff_role', 'email', 'disabled', 'totp_enabled_at', 'password_reset', 'sign_in_email', 'oidc_subject'])
+    .select((eb) => eb.case().when('password_hash', 'is not', null).then(1).else(0).end().as('has_password'))
     .where('role', '=', 'staff');
 }
 
@@ -45,6 +46,11 @@ async function toAccounts(db: Db, rows: Row[]): Promise<StaffAccount[]> {
       role,
       class_ids: reachesByClass(role) ? classes.filter((c) => c.user_id === row.id).map((c) => c.class_id) : [],
       email: row.email,
+      sign_in_email: row.sign_in_email,
+      sign_in: {
+        password: Number(row.has_password) === 1,
+        school_account: row.oidc_subject !== null ? ('linked' as const) : row.sign_in_email !== null ? ('waiting' as const) : ('none' as const),
+      },
       disabled: row.disabled === 1,
       has_2fa: row.totp_enabled_at !== null,
       must_change_password: row.password_reset === 1,
@@ -82,6 +88,7 @@ export interface NewStaff {
   name: string;
   role: StaffRole;
   email: string | null;
+  signInEmail: string | null;
   passwordHash: string;
 }
 
@@ -96,6 +103,7 @@ export async function insertStaff(db: Db, staff: NewStaff): Promise<number> {
       username: staff.username,
       display_name: staff.name,
       email: staff.email,
+      sign_in_email: staff.signInEmail,
       password_hash: staff.passwordHash,
       first_login: 0,
       password_reset: 1,
@@ -112,6 +120,8 @@ export interface StaffChanges {
   name?: string;
   role?: StaffRole;
   email?: string | null;
+  /** A new school e-mail (lower-case) or none: the provider's kept subject goes with the old one. */
+  signInEmail?: string | null;
   disabled?: boolean;
   /** A new one-time password: stored with password_reset = 1. */
   passwordHash?: string;
@@ -126,6 +136,7 @@ export async function updateStaff(db: Db, id: number, changes: StaffChanges): Pr
       ...(changes.name !== undefined ? { display_name: changes.name } : {}),
       ...(changes.role !== undefined ? { staff_role: changes.role } : {}),
       ...(changes.email !== undefined ? { email: changes.email } : {}),
+      ...(changes.signInEmail !== undefined ? { sign_in_email: changes.signInEmail, oidc_issuer: null, oidc_subject: null } : {}),
       ...(changes.disabled !== undefined ? { disabled: changes.disabled ? 1 : 0 } : {}),
       ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash, password_reset: 1, password_changed_at: iso } : {}),
       updated_at: iso,
@@ -170,4 +181,11 @@ export async function storeOwnPassword(db: Db, id: number, passwordHash: string)
     .set({ password_hash: passwordHash, password_reset: 0, first_login: 0, password_changed_at: iso, updated_at: iso })
     .where('id', '=', id)
     .execute();
+}
+
+/** Whether another account already has this school e-mail (stored lower-case). */
+export async function isSignInEmailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('sign_in_email', '=', email.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
 }

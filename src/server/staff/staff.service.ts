@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { isAdministrator, reachesByClass } from '../access/roles.js';
 import { writeAudit, type AuditEntry } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
-import { conflict, fieldError, forbidden, notFound } from '../http/errors.js';
+import { AppError, conflict, fieldError, forbidden, notFound } from '../http/errors.js';
 import type { Actor } from '../http/request-context.js';
 import type { Config } from '../config.js';
 import { queueMessage } from '../mail/outbox.service.js';
@@ -38,6 +38,10 @@ export function generateOneTimePassword(): string {
 }
 
 const USERNAME_TAKEN = 'A staff account with this username already exists (usernames ignore letter case).';
+const SIGN_IN_EMAIL_TAKEN = 'Another account already signs in with this school e-mail.';
+
+/** A school e-mail as stored: lower-case (providers and people write addresses in any case), or null. */
+const signInEmailOf = (email: string | null | undefined) => (email ? email.toLowerCase() : null);
 
 async function requireClassesExist(db: Db, classIds: readonly string[]): Promise<void> {
   const existing = await repo.existingClassIds(db, classIds);
@@ -59,13 +63,15 @@ export function listStaff(db: Db): Promise<StaffAccount[]> {
 /** Adds a staff account; answers it with its one-time password. */
 export async function createStaff(db: Db, input: CreateStaffInput, actor: Actor): Promise<StaffAccountWithPassword> {
   if (await repo.isUsernameTaken(db, input.username)) throw conflict(USERNAME_TAKEN, { username: [USERNAME_TAKEN] });
+  const signInEmail = signInEmailOf(input.sign_in_email);
+  if (signInEmail && (await repo.isSignInEmailTaken(db, signInEmail))) throw conflict(SIGN_IN_EMAIL_TAKEN, { sign_in_email: [SIGN_IN_EMAIL_TAKEN] });
   await requireClassesExist(db, input.class_ids);
   const oneTimePassword = generateOneTimePassword();
   const passwordHash = await hashPassword(oneTimePassword);
   let id: number;
   try {
     id = await db.transaction().execute(async (trx) => {
-      const newId = await repo.insertStaff(trx, { username: input.username, name: input.name, role: input.role, email: input.email ?? null, passwordHash });
+      const newId = await repo.insertStaff(trx, { username: input.username, name: input.name, role: input.role, email: input.email ?? null, signInEmail, passwordHash });
       await repo.setStaffClasses(trx, newId, input.class_ids);
       await writeAudit(
         trx,
@@ -74,13 +80,15 @@ export async function createStaff(db: Db, input: CreateStaffInput, actor: Actor)
           ['role', null, input.role],
           ...(input.class_ids.length > 0 ? [['class_ids', null, joined(input.class_ids)] as [string, null, string | null]] : []),
           ...(input.email ? [['email', null, input.email] as [string, null, string]] : []),
+          ...(signInEmail ? [['sign_in_email', null, signInEmail] as [string, null, string]] : []),
         ]),
       );
       return newId;
     });
   } catch (error) {
-    // Two adds of one name at once: the second meets the unique index.
+    // Two adds of one name (or one school e-mail) at once: the second meets the unique index.
     if (await repo.isUsernameTaken(db, input.username)) throw conflict(USERNAME_TAKEN, { username: [USERNAME_TAKEN] });
+    if (signInEmail && (await repo.isSignInEmailTaken(db, signInEmail))) throw conflict(SIGN_IN_EMAIL_TAKEN, { sign_in_email: [SIGN_IN_EMAIL_TAKEN] });
     throw error;
   }
   return { ...(await repo.findStaff(db, id))!, one_time_password: oneTimePassword };
@@ -101,6 +109,19 @@ export interface StaffUpdate {
  * last enabled administrator stays one (409 with the reason), so the school is never locked out.
  */
 export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, actor: Actor): Promise<StaffUpdate> {
+  try {
+    return await changeStaff(db, id, input, actor);
+  } catch (error) {
+    // Two changes giving one school e-mail at once: the second meets the unique index.
+    const signInEmail = signInEmailOf(input.sign_in_email);
+    if (!(error instanceof AppError) && signInEmail && (await repo.isSignInEmailTaken(db, signInEmail, id))) {
+      throw conflict(SIGN_IN_EMAIL_TAKEN, { sign_in_email: [SIGN_IN_EMAIL_TAKEN] });
+    }
+    throw error;
+  }
+}
+
+async function changeStaff(db: Db, id: number, input: UpdateStaffInput, actor: Actor): Promise<StaffUpdate> {
   const oneTimePassword = input.reset_password ? generateOneTimePassword() : undefined;
   const passwordHash = oneTimePassword ? await hashPassword(oneTimePassword) : undefined;
   return db.transaction().execute(async (trx) => {
@@ -140,6 +161,12 @@ export async function updateStaff(db: Db, id: number, input: UpdateStaffInput, a
     if (input.email !== undefined && input.email !== account.email) {
       changes.email = input.email;
       fields.push(['email', account.email, input.email]);
+    }
+    const signInEmail = input.sign_in_email === undefined ? undefined : signInEmailOf(input.sign_in_email);
+    if (signInEmail !== undefined && signInEmail !== account.sign_in_email) {
+      if (signInEmail && (await repo.isSignInEmailTaken(trx, signInEmail, id))) throw conflict(SIGN_IN_EMAIL_TAKEN, { sign_in_email: [SIGN_IN_EMAIL_TAKEN] });
+      changes.signInEmail = signInEmail;
+      fields.push(['sign_in_email', account.sign_in_email, signInEmail]);
     }
     if (input.disabled !== undefined && input.disabled !== account.disabled) {
       changes.disabled = input.disabled;

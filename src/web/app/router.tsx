@@ -59,7 +59,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           Component: RequireVisitor,
           children: [
             { index: true, Component: StudentLoginPage },
-            { path: 'admin', lazy: async () => ({ Component: (await import('../auth/admin-login-page.js')).AdminLoginPage }) },
+            {
+              path: 'admin',
+              loader: async () => (await import('../auth/auth.api.js')).loadStaffSignInOptions(queryClient),
+              lazy: async () => ({ Component: (await import('../auth/admin-login-page.js')).AdminLoginPage }),
+            },
             familyPage('family/sign-in', async () => ({ default: (await import('../family/family-sign-in-page.js')).FamilySignInPage })),
             familyPage('family/register', async () => ({ default: (await import('../family/family-register-page.js')).FamilyRegisterPage })),
             familyPage('family/forgot-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyForgotPasswordPage })),

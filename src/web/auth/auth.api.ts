@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import {
   AdminLoginAnswerSchema,
@@ -19,6 +19,7 @@ import {
 } from '../../shared/auth.schemas.js';
 import { ChangeStaffPasswordAnswerSchema, type ChangeStaffPasswordInput } from '../../shared/staff.schemas.js';
 import type { SecondFactorLoginInput } from '../../shared/staff-2fa.schemas.js';
+import { StaffSignInOptionsSchema } from '../../shared/staff-sign-in.js';
 import { apiRequest } from '../lib/api-client.js';
 import { BACKGROUND_QUERY } from '../lib/query-meta.js';
 import { refreshSession } from '../lib/session.js';
@@ -47,6 +48,26 @@ export function useUserStatus(typed: string) {
     retry: false,
     meta: BACKGROUND_QUERY,
   });
+}
+
+// ---- GET /api/staff-sign-in ----------------------------------------------------------------
+
+/** How staff sign in here: the school provider's buttons (D96), and whether passwords are on. */
+export const staffSignInOptionsQuery = queryOptions({
+  queryKey: ['staff-sign-in'],
+  queryFn: ({ signal }) => apiRequest('/api/staff-sign-in', { schema: StaffSignInOptionsSchema, signal }),
+  staleTime: 5 * 60_000,
+  meta: BACKGROUND_QUERY,
+});
+
+export function useStaffSignInOptions() {
+  return useQuery(staffSignInOptionsQuery);
+}
+
+/** The /admin route's loader: the options in the cache before the page renders; a failure leaves the password form alone. */
+export async function loadStaffSignInOptions(queryClient: QueryClient): Promise<null> {
+  await queryClient.ensureQueryData(staffSignInOptionsQuery).catch(() => undefined);
+  return null;
 }
 
 // ---- sign-in and password calls -------------------------------------------------------------

@@ -10,6 +10,8 @@ import { ApiError } from '../lib/api-client.js';
 import { sessionQueryKey, takeStaffSignInNotice } from '../lib/session.js';
 import { RequireAuth } from './require-auth.js';
 import { AdminLoginPage } from './admin-login-page.js';
+import { staffSignInOptionsQuery } from './auth.api.js';
+import type { StaffSignInOptions } from '../../shared/staff-sign-in.js';
 import { BirthDateField } from '../components/birth-date-field.js';
 import { FirstLoginForm } from './first-login-form.js';
 import { StudentIdLoginForm } from './student-id-login-form.js';
@@ -93,10 +95,35 @@ describe("the administrator's sign-in form", () => {
   it("a blank username shows 'Username field empty' in the alert and calls nothing", async () => {
     const queryClient = createQueryClient();
     queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+    queryClient.setQueryData<StaffSignInOptions>(staffSignInOptionsQuery.queryKey, { providers: [], password_sign_in: true });
     renderScreen(<AdminLoginPage />, { path: '/admin', queryClient });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert').textContent).toContain('Username field empty');
     expect(calls).toEqual([]);
+  });
+
+  it("the school's provider comes first, its link carries “Keep me signed in”, and a refused sign-in's reason shows (D96)", async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+    queryClient.setQueryData<StaffSignInOptions>(staffSignInOptionsQuery.queryKey, { providers: [{ id: 'school', label: 'Sign in with Microsoft 365' }], password_sign_in: true });
+    renderScreen(<AdminLoginPage />, { path: '/admin?sign_in_error=unknown_account', queryClient });
+    const provider = screen.getByRole('link', { name: 'Sign in with Microsoft 365' });
+    expect(provider.getAttribute('href')).toBe('/api/oidc/school/start');
+    expect(provider.compareDocumentPosition(screen.getByRole('textbox', { name: /Username/ })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('No staff account here has your school e-mail address');
+    await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Keep me signed in on this device' }));
+    expect(provider.getAttribute('href')).toBe('/api/oidc/school/start?remember=1');
+    expect(screen.getByText('or with username and password')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it('a reason this portal never sends shows nothing, and with passwords off the form is the emergency administrator’s (D96)', () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData<SessionAnswer>(sessionQueryKey, { user: null });
+    queryClient.setQueryData<StaffSignInOptions>(staffSignInOptionsQuery.queryKey, { providers: [{ id: 'school', label: 'Sign in with Google' }], password_sign_in: false });
+    renderScreen(<AdminLoginPage />, { path: '/admin?sign_in_error=<script>', queryClient });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('Emergency administrator only')).toBeTruthy();
   });
 
   it('a disabled account’s right password: the alert says so and whom to ask, and the staff sign-in stays (D84)', async () => {

@@ -56,6 +56,13 @@ function StatusChip({ account }: { account: StaffAccount }) {
   return <Chip size="small" color="success" label="Active" />;
 }
 
+/** How the account signs in: its password, the school's account (through the provider, D96), or both. */
+function signInLabel(account: StaffAccount): string {
+  const school = account.sign_in.school_account === 'linked' ? 'School account' : account.sign_in.school_account === 'waiting' ? 'School account (not used yet)' : null;
+  if (school && account.sign_in.password) return `${school}, password`;
+  return school ?? (account.sign_in.password ? 'Password' : 'No sign-in');
+}
+
 /**
  * Staff Accounts: who works in the admin area and in which role. An administrator adds
  * an account (a form teacher with their classes), changes its role or classes, disables it (its
@@ -152,6 +159,7 @@ function StaffTable({
           <TableCell sx={HIDE_ON_PHONE_SX}>Username</TableCell>
           <TableCell sx={HIDE_ON_PHONE_SX}>Role</TableCell>
           <TableCell sx={HIDE_ON_PHONE_SX}>Classes</TableCell>
+          <TableCell sx={HIDE_ON_PHONE_SX}>Signs in with</TableCell>
           <TableCell sx={HIDE_ON_PHONE_SX}>Status</TableCell>
           <TableCell align="right">Actions</TableCell>
         </TableRow>
@@ -167,6 +175,7 @@ function StaffTable({
                   <Typography variant="body2" color="text.secondary">
                     {account.username} · {STAFF_ROLE_LABELS[account.role]}
                     {classes ? ` · ${classes}` : ''}
+                    {` · ${signInLabel(account)}`}
                   </Typography>
                   <StatusChip account={account} />
                 </Box>
@@ -174,6 +183,14 @@ function StaffTable({
               <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>{account.username}</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>{STAFF_ROLE_LABELS[account.role]}</TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>{classes || '—'}</TableCell>
+              <TableCell sx={{ ...HIDE_ON_PHONE_SX, overflowWrap: 'anywhere' }}>
+                {signInLabel(account)}
+                {account.sign_in_email && (
+                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                    {account.sign_in_email}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell sx={HIDE_ON_PHONE_SX}>
                 <StatusChip account={account} />
               </TableCell>
@@ -194,7 +211,7 @@ function StaffTable({
         })}
         {accounts?.length === 0 && (
           <TableRow>
-            <TableCell colSpan={6} align="center" sx={{ color: 'text.secondary', py: 3 }}>
+            <TableCell colSpan={7} align="center" sx={{ color: 'text.secondary', py: 3 }}>
               No staff accounts yet.
             </TableCell>
           </TableRow>
@@ -282,6 +299,7 @@ interface StaffValues {
   role: StaffRole | '';
   classIds: string[];
   email: string;
+  signInEmail: string;
 }
 
 function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialogProps, 'open'>) {
@@ -290,10 +308,11 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
   const [role, setRole] = useState<StaffRole | ''>(account?.role ?? '');
   const [classIds, setClassIds] = useState<string[]>(account?.class_ids ?? []);
   const [email, setEmail] = useState(account?.email ?? '');
+  const [signInEmail, setSignInEmail] = useState(account?.sign_in_email ?? '');
   const { errors, failure, pending, save } = useSaveStaff(account, onSaved);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save({ username, name, role, classIds, email });
+    save({ username, name, role, classIds, email, signInEmail });
   };
   const helper = (field: string, hint?: string) => fieldHelper(errors, field, hint);
 
@@ -344,6 +363,16 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
             margin="dense"
             {...helper('email')}
           />
+          <TextField
+            name="sign_in_email"
+            label="School e-mail for signing in (optional)"
+            type="email"
+            value={signInEmail}
+            onChange={(event) => setSignInEmail(event.target.value)}
+            margin="dense"
+            sx={{ gridColumn: { sm: '1 / -1' } }}
+            {...helper('sign_in_email', "Their Microsoft 365 or Google address: they can then sign in with the school's account.")}
+          />
         </Box>
         {role === 'form_teacher' && <ClassesField value={classIds} onChange={setClassIds} options={classOptions} errors={errors} />}
       </DialogContent>
@@ -372,18 +401,19 @@ function useSaveStaff(account: StaffAccount | null, onSaved: (answer: StaffAccou
     setFailure(errorMessage(cause));
   };
 
-  const save = ({ username, name, role, classIds, email }: StaffValues) => {
+  const save = ({ username, name, role, classIds, email, signInEmail }: StaffValues) => {
     setFailure(null);
     const classes = role === 'form_teacher' ? classIds : [];
     const emailValue = email.trim() === '' ? null : email;
+    const signInEmailValue = signInEmail.trim() === '' ? null : signInEmail;
     if (account === null) {
-      const parsed = CreateStaffSchema.safeParse({ username, name, role: role || undefined, class_ids: classes, email: emailValue });
+      const parsed = CreateStaffSchema.safeParse({ username, name, role: role || undefined, class_ids: classes, email: emailValue, sign_in_email: signInEmailValue });
       if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
       setErrors({});
       create.mutate(parsed.data, { onSuccess: onSaved, onError });
       return;
     }
-    const parsed = UpdateStaffSchema.safeParse({ name, role, class_ids: classes, email: emailValue });
+    const parsed = UpdateStaffSchema.safeParse({ name, role, class_ids: classes, email: emailValue, sign_in_email: signInEmailValue });
     if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
     setErrors({});
     update.mutate({ id: account.id, change: parsed.data }, { onSuccess: onSaved, onError });

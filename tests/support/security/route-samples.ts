@@ -251,6 +251,11 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     ok: 200,
   },
 
+  // ---- staff sign-in through the school's provider (none configured here: each answers a redirect to the sign-in page) ----
+  'GET /api/staff-sign-in': { request: get('/api/staff-sign-in'), ok: 200 },
+  'GET /api/oidc/:provider/start': { request: get('/api/oidc/school/start?remember=1'), ok: 302 },
+  'GET /api/oidc/:provider/callback': { request: get('/api/oidc/school/callback?code=a-code&state=a-state'), ok: 302 },
+
   // ---- the staff second factor (the caller's own; a student has none) ----
   'GET /api/staff-2fa': { request: get('/api/staff-2fa'), ok: { student: 403, staff: 200 } },
   'POST /api/staff-2fa/enrol': { costly: true,
