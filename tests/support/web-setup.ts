@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { mediaQueryList } from './media-query.js';
 
 // Testing Library's `findBy…` and `waitFor` give up after 1 s by default, a speed bound: a review
 // screen's decision took longer while the machine ran the other suites beside it. 15 s is a hang
@@ -12,16 +13,4 @@ afterEach(() => {
 });
 
 // jsdom has no matchMedia; MUI's useMediaQuery asks it. No query matches: the desktop layout.
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    }) satisfies MediaQueryList;
-}
+if (!window.matchMedia) window.matchMedia = (query: string) => mediaQueryList(query, false);

@@ -1,20 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mediaQueryList } from '../../../tests/support/media-query.js';
 
 /** The theme as a device that does (or does not) ask for reduced motion loads it. */
 async function themeWhenReducedMotion(reduce: boolean) {
-  const asked = vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: reduce && query === '(prefers-reduced-motion: reduce)',
-        media: query,
-        onchange: null,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        dispatchEvent: () => false,
-      }) satisfies MediaQueryList,
-  );
+  const asked = vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => mediaQueryList(query, reduce && query === '(prefers-reduced-motion: reduce)'));
   try {
     vi.resetModules();
     return (await import('./theme.js')).theme;

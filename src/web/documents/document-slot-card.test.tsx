@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DOCUMENT_MESSAGES, findSlot, type StoreFileAnswer, type UploadedFile } from '../../shared/documents.schemas.js';
 import { UNREACHABLE_MESSAGE } from '../lib/api-client.js';
 import { hasUnsentWork } from '../lib/unsent-work.js';
+import { mediaQueryList } from '../../../tests/support/media-query.js';
 import { createQueryClient, renderScreen } from '../../../tests/support/render-web.js';
 import { DocumentSlotCard } from './document-slot-card.js';
 import { filesQuery, useDocumentUploadsInProgress } from './documents.api.js';
@@ -72,16 +73,7 @@ function storedAnswer(name: string): StoreFileAnswer {
 
 /** Whether a phone's coarse pointer is reported (MUI's useMediaQuery asks matchMedia). */
 function pretendTouchScreen(touch: boolean) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: touch && query.includes('pointer: coarse'),
-    media: query,
-    onchange: null,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    dispatchEvent: () => false,
-  }));
+  vi.stubGlobal('matchMedia', (query: string) => mediaQueryList(query, touch && query.includes('pointer: coarse')));
 }
 
 beforeEach(() => {
