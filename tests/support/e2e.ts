@@ -2,7 +2,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser as PlaywrightBrowser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Frame,
+  type Page,
+  type Request,
+  type Response,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { SESSION_COOKIE, hashToken } from '../../src/server/http/session.js';
@@ -53,8 +62,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Keeps the last events of a context worth reading when a test fails (see `reportFailure`). */
-function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pending: Set<Request> } {
+/**
+ * Keeps the last events of a context worth reading when a test fails (see `reportFailure`), until
+ * `detach` is called (the context outlives the test: `launchBrowser`).
+ */
+function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pending: Set<Request>; detach: () => void } {
   const trail: string[] = [];
   // Requests sent and not yet answered: a screen that waits for ever waits on one of these.
   const pending = new Set<Request>();
@@ -63,22 +75,39 @@ function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pe
     trail.push(`+${((Date.now() - started) / 1000).toFixed(2)} s ${line}`);
     if (trail.length > 60) trail.shift();
   };
-  page.on('framenavigated', (frame) => {
+  const onNavigated = (frame: Frame) => {
     if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
-  });
-  context.on('request', (request) => pending.add(request));
-  context.on('requestfinished', (request) => pending.delete(request));
-  context.on('requestfailed', (request) => {
+  };
+  const onRequest = (request: Request) => pending.add(request);
+  const onFinished = (request: Request) => pending.delete(request);
+  const onFailed = (request: Request) => {
     pending.delete(request);
     note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`);
-  });
-  context.on('response', (response) => {
+  };
+  const onResponse = (response: Response) => {
     if (response.status() >= 400) note(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
-  });
-  context.on('console', (message) => {
+  };
+  const onConsole = (message: ConsoleMessage) => {
     if (message.type() === 'error' || message.type() === 'warning') note(`console ${message.type()}: ${message.text()}`);
-  });
-  return { trail, pending };
+  };
+  page.on('framenavigated', onNavigated);
+  context.on('request', onRequest);
+  context.on('requestfinished', onFinished);
+  context.on('requestfailed', onFailed);
+  context.on('response', onResponse);
+  context.on('console', onConsole);
+  return {
+    trail,
+    pending,
+    detach: () => {
+      page.off('framenavigated', onNavigated);
+      context.off('request', onRequest);
+      context.off('requestfinished', onFinished);
+      context.off('requestfailed', onFailed);
+      context.off('response', onResponse);
+      context.off('console', onConsole);
+    },
+  };
 }
 
 /**
@@ -110,47 +139,132 @@ function launchChromium(args: readonly string[] = []): Promise<PlaywrightBrowser
 
 /**
  * One Chromium per spec file, started when a test first asks for a page and closed when the file
- * ends: starting the browser was a second of every test, a fresh context is a few milliseconds and
- * shares nothing (cookies, storage, cache) with the one before.
+ * ends: starting the browser was a second of every test.
  */
 let fileChromium: Promise<PlaywrightBrowser> | undefined;
+/**
+ * The file's browser context, shared by its tests one after another and emptied between them
+ * (`emptyContext`). A fresh context for each test cost 0.7 core-seconds more than a new page in a
+ * kept one: a new renderer process that fetches and compiles the client's code again. The browser
+ * suite used a sixth less CPU with it (docs/decisions/D98).
+ */
+let fileContext: Promise<SharedContext> | undefined;
+interface SharedContext {
+  context: BrowserContext;
+  /** Every origin the context's pages have reached (the portal, a provider): whose storage to empty. */
+  origins: Set<string>;
+  /** The page the next test gets, opened while the last test's page was closed (`emptyContext`). */
+  next?: Page;
+}
+
 async function closeFileChromium(): Promise<void> {
   const running = fileChromium;
   fileChromium = undefined;
+  fileContext = undefined;
   await (await running)?.close();
 }
 
-/**
- * A fresh browser context (its own cookies and storage) at a size, with one page open. A test that
- * needs launch flags of its own (`args`, e.g. `--host-resolver-rules` for a school's name) gets a
- * Chromium of its own, closed with the context.
- */
-export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
-  const own = options.args?.length ? await launchChromium(options.args) : undefined;
-  fileChromium ??= launchChromium();
-  const browser = own ?? (await fileChromium);
-  // Reduced motion, as a person may ask of their device (the theme then drops MUI's transitions
-  // and ripples): Chromium draws no frames of a fade or a ripple, about a fifth of the browser
-  // suite's CPU, and Playwright finds an element still at once (docs/testing.md).
-  const context = await browser.newContext({
+/** The options every context of the suite starts from. */
+function contextOptions(options: BrowserOptions) {
+  return {
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     hasTouch: options.hasTouch ?? false,
+    // Reduced motion, as a person may ask of their device (the theme then drops MUI's transitions
+    // and ripples): Chromium draws no frames of a fade or a ripple, and Playwright finds an
+    // element still at once (docs/testing.md).
     reducedMotion: options.reducedMotion ?? 'reduce',
+  } as const;
+}
+
+/**
+ * A hang guard, not a speed bound: Playwright's default 30 s wait for an element or a load was
+ * reached by a class's report PDF while the machine ran several builds beside the suite. The
+ * test's own timeout (vitest.config.ts) stays the outer bound.
+ */
+const ELEMENT_TIMEOUT_MS = 60_000;
+
+async function sharedContext(): Promise<SharedContext> {
+  fileChromium ??= launchChromium();
+  fileContext ??= fileChromium.then(async (browser) => {
+    const context = await browser.newContext(contextOptions({}));
+    context.setDefaultTimeout(ELEMENT_TIMEOUT_MS);
+    const origins = new Set<string>();
+    context.on('request', (request) => {
+      const { origin } = new URL(request.url());
+      if (origin.startsWith('http')) origins.add(origin);
+    });
+    return { context, origins };
   });
-  // A hang guard, not a speed bound: Playwright's default 30 s wait for an element or a load was
-  // reached by a class's report PDF while the machine ran several builds beside the suite. The
-  // test's own timeout (vitest.config.ts) stays the outer bound.
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
-  const { trail, pending } = recordTrail(context, page);
+  return fileContext;
+}
+
+/**
+ * Leaves the shared context as a new one would be for the next test: one blank page, no cookie,
+ * nothing in any origin's storage, no route, no permission, online. What it keeps is the HTTP
+ * cache of the client's hashed, immutable code, as a person's browser keeps it between two
+ * sign-ins. tests/e2e/isolation.spec.ts proves the next test sees nothing of the last one.
+ */
+async function emptyContext(shared: SharedContext): Promise<void> {
+  const { context, origins } = shared;
+  // The next test's page opens before the last one closes: Chromium then keeps the renderer
+  // process that has the client's code compiled, which is most of what a kept context saves.
+  const next = await context.newPage();
+  for (const page of context.pages()) if (page !== next) await page.close();
+  const cdp = await context.newCDPSession(next);
+  for (const origin of origins) {
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'cookies,local_storage,indexeddb,websql,service_workers,cache_storage,file_systems' });
+  }
+  origins.clear();
+  await cdp.detach();
+  await context.clearCookies();
+  await context.clearPermissions();
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+  await context.setOffline(false);
+  shared.next = next;
+}
+
+/**
+ * A browser context (cookies and storage of its own) at a size, with one page open. A test that
+ * needs launch flags of its own (`args`, e.g. `--host-resolver-rules` for a school's name) gets a
+ * Chromium of its own, and one that needs a touch screen a context of its own, closed with it;
+ * every other test gets a page in the file's shared context, emptied when it closes.
+ */
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  if (options.args?.length || options.hasTouch) {
+    const own = options.args?.length ? await launchChromium(options.args) : undefined;
+    fileChromium ??= launchChromium();
+    const context = await (own ?? (await fileChromium)).newContext(contextOptions(options));
+    context.setDefaultTimeout(ELEMENT_TIMEOUT_MS);
+    const page = await context.newPage();
+    const { trail, pending, detach } = recordTrail(context, page);
+    return {
+      context,
+      page,
+      trail,
+      pending,
+      async close() {
+        detach();
+        await context.close();
+        await own?.close();
+      },
+    };
+  }
+  const shared = await sharedContext();
+  const { context } = shared;
+  const page = shared.next ?? (await context.newPage());
+  shared.next = undefined;
+  const { viewport, reducedMotion } = contextOptions(options);
+  await page.setViewportSize(viewport);
+  if (reducedMotion !== 'reduce') await page.emulateMedia({ reducedMotion });
+  const { trail, pending, detach } = recordTrail(context, page);
   return {
     context,
     page,
     trail,
     pending,
     async close() {
-      await context.close();
-      await own?.close();
+      detach();
+      await emptyContext(shared);
     },
   };
 }
