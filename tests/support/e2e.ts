@@ -235,19 +235,10 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
     fileChromium ??= launchChromium();
     const context = await (own ?? (await fileChromium)).newContext(contextOptions(options));
     context.setDefaultTimeout(ELEMENT_TIMEOUT_MS);
-    const page = await context.newPage();
-    const { trail, pending, detach } = recordTrail(context, page);
-    return {
-      context,
-      page,
-      trail,
-      pending,
-      async close() {
-        detach();
-        await context.close();
-        await own?.close();
-      },
-    };
+    return watchedBrowser(context, await context.newPage(), async () => {
+      await context.close();
+      await own?.close();
+    });
   }
   const shared = await sharedContext();
   const { context } = shared;
@@ -256,6 +247,11 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   const { viewport, reducedMotion } = contextOptions(options);
   await page.setViewportSize(viewport);
   if (reducedMotion !== 'reduce') await page.emulateMedia({ reducedMotion });
+  return watchedBrowser(context, page, () => emptyContext(shared));
+}
+
+/** A test's browser: its page's events kept for a failure's report until `release` ends it. */
+function watchedBrowser(context: BrowserContext, page: Page, release: () => Promise<void>): Browser {
   const { trail, pending, detach } = recordTrail(context, page);
   return {
     context,
@@ -264,7 +260,7 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
     pending,
     async close() {
       detach();
-      await emptyContext(shared);
+      await release();
     },
   };
 }
