@@ -32,6 +32,7 @@ const ENGINE_FREE_FILES = [
   'src/server/documents/file-sniffing.test.ts',
   'src/server/documents/pdf-inspection.test.ts',
   'src/server/access/roles.test.ts',
+  'src/server/http/signing.test.ts',
   'src/server/mail/templates/layout.test.ts',
   'src/server/pdf/render-on-pool.test.ts',
   'src/server/registration-form/registration-form.content.test.ts',

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { isSameSignature, signatureOf } from '../http/signing.js';
 
 /**
  * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies"; docs/decisions.md
@@ -30,15 +31,9 @@ interface Entry {
   mac: string;
 }
 
-function macsMatch(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && crypto.timingSafeEqual(left, right);
-}
-
 /** Reads the browser's device cookie (undefined or malformed: no entries). */
 export function readTrustedDevices(secret: Buffer, cookie: string | undefined): TrustedDevices {
-  const mac = (userId: number, id: string) => crypto.createHmac('sha256', secret).update(`device\0${userId}\0${id}`).digest('base64url');
+  const mac = (userId: number, id: string) => signatureOf(secret, 'device', userId, id);
   const entries: Entry[] =
     !cookie || cookie.length > MAX_COOKIE_LENGTH
       ? []
@@ -46,7 +41,7 @@ export function readTrustedDevices(secret: Buffer, cookie: string | undefined): 
           const [id, entryMac, ...rest] = part.split('.');
           return id && entryMac && rest.length === 0 ? [{ id, mac: entryMac }] : [];
         });
-  const entryOf = (userId: number) => entries.find((entry) => macsMatch(entry.mac, mac(userId, entry.id)));
+  const entryOf = (userId: number) => entries.find((entry) => isSameSignature(entry.mac, mac(userId, entry.id)));
   return {
     deviceFor: (userId) => entryOf(userId)?.id ?? null,
     withAccount(userId) {

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import type { Config, OidcProviderConfig } from '../config.js';
 import type { ProviderSignInError } from '../../shared/staff-sign-in.js';
+import { readSignedValue, signedValue } from '../http/signing.js';
 
 /**
  * Staff sign-in through the school's own provider: OpenID Connect's Authorization Code flow with
@@ -34,27 +34,17 @@ const PendingSchema = z.strictObject({
 });
 export type PendingProviderSignIn = z.infer<typeof PendingSchema>;
 
-const macOf = (secret: Buffer, payload: string) => crypto.createHmac('sha256', secret).update(`oidc\0${payload}`).digest('base64url');
+const PENDING_PURPOSE = 'oidc';
 
 function mintPending(secret: Buffer, pending: PendingProviderSignIn): string {
-  const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
-  return `${payload}.${macOf(secret, payload)}`;
+  return signedValue(secret, PENDING_PURPOSE, pending);
 }
 
 /** The sign-in a cookie holds when its MAC is the server's and it has not expired; otherwise null. */
 export function parsePending(secret: Buffer, cookie: string | undefined, now = Date.now()): PendingProviderSignIn | null {
   if (!cookie || cookie.length > 1000) return null;
-  const [payload, mac, extra] = cookie.split('.');
-  if (!payload || !mac || extra !== undefined) return null;
-  const expected = Buffer.from(macOf(secret, payload));
-  const given = Buffer.from(mac);
-  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
+  const json = readSignedValue(secret, PENDING_PURPOSE, cookie);
+  if (json === undefined) return null;
   const parsed = PendingSchema.safeParse(json);
   if (!parsed.success || parsed.data.e <= now || parsed.data.e > now + OIDC_PENDING_TTL_MS) return null;
   return parsed.data;

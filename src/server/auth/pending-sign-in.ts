@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { isSameSignature, signatureOf } from '../http/signing.js';
 
 /**
  * A staff sign-in half done: the password was right and the code comes next. Kept in
@@ -18,10 +18,7 @@ export interface PendingSignIn {
 }
 
 function macOf(secret: Buffer, userId: number, remember: boolean, expiresMs: number, passwordHash: string): string {
-  return crypto
-    .createHmac('sha256', secret)
-    .update(`second-factor\0${userId}\0${remember ? 1 : 0}\0${expiresMs}\0${passwordHash}`)
-    .digest('base64url');
+  return signatureOf(secret, 'second-factor', userId, remember ? 1 : 0, expiresMs, passwordHash);
 }
 
 /** The cookie's value for a sign-in waiting for its code. */
@@ -42,7 +39,5 @@ export function parsePendingSignIn(cookie: string | undefined, now = Date.now())
 
 /** Whether the parsed cookie was minted for this account with its current password. */
 export function isPendingSignInValid(secret: Buffer, parsed: PendingSignIn & { expiresMs: number; mac: string }, passwordHash: string): boolean {
-  const expected = Buffer.from(macOf(secret, parsed.userId, parsed.remember, parsed.expiresMs, passwordHash));
-  const given = Buffer.from(parsed.mac);
-  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  return isSameSignature(parsed.mac, macOf(secret, parsed.userId, parsed.remember, parsed.expiresMs, passwordHash));
 }

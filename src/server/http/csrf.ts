@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from './errors.js';
+import { isSameSignature, signatureOf } from './signing.js';
 
 /**
  * CSRF by a signed double submit bound to the session (docs/decisions.md D2, D38: the Sanctum
@@ -25,12 +26,6 @@ declare module 'fastify' {
   }
 }
 
-function tokensMatch(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && crypto.timingSafeEqual(left, right);
-}
-
 /** The CSRF tokens one server secret signs. */
 export interface CsrfTokens {
   /** The token of a signed-in session: HMAC of its id (as the sessions table keeps it). */
@@ -44,8 +39,7 @@ export interface CsrfTokens {
 }
 
 export function csrfTokens(secret: Buffer): CsrfTokens {
-  const mac = (purpose: 'session' | 'visitor', value: string) =>
-    crypto.createHmac('sha256', secret).update(`csrf\0${purpose}\0${value}`).digest('base64url');
+  const mac = (purpose: 'session' | 'visitor', value: string) => signatureOf(secret, 'csrf', purpose, value);
   const tokens: CsrfTokens = {
     forSession: (sessionIdHash) => mac('session', sessionIdHash),
     newVisitor() {
@@ -53,9 +47,9 @@ export function csrfTokens(secret: Buffer): CsrfTokens {
       return `${nonce}.${mac('visitor', nonce)}`;
     },
     isValid(token, sessionIdHash) {
-      if (sessionIdHash) return tokensMatch(token, mac('session', sessionIdHash));
+      if (sessionIdHash) return isSameSignature(token, mac('session', sessionIdHash));
       const [nonce, signature, ...rest] = token.split('.');
-      return Boolean(nonce && signature) && rest.length === 0 && tokensMatch(signature!, mac('visitor', nonce!));
+      return Boolean(nonce && signature) && rest.length === 0 && isSameSignature(signature!, mac('visitor', nonce!));
     },
     current(cookie, sessionIdHash) {
       if (cookie && tokens.isValid(cookie, sessionIdHash)) return cookie;
@@ -86,7 +80,7 @@ export const csrfPlugin = fp(
       if (request.routeOptions.config?.csrf === false || request.is404) return;
       const cookie = request.cookies[CSRF_COOKIE];
       const header = request.headers[CSRF_HEADER];
-      if (!cookie || typeof header !== 'string' || !tokensMatch(cookie, header) || !(await tokensOf()).isValid(header, request.sessionIdHash)) {
+      if (!cookie || typeof header !== 'string' || !isSameSignature(cookie, header) || !(await tokensOf()).isValid(header, request.sessionIdHash)) {
         throw new AppError(403, 'csrf_failed', 'Your page has expired. Reload it and try again.');
       }
     });

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { writeAudit } from '../audit/audit.repository.js';
 import { nowIso, type Db } from '../db/database.js';
 import type { ParentEmailField } from '../db/schema.js';
@@ -6,6 +5,7 @@ import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { isGuardianCaller, isStudentCaller, type Caller } from '../access/roles.js';
 import type { Actor } from '../http/request-context.js';
 import { readServerSecret } from '../http/server-secret.repository.js';
+import { readSignedValue, signedValue } from '../http/signing.js';
 import { queueMessage } from '../mail/outbox.service.js';
 import { NOTICE_CONTENT, type MailContent, type MailContext, type MailTemplateData, type NoticeTemplateName } from '../mail/templates/index.js';
 import type { DigestLine } from '../mail/templates/notice-attendance-digest.js';
@@ -86,28 +86,18 @@ export async function recipientsOf(db: Db, studentIds: readonly string[]): Promi
 
 // ---- unsubscribe tokens ------------------------------------------------------------------------
 
-function sign(secret: Buffer, payload: string): string {
-  return createHmac('sha256', secret).update(`notice-unsubscribe\u0000${payload}`).digest('base64url');
-}
+/** Signed into every link, so a token made for anything else is refused here. */
+const UNSUBSCRIBE_PURPOSE = 'notice-unsubscribe';
 
 /** A link's token: which recipient, which kind, signed with the server's secret (no expiry: old mails keep working). */
 export async function unsubscribeToken(db: Db, recipientKey: string, kind: OptionalNoticeKind): Promise<string> {
-  const payload = Buffer.from(JSON.stringify({ r: recipientKey, k: kind })).toString('base64url');
-  return `${payload}.${sign(await readServerSecret(db), payload)}`;
+  return signedValue(await readServerSecret(db), UNSUBSCRIBE_PURPOSE, { r: recipientKey, k: kind });
 }
 
 async function readToken(db: Db, token: string): Promise<{ recipientKey: string; kind: OptionalNoticeKind } | null> {
-  const [payload = '', signature = ''] = token.split('.');
-  const expected = Buffer.from(sign(await readServerSecret(db), payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  try {
-    const value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { r?: unknown; k?: unknown };
-    if (typeof value.r !== 'string' || typeof value.k !== 'string' || !isOptionalNoticeKind(value.k)) return null;
-    return { recipientKey: value.r, kind: value.k };
-  } catch {
-    return null;
-  }
+  const value = readSignedValue(await readServerSecret(db), UNSUBSCRIBE_PURPOSE, token) as { r?: unknown; k?: unknown } | null | undefined;
+  if (typeof value?.r !== 'string' || typeof value.k !== 'string' || !isOptionalNoticeKind(value.k)) return null;
+  return { recipientKey: value.r, kind: value.k };
 }
 
 // ---- sending -----------------------------------------------------------------------------------
