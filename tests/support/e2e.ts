@@ -2,16 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  chromium,
-  type Browser as PlaywrightBrowser,
-  type BrowserContext,
-  type ConsoleMessage,
-  type Frame,
-  type Page,
-  type Request,
-  type Response,
-} from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app.js';
 import { SESSION_COOKIE, hashToken } from '../../src/server/http/session.js';
@@ -63,10 +54,11 @@ export interface Browser {
 }
 
 /**
- * Keeps the last events of a context worth reading when a test fails (see `reportFailure`), until
- * `detach` is called (the context outlives the test: `launchBrowser`).
+ * Keeps the last events of a test's page worth reading when the test fails (see `reportFailure`).
+ * The listeners are the page's, so they end with it, though its context outlives the test
+ * (`launchBrowser`).
  */
-function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pending: Set<Request>; detach: () => void } {
+function recordTrail(page: Page): { trail: string[]; pending: Set<Request> } {
   const trail: string[] = [];
   // Requests sent and not yet answered: a screen that waits for ever waits on one of these.
   const pending = new Set<Request>();
@@ -75,39 +67,22 @@ function recordTrail(context: BrowserContext, page: Page): { trail: string[]; pe
     trail.push(`+${((Date.now() - started) / 1000).toFixed(2)} s ${line}`);
     if (trail.length > 60) trail.shift();
   };
-  const onNavigated = (frame: Frame) => {
+  page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
-  };
-  const onRequest = (request: Request) => pending.add(request);
-  const onFinished = (request: Request) => pending.delete(request);
-  const onFailed = (request: Request) => {
+  });
+  page.on('request', (request) => pending.add(request));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => {
     pending.delete(request);
     note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`);
-  };
-  const onResponse = (response: Response) => {
+  });
+  page.on('response', (response) => {
     if (response.status() >= 400) note(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
-  };
-  const onConsole = (message: ConsoleMessage) => {
+  });
+  page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') note(`console ${message.type()}: ${message.text()}`);
-  };
-  page.on('framenavigated', onNavigated);
-  context.on('request', onRequest);
-  context.on('requestfinished', onFinished);
-  context.on('requestfailed', onFailed);
-  context.on('response', onResponse);
-  context.on('console', onConsole);
-  return {
-    trail,
-    pending,
-    detach: () => {
-      page.off('framenavigated', onNavigated);
-      context.off('request', onRequest);
-      context.off('requestfinished', onFinished);
-      context.off('requestfailed', onFailed);
-      context.off('response', onResponse);
-      context.off('console', onConsole);
-    },
-  };
+  });
+  return { trail, pending };
 }
 
 /**
@@ -250,19 +225,9 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   return watchedBrowser(context, page, () => emptyContext(shared));
 }
 
-/** A test's browser: its page's events kept for a failure's report until `release` ends it. */
+/** A test's browser: its page's events kept for a failure's report, and `release` to end it. */
 function watchedBrowser(context: BrowserContext, page: Page, release: () => Promise<void>): Browser {
-  const { trail, pending, detach } = recordTrail(context, page);
-  return {
-    context,
-    page,
-    trail,
-    pending,
-    async close() {
-      detach();
-      await release();
-    },
-  };
+  return { context, page, ...recordTrail(page), close: release };
 }
 
 /** A browser the test has not used yet: its page never left about:blank and its context holds no cookie. */
