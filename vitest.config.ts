@@ -41,6 +41,8 @@ const ENGINE_FREE_FILES = [
   'src/server/pdf/pdf-download.routes.test.ts',
   // What the log says of a client that left; it holds SQLite's one connection to keep a request waiting.
   'src/server/http/logging.test.ts',
+  // A stop of the process with a browser's unused connection open: the process's, whatever the engine.
+  'tests/security/shutdown.test.ts',
 ];
 
 /** The server suite on one engine: the shared-module project, and the mocking files isolated. */

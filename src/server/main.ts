@@ -41,6 +41,9 @@ function printBanner(config: Config, address: string, prepared: PreparedDatabase
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** How long a stop waits for the requests in flight before it closes every connection. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -64,7 +67,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await app.close();
+    const closed = app.close();
+    // app.close() ends the idle keep-alive connections and waits for the rest. A connection a
+    // browser opened ahead of time and never used counts among the rest, and would hold the stop
+    // until its idle timeout (minutes); requests in flight get a grace period, then every
+    // connection is closed.
+    const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    await closed;
+    clearTimeout(grace);
     await db.destroy();
     process.exit(0);
   };
