@@ -76,6 +76,38 @@ const proxy: Record<string, ProxyOptions> = {
   '/logout': { ...proxyToApi, bypass: serveSpaForPageLoads },
 };
 
+/** Where the server-side build of the web client goes: the module the server renders first pages with (entry-server.tsx). */
+const ssrOutDir = fileURLToPath(new URL('./dist/ssr', import.meta.url));
+
+/**
+ * The server-side build (`vite build --ssr entry-server.tsx`): the same sources for Node. The
+ * libraries stay in node_modules (dependencies of the server), except React Router, whose
+ * production files are taken as for the browser.
+ */
+function serverRenderConfig(): UserConfig {
+  return {
+    root: webRoot,
+    base: '/',
+    plugins: [react()],
+    resolve: { alias: REACT_ROUTER_PRODUCTION },
+    ssr: { noExternal: true },
+    // The browser's build serves public/; this one is only code.
+    publicDir: false,
+    build: {
+      outDir: ssrOutDir,
+      emptyOutDir: true,
+      target: 'node20',
+      assetsInlineLimit: 0,
+      rollupOptions: {
+        onwarn(warning, warn) {
+          if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+          warn(warning);
+        },
+      },
+    },
+  };
+}
+
 /** The web client's build and dev-server settings. */
 function portalConfig(isProductionBuild: boolean): UserConfig {
   return {
@@ -104,12 +136,12 @@ function portalConfig(isProductionBuild: boolean): UserConfig {
   };
 }
 
-export default defineConfig(({ command, mode }) => {
+export default defineConfig(({ command, mode, isSsrBuild }) => {
   // Vitest sets NODE_ENV=test, and a build run from a test would then bundle React's development
   // build. A production-mode build is always a production bundle.
   const isProductionBuild = command === 'build' && mode === 'production';
   if (isProductionBuild && process.env.NODE_ENV !== 'production') {
     process.env.NODE_ENV = 'production';
   }
-  return portalConfig(isProductionBuild);
+  return isSsrBuild ? serverRenderConfig() : portalConfig(isProductionBuild);
 });

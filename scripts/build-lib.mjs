@@ -18,7 +18,7 @@ function newestMtime(target) {
 
 /** True when dist/ is missing or older than any source file. */
 export function isBuildStale() {
-  if (!fs.existsSync(STAMP) || !fs.existsSync(path.join(ROOT, 'dist/server/main.js')) || !fs.existsSync(path.join(ROOT, 'dist/web/index.html'))) return true;
+  if (!fs.existsSync(STAMP) || !fs.existsSync(path.join(ROOT, 'dist/server/main.js')) || !fs.existsSync(path.join(ROOT, 'dist/web/index.html')) || !fs.existsSync(path.join(ROOT, 'dist/ssr/entry-server.js'))) return true;
   const built = fs.statSync(STAMP).mtimeMs;
   return INPUTS.some((input) => newestMtime(path.join(ROOT, input)) > built);
 }
@@ -31,7 +31,7 @@ function run(command, args) {
   }
 }
 
-/** Compiles the server (tsc) and bundles the web client (vite), then stamps dist/. */
+/** Compiles the server (tsc) and bundles the web client (vite) for the browser and for the server, then stamps dist/. */
 export function build() {
   const started = Date.now();
   fs.mkdirSync(path.join(ROOT, 'dist'), { recursive: true });
@@ -40,6 +40,8 @@ export function build() {
   for (const stale of ['server', 'shared', '.tsbuildinfo-server']) fs.rmSync(path.join(ROOT, 'dist', stale), { recursive: true, force: true });
   run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.server.json']);
   run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
+  // The same client built for Node: the server renders the first page of a visit with it (docs/decisions.md D99).
+  run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', 'entry-server.tsx', '--logLevel', 'warn']);
   fs.writeFileSync(STAMP, new Date().toISOString());
   process.stdout.write(`Built server and web client in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

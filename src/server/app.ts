@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
@@ -24,6 +21,8 @@ import { securityHeadersPlugin } from './http/security-headers.js';
 import { serverSecret } from './http/server-secret.repository.js';
 import { sessionPlugin } from './http/session.js';
 import { inputGuardPlugin } from './http/input-guard.js';
+import { createPageReads } from './http/reads.js';
+import { publicRoutes, registerWebPages } from './http/web-pages.js';
 import { closeWorkerPool, configureWorkerPool } from './workers/worker-pool.js';
 import { MailSender, type MailSenderSettings } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
@@ -32,16 +31,17 @@ import { studentRoutes } from './students/students.routes.js';
 import { bulkRoutes } from './students/bulk.routes.js';
 import { intakeRoutes } from './intake/intake.routes.js';
 import { attendanceRoutes } from './attendance/attendance.routes.js';
-import { authRoutes } from './auth/auth.routes.js';
+import { authReads, authRoutes } from './auth/auth.routes.js';
 import { configurePasswordHashing } from './auth/password.js';
 import { documentRoutes } from './documents/documents.routes.js';
 import { absenceNoteRoutes } from './absence-notes/absence-notes.routes.js';
 import { familyRoutes } from './family/family.routes.js';
 import { familyHomeRoutes } from './family/family-home.routes.js';
-import { lookupRoutes } from './lookups/lookups.routes.js';
+import { lookupReads, lookupRoutes } from './lookups/lookups.routes.js';
 import { noticeRoutes } from './notices/notices.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
-import { registrationRoutes } from './registration/registration.routes.js';
+import { auditStaffRead } from './privacy/privacy.service.js';
+import { registrationReads, registrationRoutes } from './registration/registration.routes.js';
 import { reviewRoutes } from './review/review.routes.js';
 import { rolloverRoutes } from './rollover/rollover.routes.js';
 import { enrolmentRoutes } from './enrolment/enrolment.routes.js';
@@ -57,6 +57,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web client; defaults to dist/web beside the sources. */
   webRoot?: string;
+  /** The server-side build of the client that renders first pages (dist/ssr/entry-server.js with the default webRoot); none: the shell only. */
+  pageRenderer?: string | null;
   /** The server's timeouts; the constants of server-timeouts.ts unless a test shortens them. */
   timeouts?: ServerTimeouts;
   /**
@@ -74,11 +76,6 @@ export interface BuildOptions {
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Marks every route registered inside it as reachable by anyone (static files, API docs). */
-const publicRoutes = fp(async (app: FastifyInstance) => {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config ?? {}), access: route.config?.access ?? 'public' };
-  });
-}, { encapsulate: false });
 
 /**
  * The portal as a Fastify plugin tree (fastify/demo's shape): used by main.ts and by the tests,
@@ -172,49 +169,16 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   // roll the whole demo school over (route-samples.ts), so every other feature's samples run first.
   await app.register(rolloverRoutes, appDeps);
 
-  await registerWebClient(app, options.webRoot ?? path.join(REPO_ROOT, 'dist/web'), config.schoolName);
-  return app;
-}
-
-/** The app shell with the school's name written in, read once at start. */
-function loadIndexHtml(indexFile: string, schoolName: string): string {
-  const escaped = schoolName.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return fs
-    .readFileSync(indexFile, 'utf8')
-    .replace(/(<meta name="application-name" content=")[^"]*(")/, `$1${escaped}$2`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escaped} · Student Portal</title>`);
-}
-
-/**
- * Serves the built SPA: hashed assets with long cache lifetimes (precompressed .br/.gz when the
- * build wrote them), and the one index.html for every client route (history fallback); each
- * screen loads its own data from its route's loader. Anything else that matches no route answers
- * the JSON 404.
- */
-async function registerWebClient(app: FastifyInstance, webRoot: string, schoolName: string): Promise<void> {
-  const indexFile = path.join(webRoot, 'index.html');
-  const indexHtml = fs.existsSync(indexFile) ? loadIndexHtml(indexFile, schoolName) : undefined;
-  if (indexHtml) {
-    await app.register(async (web) => {
-      await web.register(publicRoutes);
-      await web.register(fastifyStatic, {
-        root: webRoot,
-        wildcard: false,
-        index: false,
-        preCompressed: true,
-        setHeaders(res, filePath) {
-          const cacheable = filePath.includes(`${path.sep}assets${path.sep}`);
-          res.setHeader('cache-control', cacheable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
-      });
-    });
-  }
-  const isClientRoute = (url: string) => !/^\/(api|sanctum)(\/|$)/.test(url) && !path.extname(url);
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && isClientRoute(url)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-    }
-    return reply.status(404).send({ message: `No such route: ${request.method} ${url}`, code: 'not_found' });
+  // The first page of a visit renders from the same reads as the API's routes (D99).
+  const pageReads = createPageReads(deps.db, [...authReads(appDeps), ...lookupReads(deps.db), ...registrationReads(deps.db)], (request, read) =>
+    auditStaffRead(deps.db, request, read),
+  );
+  await registerWebPages(app, {
+    webRoot: options.webRoot ?? path.join(REPO_ROOT, 'dist/web'),
+    // The server-side build beside the default web client (npm start); a test names its own.
+    rendererFile: options.pageRenderer ?? (options.webRoot === undefined ? path.join(REPO_ROOT, 'dist/ssr/entry-server.js') : null),
+    schoolName: config.schoolName,
+    readerFor: pageReads,
   });
+  return app;
 }

@@ -27,7 +27,7 @@ export interface Portal {
 export async function startPortal(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailSender'> & { port?: number } = {}): Promise<Portal> {
   const { port = 0, ...buildOptions } = options;
   const database = await createTestDatabase();
-  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot'), ...buildOptions });
+  const app = await buildApp(testConfig(overrides), { db: database.db }, { logger: false, webRoot: inject('webRoot'), pageRenderer: inject('pageRenderer'), ...buildOptions });
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl: address,

@@ -28,6 +28,7 @@ import type { AppDeps } from '../app-deps.js';
 import { callerOf, isGuardianCaller, permissionsOf, studentPermissionsOf } from '../access/roles.js';
 import { actorOf } from '../http/request-context.js';
 import { errorResponses } from '../http/openapi.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
 import type { ZodApp } from '../http/zod-app.js';
 import * as auth from './auth.service.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, readTrustedDevices, type TrustedDevices } from './device-cookie.js';
@@ -86,6 +87,7 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) => {
   staffSignInRoutes(app, deps, signIn);
   providerSignInRoutes(app, deps, signIn);
   sessionRoutes(app);
+  for (const read of authReads(deps)) registerRead(app, read);
   studentAccountHelpRoutes(app, deps);
 };
 
@@ -350,18 +352,6 @@ function providerSignInRoutes(app: ZodApp, { db, config, secret }: AppDeps, { st
   const ProviderParamsSchema = z.object({ provider: z.string().max(40) });
 
   app.get(
-    '/api/staff-sign-in',
-    {
-      config: { access: 'public' },
-      schema: { tags, summary: "How staff sign in here: the school provider's buttons, and whether passwords are on", response: { 200: StaffSignInOptionsSchema } },
-    },
-    async () => ({
-      providers: config.oidcProviders.map((provider) => ({ id: provider.id, label: provider.buttonLabel })),
-      password_sign_in: config.staffPasswordSignIn,
-    }),
-  );
-
-  app.get(
     '/api/oidc/:provider/start',
     {
       config: { access: 'visitor' },
@@ -446,12 +436,31 @@ function sessionRoutes(app: ZodApp): void {
       return reply.status(204).send(null);
     },
   );
+}
 
-  app.get(
-    '/api/session',
-    { config: { access: 'public' }, schema: { tags, summary: 'Who is signed in', response: { 200: SessionAnswerSchema } } },
-    async (request) => sessionAnswer(request),
-  );
+/** Who is signed in and how staff sign in: the reads every first screen renders from (http/reads.ts). */
+export function authReads({ config }: Pick<AppDeps, 'config'>): ReadDefinition[] {
+  return [
+    defineRead({
+      url: '/api/session',
+      access: 'public',
+      tags,
+      summary: 'Who is signed in',
+      answer: SessionAnswerSchema,
+      handle: async (request) => sessionAnswer(request),
+    }),
+    defineRead({
+      url: '/api/staff-sign-in',
+      access: 'public',
+      tags,
+      summary: "How staff sign in here: the school provider's buttons, and whether passwords are on",
+      answer: StaffSignInOptionsSchema,
+      handle: async () => ({
+        providers: config.oidcProviders.map((provider) => ({ id: provider.id, label: provider.buttonLabel })),
+        password_sign_in: config.staffPasswordSignIn,
+      }),
+    }),
+  ];
 }
 
 /** Help with a student account: finding one's Student ID, and an administrator's password reset. */

@@ -83,15 +83,31 @@ export function requireGuardian(request: FastifyRequest): { userId: number; emai
   return { userId: user.id, email: user.email };
 }
 
-/** The named value of a path or query parameter, as the request carries it. */
-function read(request: FastifyRequest, ref: { param: string } | { query: string }): string {
-  const source = ('param' in ref ? request.params : request.query) as Record<string, unknown> | undefined;
+/** Where a route's targets are named: the path's parameters and the query string. */
+export interface AccessTargets {
+  params: unknown;
+  query: unknown;
+}
+
+/** The named value of a path or query parameter. */
+function read(targets: AccessTargets, ref: { param: string } | { query: string }): string {
+  const source = ('param' in ref ? targets.params : targets.query) as Record<string, unknown> | undefined;
   const value = source?.['param' in ref ? ref.param : ref.query];
   return typeof value === 'string' ? value : '';
 }
 
-/** Checks made as the request arrives: signed in, not held by a forced password change or a second factor to set up, the role's actions, path and query targets. */
-async function enforce(db: Db, request: FastifyRequest, access: Access, config: FastifyContextConfig): Promise<void> {
+/**
+ * Checks made as a call arrives: signed in, not held by a forced password change or a second
+ * factor to set up, the role's actions, path and query targets. The API's hook calls it for every
+ * route; a server-rendered page's reads call it with the path they read (http/reads.ts).
+ */
+export async function enforceAccess(
+  db: Db,
+  request: FastifyRequest,
+  access: Access,
+  targets: AccessTargets,
+  config: FastifyContextConfig = {},
+): Promise<void> {
   if (access === 'public' || access === 'visitor' || access === 'device') return;
   const user = request.user;
   if (!user) throw signedOut(request);
@@ -115,9 +131,9 @@ async function enforce(db: Db, request: FastifyRequest, access: Access, config: 
   if (!mayEver(who, access.can)) requireCan(who, access.can);
   if ('student' in access) {
     const ref = access.student;
-    if (ref !== 'handler' && !('body' in ref)) await authorizeStudent(db, who, access.can, read(request, ref));
+    if (ref !== 'handler' && !('body' in ref)) await authorizeStudent(db, who, access.can, read(targets, ref));
   } else if (access.class) {
-    requireCan(who, access.can, { classId: read(request, access.class) });
+    requireCan(who, access.can, { classId: read(targets, access.class) });
   }
 }
 
@@ -153,7 +169,7 @@ export const accessPlugin = fp(
         if (request.is404) return;
         throw new AppError(403, 'forbidden', 'This route declares no access rule.');
       }
-      await enforce(options.db, request, access, config);
+      await enforceAccess(options.db, request, access, request, config);
     });
   },
   { name: 'access', dependencies: ['sessions'] },

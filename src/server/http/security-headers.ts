@@ -57,3 +57,12 @@ export const securityHeadersPlugin = fp(
   },
   { name: 'security-headers' },
 );
+
+/**
+ * A page's CSP with a nonce of its own in `script-src`: the inline scripts React writes into a
+ * page rendered on the server (the instructions that reveal a part rendered late) carry it, and
+ * nothing else inline runs (docs/decisions.md D99). The rest of the policy is helmet's, as built.
+ */
+export function withScriptNonce(policy: string, nonce: string): string {
+  return policy.replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 'nonce-${nonce}'`);
+}

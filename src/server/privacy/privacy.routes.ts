@@ -11,8 +11,6 @@ import {
   StudentParamsSchema,
   studentExportFileName,
 } from '../../shared/privacy.schemas.js';
-import { callerOf, isStaffCaller } from '../access/roles.js';
-import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
@@ -103,9 +101,10 @@ const privacyApi: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
 export const privacyRoutes = fp(
   async (app: FastifyInstance, { db }: { db: Db }) => {
     app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' || !request.user || !isStaffCaller(callerOf(request.user)) || reply.statusCode >= 300) return payload;
-      const entry = await privacy.readAuditFor(db, request);
-      if (entry) await writeAudit(db, entry);
+      if (request.method !== 'GET' || reply.statusCode >= 300) return payload;
+      const route = request.routeOptions;
+      const path = request.url.split('?')[0] ?? request.url;
+      await privacy.auditStaffRead(db, request, { url: route.url, access: route.config?.access, params: (request.params ?? {}) as Record<string, string>, path });
       return payload;
     });
     await app.register(privacyApi, { db });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { studentParamOf } from '../http/access.js';
+import { studentParamOf, type Access } from '../http/access.js';
+import { callerOf, isStaffCaller } from '../access/roles.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -33,12 +34,18 @@ const LOGGED_BY_THEIR_FEATURE = new Set([
 /** Admin-only downloads of many students' data (exports) the read logger records. */
 const EXPORT_ROUTES = new Set(['/api/registration-report/:classId', '/api/term-results/template']);
 
-/** The audit row a successful administrator GET should leave, or null when it needs none. */
-export async function readAuditFor(db: Db, request: FastifyRequest): Promise<Parameters<typeof writeAudit>[1] | null> {
-  const url = request.routeOptions.url;
+/** The route a read was served by: its pattern, access rule, path parameters and the path read. */
+export interface ReadRoute {
+  url: string | undefined;
+  access: Access | undefined;
+  params: Record<string, string | undefined>;
+  path: string;
+}
+
+/** The audit row a successful administrator read should leave, or null when it needs none. */
+export async function readAuditFor(db: Db, request: FastifyRequest, route: ReadRoute): Promise<Parameters<typeof writeAudit>[1] | null> {
+  const { url, access, params, path } = route;
   if (!url || LOGGED_BY_THEIR_FEATURE.has(url)) return null;
-  const access = request.routeOptions.config?.access;
-  const params = (request.params ?? {}) as Record<string, string | undefined>;
   const actor = actorOf(request);
   if (url === '/api/documents/:publicId') {
     const owner = await repo.findDocumentOwner(db, params.publicId ?? '');
@@ -47,12 +54,23 @@ export async function readAuditFor(db: Db, request: FastifyRequest): Promise<Par
   }
   const named = studentParamOf(access);
   if (named) {
-    return { ...actor, action: 'read', entity: 'student', entity_id: params[named] ?? null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };
+    return { ...actor, action: 'read', entity: 'student', entity_id: params[named] ?? null, field: null, old_value: null, new_value: path };
   }
   if (EXPORT_ROUTES.has(url)) {
-    return { ...actor, action: 'export', entity: 'students', entity_id: null, field: null, old_value: null, new_value: request.url.split('?')[0] ?? url };
+    return { ...actor, action: 'export', entity: 'students', entity_id: null, field: null, old_value: null, new_value: path };
   }
   return null;
+}
+
+/**
+ * The read logger (docs/requirements.md R15): a successful read by staff of a route that serves
+ * one student's data, a document or a many-student export leaves its audit row, whether the API
+ * answered it or a server-rendered page read it (http/reads.ts).
+ */
+export async function auditStaffRead(db: Db, request: FastifyRequest, route: ReadRoute): Promise<void> {
+  if (!request.user || !isStaffCaller(callerOf(request.user))) return;
+  const entry = await readAuditFor(db, request, route);
+  if (entry) await writeAudit(db, entry);
 }
 
 export async function getAuditLog(

@@ -17,30 +17,52 @@ import { badRequest } from '../http/errors.js';
 import { callerOf, isGuardianCaller, isStudentCaller } from '../access/roles.js';
 import { authorizeStudent } from '../access/scopes.js';
 import { errorResponses } from '../http/openapi.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
 import { actorOf } from '../http/request-context.js';
 import * as registration from './registration.service.js';
+
+/** The reads of the registration record and window, which a registration step's page also renders from (http/reads.ts). */
+export function registrationReads(db: Db): ReadDefinition[] {
+  const tags = ['registration'];
+  return [
+    defineRead({
+      url: '/api/student-record/:userID',
+      access: { can: 'student.read', student: { param: 'userID' } },
+      tags,
+      summary: 'The registration record (a list of one, as the call has always answered) with its progress flags',
+      params: z.object({ userID: StudentIdSchema }),
+      answer: StudentRecordListSchema,
+      cacheControl: 'no-store',
+      handle: async (_request, { params }) => [await registration.getStudentRecord(db, params.userID)],
+    }),
+    defineRead({
+      url: '/api/registration-status',
+      access: 'signed-in',
+      tags,
+      summary: "The registration window of the signed-in student's form level (administrators: of ?student_id, else the default)",
+      querystring: z.object({ student_id: z.optional(StudentIdSchema) }),
+      answer: RegistrationStatusSchema,
+      cacheControl: 'no-store',
+      handle: async (request, { query }) => {
+        const caller = callerOf(requireUser(request));
+        const studentId = isStudentCaller(caller) ? caller.studentId : (query.student_id ?? null);
+        // A family account asks for one linked child's window; the policy refuses any other child.
+        if (isGuardianCaller(caller)) {
+          if (!studentId) throw badRequest('Name the child: ?student_id=…', { student_id: ['Choose one of your children.'] });
+          await authorizeStudent(db, caller, 'student.read', studentId);
+        }
+        return registration.getRegistrationStatus(db, studentId);
+      },
+    }),
+  ];
+}
 
 /** The registration record, its per-field save and the registration window (docs/requirements.md R4–R6, R15). */
 export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, { db }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['registration'];
 
-  app.get(
-    '/api/student-record/:userID',
-    {
-      config: { access: { can: 'student.read', student: { param: 'userID' } } },
-      schema: {
-        tags,
-        summary: 'The registration record (a list of one, as the call has always answered) with its progress flags',
-        params: z.object({ userID: StudentIdSchema }),
-        response: { 200: StudentRecordListSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return [await registration.getStudentRecord(db, request.params.userID)];
-    },
-  );
+  for (const read of registrationReads(db)) registerRead(app, read);
 
   app.post(
     '/api/student',
@@ -59,30 +81,6 @@ export const registrationRoutes: FastifyPluginAsync<{ db: Db }> = async (base, {
       },
     },
     async (request) => registration.saveStudentFields(db, callerOf(requireUser(request)), actorOf(request), request.body),
-  );
-
-  app.get(
-    '/api/registration-status',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        tags,
-        summary: "The registration window of the signed-in student's form level (administrators: of ?student_id, else the default)",
-        querystring: z.object({ student_id: z.optional(StudentIdSchema) }),
-        response: { 200: RegistrationStatusSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(requireUser(request));
-      void reply.header('cache-control', 'no-store');
-      const studentId = isStudentCaller(caller) ? caller.studentId : (request.query.student_id ?? null);
-      // A family account asks for one linked child's window; the policy refuses any other child.
-      if (isGuardianCaller(caller)) {
-        if (!studentId) throw badRequest('Name the child: ?student_id=…', { student_id: ['Choose one of your children.'] });
-        await authorizeStudent(db, caller, 'student.read', studentId);
-      }
-      return registration.getRegistrationStatus(db, studentId);
-    },
   );
 
   app.get(

@@ -99,7 +99,7 @@ export function AbsenceNoteForm({ studentId, initialDate = null }: AbsenceNoteFo
   const busy = send.isPending;
   const textHelp = fieldHelper(errors, 'text', `${text.length} / ${ABSENCE_NOTE_TEXT_MAX}`);
   return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="absence-note-form-title" sx={{ display: 'grid', gap: 1 }}>
+    <Box component="form" method="post" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="absence-note-form-title" sx={{ display: 'grid', gap: 1 }}>
       <Typography variant="h2" id="absence-note-form-title">
         Explain an absence
       </Typography>

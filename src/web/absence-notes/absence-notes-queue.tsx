@@ -318,7 +318,7 @@ export function AbsenceNoteDialog({ noteId, onClose }: { noteId: number; onClose
               </Alert>
             )}
             {waiting && (
-              <Stack spacing={1.5} component="form" id="absence-decision-form" noValidate onSubmit={(event) => void submit(event)}>
+              <Stack spacing={1.5} component="form" method="post" id="absence-decision-form" noValidate onSubmit={(event) => void submit(event)}>
                 <RadioGroup
                   row
                   name="decision"

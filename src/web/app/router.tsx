@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, replace, type HydrationState, type RouteObject } from 'react-router';
 import type { DataStep } from '../../shared/registration.progress.js';
-import { RequireAuth, RequireVisitor } from '../auth/require-auth.js';
+import { Guard, guardLoader, type GuardRule } from '../auth/require-auth.js';
 import { StudentLoginPage } from '../auth/student-login-page.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { RouteErrorPage } from '../components/route-error-page.js';
@@ -18,11 +18,22 @@ import { RootLayout } from './root-layout.js';
  * pages never download the registration, report or chart code; only the student login page (/)
  * is in the first load.
  *
- * Access is decided by the layout route a page sits under (RequireVisitor, RequireAuth,
- * RequireAuth role="staff" or "guardian"); the family's mailed links (verify, reset, accept) sit
- * under none and decide on the page. The server checks every call itself.
+ * Access is decided by the layout route a page sits under (a Guard: visitors only, signed in,
+ * staff or a family account), first by its loader (on the server, a redirect answer) and then as
+ * the session changes; the family's mailed links (verify, reset, accept) sit under none and
+ * decide on the page. The server checks every call itself.
+ *
+ * The same routes render a visit's first page on the server (entry-server.tsx): the loaders ask
+ * for the same paths there, answered by the page's own reads.
  */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  /** A layout route that lets in only whom the rule allows. */
+  const guarded = (rule: GuardRule, children: RouteObject[]): RouteObject => ({
+    loader: guardLoader(queryClient, rule),
+    element: <Guard rule={rule} />,
+    children,
+  });
+
   /** A registration data step: the frame's loader brings the record, the step's loader its lookups. */
   const dataStep = (path: string, step: DataStep, title: string): RouteObject => ({
     path,
@@ -34,7 +45,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   });
 
   /** The frame of the signed-in screens: top bar and sign-out (and a family account's child switcher). */
-  const appShell = async () => ({ Component: (await import('./signed-in-shell.js')).SignedInShell });
+  const appShell = async () => ({
+    Component: (await import('./signed-in-shell.js')).SignedInShell,
+  });
 
   /** A family page, loaded on first visit. */
   const familyPage = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
@@ -54,144 +67,199 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         return null;
       },
       children: [
-        {
-          // Visitors only: signed-in users go on to their dashboard.
-          Component: RequireVisitor,
-          children: [
-            { index: true, Component: StudentLoginPage },
-            {
-              path: 'admin',
-              loader: async () => (await import('../auth/auth.api.js')).loadStaffSignInOptions(queryClient),
-              lazy: async () => ({ Component: (await import('../auth/admin-login-page.js')).AdminLoginPage }),
-            },
-            familyPage('family/sign-in', async () => ({ default: (await import('../family/family-sign-in-page.js')).FamilySignInPage })),
-            familyPage('family/register', async () => ({ default: (await import('../family/family-register-page.js')).FamilyRegisterPage })),
-            familyPage('family/forgot-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyForgotPasswordPage })),
-            { path: 'forgot-password', lazy: async () => ({ Component: (await import('../auth/student-password-reset-pages.js')).StudentForgotPasswordPage }) },
-          ],
-        },
+        // Visitors only: signed-in users go on to their dashboard.
+        guarded({ visitor: true }, [
+          { index: true, Component: StudentLoginPage },
+          {
+            path: 'admin',
+            loader: async () => (await import('../auth/auth.api.js')).loadStaffSignInOptions(queryClient),
+            lazy: async () => ({
+              Component: (await import('../auth/admin-login-page.js')).AdminLoginPage,
+            }),
+          },
+          familyPage('family/sign-in', async () => ({
+            default: (await import('../family/family-sign-in-page.js')).FamilySignInPage,
+          })),
+          familyPage('family/register', async () => ({
+            default: (await import('../family/family-register-page.js')).FamilyRegisterPage,
+          })),
+          familyPage('family/forgot-password', async () => ({
+            default: (await import('../family/family-link-pages.js')).FamilyForgotPasswordPage,
+          })),
+          {
+            path: 'forgot-password',
+            lazy: async () => ({
+              Component: (await import('../auth/student-password-reset-pages.js')).StudentForgotPasswordPage,
+            }),
+          },
+        ]),
         // A student's reset link is opened by their family, on whatever device: the page decides (D77).
-        { path: 'reset-password', lazy: async () => ({ Component: (await import('../auth/student-password-reset-pages.js')).StudentResetPasswordPage }) },
+        {
+          path: 'reset-password',
+          lazy: async () => ({
+            Component: (await import('../auth/student-password-reset-pages.js')).StudentResetPasswordPage,
+          }),
+        },
         // The family's mailed links work whoever is signed in on this device: each page decides.
-        familyPage('family/verify', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyVerifyPage })),
-        familyPage('family/reset-password', async () => ({ default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage })),
-        familyPage('family/accept', async () => ({ default: (await import('../family/family-accept-page.js')).FamilyAcceptPage })),
+        familyPage('family/verify', async () => ({
+          default: (await import('../family/family-link-pages.js')).FamilyVerifyPage,
+        })),
+        familyPage('family/reset-password', async () => ({
+          default: (await import('../family/family-link-pages.js')).FamilyResetPasswordPage,
+        })),
+        familyPage('family/accept', async () => ({
+          default: (await import('../family/family-accept-page.js')).FamilyAcceptPage,
+        })),
         // An optional message's unsubscribe link works without a sign-in.
-        { path: 'notices/unsubscribe', lazy: async () => ({ Component: (await import('../notices/unsubscribe-page.js')).UnsubscribePage }) },
         {
-          // Signed in, even with a password change pending: the way out must always work.
-          element: <RequireAuth allowPasswordChange allowSecondFactorSetup />,
-          children: [{ path: 'logout', lazy: async () => ({ Component: (await import('../auth/logout-page.js')).LogoutPage }) }],
+          path: 'notices/unsubscribe',
+          lazy: async () => ({
+            Component: (await import('../notices/unsubscribe-page.js')).UnsubscribePage,
+          }),
         },
-        {
-          // A staff member's own second factor, reachable before it is set up.
-          element: <RequireAuth role="staff" allowSecondFactorSetup />,
-          children: [
-            { path: 'admin/two-factor', lazy: async () => ({ Component: (await import('../auth/two-factor-page.js')).TwoFactorPage }) },
-          ],
-        },
-        {
-          element: <RequireAuth />,
-          children: [
-            {
-              lazy: appShell,
-              children: [
-                { path: 'dashboard', lazy: async () => ({ Component: (await import('./dashboard-route.js')).DashboardRoute }) },
-                {
-                  path: 'registration/change-password',
-                  lazy: async () => ({ Component: (await import('../auth/change-password-page.js')).ChangePasswordPage }),
-                },
-                {
-                  path: 'registration',
-                  loader: async ({ request }) => (await import('../registration/registration.api.js')).loadRegistration(queryClient, new URL(request.url)),
-                  lazy: async () => ({ Component: (await import('../registration/registration-layout.js')).RegistrationLayout }),
-                  children: [
-                    dataStep('student-data', 'student', 'Student Data'),
-                    dataStep('family-data', 'family', 'Family Data'),
-                    dataStep('health-data', 'health', 'Health Data'),
-                    dataStep('other-data', 'other', 'Other Data'),
-                    {
-                      path: 'documents',
-                      loader: async ({ request }) => (await import('../documents/documents.api.js')).loadDocuments(queryClient, new URL(request.url)),
-                      lazy: async () => ({ Component: (await import('../documents/documents-step-page.js')).DocumentsStepPage }),
-                    },
-                    {
-                      path: 'complete',
-                      lazy: async () => ({ Component: (await import('../registration/complete-step-page.js')).CompleteStepPage }),
-                    },
-                    { index: true, element: <Navigate to="/registration/student-data" replace /> },
-                    { path: '*', element: <Navigate to="/registration/student-data" replace /> },
-                  ],
-                },
-                {
-                  path: 'term-reports',
-                  loader: async ({ request }) =>
-                    (await import('../term-reports/term-reports.api.js')).loadTermReports(queryClient, new URL(request.url)),
-                  lazy: async () => ({ Component: (await import('../term-reports/term-reports-page.js')).TermReportsPage }),
-                },
-                { path: 'notices', lazy: async () => ({ Component: (await import('../notices/notices-page.js')).NoticesPage }) },
-                // A family's absence notes; the decision's mail and the digest's link open it (?student=, &date=).
-                { path: 'absence-notes', lazy: async () => ({ Component: (await import('../absence-notes/absence-notes-page.js')).AbsenceNotesPage }) },
-                {
-                  path: 'attendance',
-                  loader: async ({ request }) =>
-                    (await import('../attendance/attendance.api.js')).loadAttendance(queryClient, new URL(request.url)),
-                  lazy: async () => ({ Component: (await import('../attendance/attendance-page.js')).AttendancePage }),
-                },
-              ],
-            },
-          ],
-        },
-        {
-          // A family account's own pages.
-          element: <RequireAuth role="guardian" />,
-          children: [
-            {
-              lazy: appShell,
-              children: [familyPage('family/children', async () => ({ default: (await import('../family/my-children-page.js')).MyChildrenPage }))],
-            },
-          ],
-        },
-        {
-          element: <RequireAuth role="staff" />,
-          children: [
-            {
-              lazy: appShell,
-              children: [
-                {
-                  path: 'admin/dashboard',
-                  // The chosen screen's code is fetched beside the menu's, not once the menu has
-                  // rendered; the list (no view named) even before the menu's code is in.
-                  loader: async ({ request }) => {
-                    const view = new URL(request.url).searchParams.get('view');
-                    if (view === null) loadDashboardScreen().catch(() => undefined);
-                    const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../components/admin-menu-entry.js'), import('./admin-menu.js')]);
-                    findMenuEntry(ADMIN_MENU, view)
-                      .load()
-                      .catch(() => undefined);
-                    return null;
+        // Signed in, even with a password change pending: the way out must always work.
+        guarded({ allowPasswordChange: true, allowSecondFactorSetup: true }, [
+          {
+            path: 'logout',
+            lazy: async () => ({
+              Component: (await import('../auth/logout-page.js')).LogoutPage,
+            }),
+          },
+        ]),
+        // A staff member's own second factor, reachable before it is set up.
+        guarded({ role: 'staff', allowSecondFactorSetup: true }, [
+          {
+            path: 'admin/two-factor',
+            lazy: async () => ({
+              Component: (await import('../auth/two-factor-page.js')).TwoFactorPage,
+            }),
+          },
+        ]),
+        guarded({}, [
+          {
+            lazy: appShell,
+            children: [
+              {
+                path: 'dashboard',
+                lazy: async () => ({
+                  Component: (await import('./dashboard-route.js')).DashboardRoute,
+                }),
+              },
+              {
+                path: 'registration/change-password',
+                lazy: async () => ({
+                  Component: (await import('../auth/change-password-page.js')).ChangePasswordPage,
+                }),
+              },
+              {
+                path: 'registration',
+                loader: async ({ request }) => (await import('../registration/registration.api.js')).loadRegistration(queryClient, new URL(request.url)),
+                lazy: async () => ({
+                  Component: (await import('../registration/registration-layout.js')).RegistrationLayout,
+                }),
+                children: [
+                  dataStep('student-data', 'student', 'Student Data'),
+                  dataStep('family-data', 'family', 'Family Data'),
+                  dataStep('health-data', 'health', 'Health Data'),
+                  dataStep('other-data', 'other', 'Other Data'),
+                  {
+                    path: 'documents',
+                    loader: async ({ request }) => (await import('../documents/documents.api.js')).loadDocuments(queryClient, new URL(request.url)),
+                    lazy: async () => ({
+                      Component: (await import('../documents/documents-step-page.js')).DocumentsStepPage,
+                    }),
                   },
-                  lazy: async () => {
-                    const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([
-                      import('./admin-dashboard-page.js'),
-                      import('./admin-menu.js'),
-                    ]);
-                    return { element: <AdminDashboardPage menu={ADMIN_MENU} /> };
+                  {
+                    path: 'complete',
+                    lazy: async () => ({
+                      Component: (await import('../registration/complete-step-page.js')).CompleteStepPage,
+                    }),
                   },
+                  // /registration and an unknown step open the first step (a redirect answer on the server).
+                  { index: true, loader: () => replace('/registration/student-data') },
+                  { path: '*', loader: () => replace('/registration/student-data') },
+                ],
+              },
+              {
+                path: 'term-reports',
+                loader: async ({ request }) => (await import('../term-reports/term-reports.api.js')).loadTermReports(queryClient, new URL(request.url)),
+                lazy: async () => ({
+                  Component: (await import('../term-reports/term-reports-page.js')).TermReportsPage,
+                }),
+              },
+              {
+                path: 'notices',
+                lazy: async () => ({
+                  Component: (await import('../notices/notices-page.js')).NoticesPage,
+                }),
+              },
+              // A family's absence notes; the decision's mail and the digest's link open it (?student=, &date=).
+              {
+                path: 'absence-notes',
+                lazy: async () => ({
+                  Component: (await import('../absence-notes/absence-notes-page.js')).AbsenceNotesPage,
+                }),
+              },
+              {
+                path: 'attendance',
+                loader: async ({ request }) => (await import('../attendance/attendance.api.js')).loadAttendance(queryClient, new URL(request.url)),
+                lazy: async () => ({
+                  Component: (await import('../attendance/attendance-page.js')).AttendancePage,
+                }),
+              },
+            ],
+          },
+        ]),
+        // A family account's own pages.
+        guarded({ role: 'guardian' }, [
+          {
+            lazy: appShell,
+            children: [
+              familyPage('family/children', async () => ({
+                default: (await import('../family/my-children-page.js')).MyChildrenPage,
+              })),
+            ],
+          },
+        ]),
+        guarded({ role: 'staff' }, [
+          {
+            lazy: appShell,
+            children: [
+              {
+                path: 'admin/dashboard',
+                // The chosen screen's code is fetched beside the menu's, not once the menu has
+                // rendered; the list (no view named) even before the menu's code is in.
+                loader: async ({ request }) => {
+                  const view = new URL(request.url).searchParams.get('view');
+                  if (view === null) loadDashboardScreen().catch(() => undefined);
+                  const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../components/admin-menu-entry.js'), import('./admin-menu.js')]);
+                  findMenuEntry(ADMIN_MENU, view)
+                    .load()
+                    .catch(() => undefined);
+                  return null;
                 },
-              ],
-            },
-          ],
-        },
+                lazy: async () => {
+                  const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([import('./admin-dashboard-page.js'), import('./admin-menu.js')]);
+                  return { element: <AdminDashboardPage menu={ADMIN_MENU} /> };
+                },
+              },
+            ],
+          },
+        ]),
         // An unknown address says so and links home (the server answers index.html for it; an
         // unknown /api path stays a JSON 404 there).
-        { path: '*', lazy: async () => ({ Component: (await import('../components/not-found-page.js')).NotFoundPage }) },
+        {
+          path: '*',
+          lazy: async () => ({
+            Component: (await import('../components/not-found-page.js')).NotFoundPage,
+          }),
+        },
       ],
     },
   ];
 }
 
-/** The app's browser router over the app's query cache. */
-export function createAppRouter(queryClient: QueryClient) {
-  return createBrowserRouter(createRoutes(queryClient));
+/** The app's browser router over the app's query cache; `hydrationData` when the server rendered the page. */
+export function createAppRouter(routes: RouteObject[], hydrationData?: HydrationState) {
+  return createBrowserRouter(routes, hydrationData ? { hydrationData } : {});
 }

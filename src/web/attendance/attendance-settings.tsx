@@ -75,7 +75,7 @@ function BellTimeForm() {
         Bell time
       </Typography>
       <Typography color="text.secondary">A student whose first scan of the day is after the bell time is late. A change applies to scans from then on.</Typography>
-      <Box component="form" noValidate onSubmit={save} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+      <Box component="form" method="post" noValidate onSubmit={save} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <TextField
           type="time"
           name="bell_time"
@@ -173,7 +173,7 @@ function AddHolidayForm({ add }: { add: ReturnType<typeof useAddSchoolHoliday> }
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+    <Box component="form" method="post" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
       {/* Text, not the browser's date input, which shows the computer's own order (docs/requirements.md R17: yyyy-MM-dd). */}
       <TextField
         name="holiday_date"

@@ -89,7 +89,7 @@ function AddDeviceForm({ onCreated }: { onCreated: (device: CreatedScannerDevice
 
   return (
     <>
-      <Box component="form" noValidate onSubmit={add} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 1 }}>
+      <Box component="form" method="post" noValidate onSubmit={add} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 1 }}>
         <TextField
           name="device_name"
           label="Device name"

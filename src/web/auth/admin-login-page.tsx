@@ -128,7 +128,7 @@ function AdminSignIn() {
           </Divider>
         </Box>
       )}
-      <Box component="form" noValidate onSubmit={submit} aria-label="Administrator sign in">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Administrator sign in">
         <ErrorAlert message={invalid?.message ?? (login.isError ? errorMessage(login.error) : login.isIdle ? notice : null)} />
         <TextField
           label="Username"

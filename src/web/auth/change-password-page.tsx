@@ -61,7 +61,7 @@ export function ChangePasswordPage() {
       <Typography color="text.secondary" sx={{ mt: 1 }}>
         Your new password needs at least {PASSWORD_MIN_LENGTH} characters and must not be a common password.
       </Typography>
-      <Box component="form" noValidate onSubmit={submit} aria-label="Change password">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Change password">
         <ErrorAlert message={formError ?? (change.isError ? errorMessage(change.error) : null)} />
         <PasswordField
           label="Current password"

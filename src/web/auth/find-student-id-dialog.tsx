@@ -51,7 +51,7 @@ function FindStudentIdForm({ onClose, onUseId }: Omit<FindStudentIdDialogProps, 
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Find your Student ID">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Find your Student ID">
       <DialogContent sx={{ pt: 0 }}>
         <DialogContentText>Enter the student’s name and date of birth as the school has them.</DialogContentText>
         <ErrorAlert message={find.isError ? errorMessage(find.error) : null} />

@@ -27,7 +27,7 @@ export function FirstLoginForm({ onSignedIn }: { onSignedIn: (answer: LoginAnswe
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="First-time sign in">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="First-time sign in">
       <ErrorAlert message={firstLogin.isError ? errorMessage(firstLogin.error) : null} />
       <OutlinedField
         label="Birth certificate pin or SEA number"

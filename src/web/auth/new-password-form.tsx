@@ -41,7 +41,7 @@ export function NewPasswordForm({ user, onChanged }: { user: SessionUser; onChan
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Choose a new password">
       <Typography color="text.secondary">
         Welcome, {user.name}. Before you continue, choose a new password for Student ID {user.student_id}.
       </Typography>

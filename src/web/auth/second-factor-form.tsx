@@ -34,7 +34,7 @@ export function SecondFactorForm({ onSignedIn, onStartAgain }: { onSignedIn: () 
   const expired = complete.error instanceof ApiError && complete.error.status === 401;
   const label = useRecovery ? 'Recovery code' : '6-digit code';
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Second step of sign-in">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Second step of sign-in">
       <Typography sx={{ mb: 1 }}>
         {useRecovery
           ? 'Enter one of the recovery codes you saved when you set up your authenticator app. Each code works once.'

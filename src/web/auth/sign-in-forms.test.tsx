@@ -8,7 +8,7 @@ import { answerFetch, createQueryClient, renderScreen } from '../../../tests/sup
 import { Route, Routes } from 'react-router';
 import { ApiError } from '../lib/api-client.js';
 import { sessionQueryKey, takeStaffSignInNotice } from '../lib/session.js';
-import { RequireAuth } from './require-auth.js';
+import { Guard } from './require-auth.js';
 import { AdminLoginPage } from './admin-login-page.js';
 import { staffSignInOptionsQuery } from './auth.api.js';
 import type { StaffSignInOptions } from '../../shared/staff-sign-in.js';
@@ -143,7 +143,7 @@ describe("the administrator's sign-in form", () => {
     answerFetch({ '/api/session': [200, { user: null, ended: 'account_disabled' }] }, calls);
     renderScreen(
       <Routes>
-        <Route element={<RequireAuth role="staff" />}>
+        <Route element={<Guard rule={{ role: 'staff' }} />}>
           <Route path="/admin/dashboard" element={<p>Dashboard</p>} />
         </Route>
         <Route path="/admin" element={<AdminLoginPage />} />

@@ -40,7 +40,7 @@ export function StaffNewPasswordForm({ user, onChanged }: { user: SessionUser; o
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Choose a new password">
       <Typography color="text.secondary">
         Welcome, {user.name}. Before you continue, choose your own password for {user.username}. It needs at least{' '}
         {STAFF_PASSWORD_MIN_LENGTH} characters and must not be a common password.

@@ -42,7 +42,7 @@ export function StudentIdLoginForm({ studentId, onStudentIdChange, onSignedIn }:
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Student sign in">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Student sign in">
       <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
       <OutlinedField
         label="Student ID"

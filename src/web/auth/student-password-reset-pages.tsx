@@ -44,7 +44,7 @@ export function StudentForgotPasswordPage() {
           {request.data.message}
         </Alert>
       ) : (
-        <Box component="form" noValidate onSubmit={submit} aria-label="Ask for a password reset link">
+        <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Ask for a password reset link">
           <Typography color="text.secondary">
             Enter your Student ID and date of birth. We send a link to choose a new password to your family's e-mail address that the school has.
           </Typography>
@@ -116,7 +116,7 @@ export function StudentResetPasswordPage() {
   return (
     <SignInFrame title="Choose a new password">
       <Typography color="text.secondary">Choose the student's new password. Every device signed in as the student is signed out.</Typography>
-      <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Choose a new password">
         <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
         <NewPasswordFields hint={NEW_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>

@@ -15,7 +15,7 @@ import { SignInFrame } from '../components/sign-in-frame.js';
 import { PageSpinner } from '../components/page-spinner.js';
 import { errorMessage, isApiError } from '../lib/api-client.js';
 import { fieldErrorsOf, firstFieldMessages, firstIssueMessage, type FieldErrors } from '../lib/form-errors.js';
-import { SCHOOL_NAME } from '../lib/school-name.js';
+import { schoolName } from '../lib/school-name.js';
 import { useSession } from '../lib/session.js';
 import { useConfirmEnrolment, useStaff2faStatus, useStartEnrolment, useTurnOff } from './staff-2fa.api.js';
 
@@ -60,7 +60,7 @@ function StartEnrolment({ start }: { start: ReturnType<typeof useStartEnrolment>
   };
   const onField = isApiError(start.error) && start.error.errors !== undefined;
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Start setting up an authenticator app">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Start setting up an authenticator app">
       <Typography sx={{ mb: 2 }}>
         Staff sign in with their password and a 6-digit code from an authenticator app on their phone (for example Google
         Authenticator, Microsoft Authenticator or 2FAS). Install one, then enter your password to continue.
@@ -105,12 +105,12 @@ function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment
   if (!enrolment) return <StartEnrolment start={start} />;
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Set up authenticator app">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Set up authenticator app">
       <Typography sx={{ mb: 1 }}>1. In your authenticator app, add an account and scan this QR code.</Typography>
       <Box
         component="img"
         src={enrolment.qr_code}
-        alt={`QR code to add ${SCHOOL_NAME} to your authenticator app`}
+        alt={`QR code to add ${schoolName()} to your authenticator app`}
         sx={{ display: 'block', width: 200, maxWidth: '100%', height: 'auto', mx: 'auto', mb: 1, imageRendering: 'pixelated' }}
       />
       <Typography sx={{ mb: 0.5 }}>Can’t scan it? Enter this key in the app instead (time-based):</Typography>
@@ -136,7 +136,7 @@ function Enrolment({ confirm }: { confirm: ReturnType<typeof useConfirmEnrolment
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const [saved, setSaved] = useState(false);
   const [copied, setCopied] = useState(false);
-  const text = `${SCHOOL_NAME} — recovery codes\nEach code signs you in once if you lose your phone.\n\n${codes.join('\n')}\n`;
+  const text = `${schoolName()} — recovery codes\nEach code signs you in once if you lose your phone.\n\n${codes.join('\n')}\n`;
   const download = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
   return (
     <Box>
@@ -190,7 +190,7 @@ function TurnOff() {
     turnOff.mutate(parsed.data);
   };
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Turn off two-step sign-in" sx={{ mt: 3 }}>
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Turn off two-step sign-in" sx={{ mt: 3 }}>
       <Typography sx={{ mb: 1 }}>To turn two-step sign-in off, enter a code from your app.</Typography>
       <ErrorAlert message={invalid ?? (turnOff.isError ? errorMessage(turnOff.error) : null)} />
       <CodeField value={code} onChange={setCode} error={Boolean(invalid)} />

@@ -10,7 +10,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
-import { SCHOOL_NAME } from '../lib/school-name.js';
+import { schoolName } from '../lib/school-name.js';
 import { homePathFor, useSession } from '../lib/session.js';
 import { MAIN_CONTENT_ID } from './main-content.js';
 
@@ -32,7 +32,7 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
           >
             <SchoolIcon sx={{ color: 'secondary.main' }} aria-hidden />
             <Typography component="span" noWrap sx={{ fontWeight: 600, fontSize: { xs: '1rem', sm: '1.15rem' } }}>
-              {SCHOOL_NAME}
+              {schoolName()}
             </Typography>
           </Box>
           {user && (

@@ -31,7 +31,7 @@ export function ChooseStudent({ title, purpose, submitLabel, onChoose }: ChooseS
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 480 }}>
       <Typography variant="h1">{title}</Typography>
-      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', mt: 2, flexWrap: 'wrap' }}>
+      <Box component="form" method="post" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', mt: 2, flexWrap: 'wrap' }}>
         <TextField
           name="student_id"
           label="Student ID"

@@ -3,7 +3,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { SCHOOL_NAME } from '../lib/school-name.js';
+import { schoolName } from '../lib/school-name.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { MAIN_CONTENT_ID } from './main-content.js';
 
@@ -41,7 +41,7 @@ export function SignInFrame({ title, children }: { title: string; children: Reac
             <SchoolIcon />
           </Box>
           <Typography component="p" sx={{ fontWeight: 600, color: 'primary.main' }}>
-            {SCHOOL_NAME}
+            {schoolName()}
           </Typography>
         </Box>
         <Typography variant="h1" sx={{ mb: 1 }}>

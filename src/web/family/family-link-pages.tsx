@@ -81,7 +81,7 @@ export function FamilyVerifyPage() {
       <Typography color="text.secondary">
         Your e-mail address is confirmed by this link. Choose the password for your family account to finish creating it.
       </Typography>
-      <Box component="form" noValidate onSubmit={submit} aria-label="Choose your password">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Choose your password">
         <ErrorAlert message={verify.isError && !serverFieldErrors ? errorMessage(verify.error) : null} />
         <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={verify.isPending} sx={{ mt: 2 }}>
@@ -112,7 +112,7 @@ export function FamilyForgotPasswordPage() {
           {request.data.message}
         </Alert>
       ) : (
-        <Box component="form" noValidate onSubmit={submit} aria-label="Ask for a password reset link">
+        <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Ask for a password reset link">
           <Typography color="text.secondary">Enter your family account's e-mail address. We will send you a link to choose a new password.</Typography>
           <ErrorAlert message={request.isError ? errorMessage(request.error) : null} />
           <OutlinedField
@@ -176,7 +176,7 @@ export function FamilyResetPasswordPage() {
 
   return (
     <SignInFrame title="Choose a new password">
-      <Box component="form" noValidate onSubmit={submit} aria-label="Choose a new password">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Choose a new password">
         <ErrorAlert message={reset.isError && !serverFieldErrors ? errorMessage(reset.error) : null} />
         <NewPasswordFields label="Password" hint={FAMILY_PASSWORD_HINT} {...form.fields} />
         <Button type="submit" variant="contained" size="large" fullWidth disabled={reset.isPending} sx={{ mt: 2 }}>

@@ -67,7 +67,7 @@ export function FamilyRegisterPage() {
       <Typography color="text.secondary">
         One sign-in for all your children at the school. We will send a link to your e-mail address: open it to choose your password.
       </Typography>
-      <Box component="form" noValidate onSubmit={submit} aria-label="Create a family account">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Create a family account">
         <ErrorAlert message={register.isError && !serverFieldErrors ? errorMessage(register.error) : null} />
         <OutlinedField
           label="Your name"

@@ -69,7 +69,7 @@ export function FamilySignInForm({ email: knownEmail = '' }: { email?: string })
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Parent or guardian sign in">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Parent or guardian sign in">
       <ErrorAlert message={login.isError ? errorMessage(login.error) : null} />
       <OutlinedField
         label="E-mail"

@@ -74,7 +74,7 @@ export function InviteParentForm({ studentId, recordOnly = false, onSent }: { st
   }
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Invite a parent by e-mail">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Invite a parent by e-mail">
       {invite.isSuccess && (
         <Alert severity="success" role="status" sx={{ mb: 1 }}>
           {invite.data.message}

@@ -141,7 +141,7 @@ function AddChild({ onLinked }: { onLinked: (studentId: string) => void }) {
         Enter the family code from the school's letter and your child's date of birth. No letter? Ask the school office, or ask your child to
         send you an invitation from their own sign-in.
       </Typography>
-      <Box component="form" noValidate onSubmit={submit} aria-label="Add a child">
+      <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Add a child">
         <ErrorAlert message={link.isError && !serverFieldErrors ? errorMessage(link.error) : null} />
         <OutlinedField
           label="Family code"

@@ -340,7 +340,7 @@ function OfficeLink({ studentId }: { studentId: string }) {
     });
   };
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label="Link an existing family account">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-label="Link an existing family account">
       <ErrorAlert message={link.isError && !serverFieldErrors ? errorMessage(link.error) : null} />
       <OutlinedField
         label="Family account's e-mail"

@@ -144,10 +144,24 @@ function sendBody(path: string, method: string, body: unknown, signal?: AbortSig
   });
 }
 
-/** fetch with the session cookie; a network failure becomes the `ApiError` UNREACHABLE_MESSAGE. */
+/** How a call reaches the server: see `setApiTransport`. */
+export type ApiTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+let transport: ApiTransport = (path, init) => fetch(path, { ...init, credentials: 'include' });
+
+/**
+ * How calls reach the server: in the browser, fetch with the session cookie; while the server
+ * renders a page, the page's own reads (entry-server.tsx), so a route's loader asks for its data
+ * the same way on both sides.
+ */
+export function setApiTransport(next: ApiTransport): void {
+  transport = next;
+}
+
+/** The transport's answer; a network failure becomes the `ApiError` UNREACHABLE_MESSAGE. */
 export async function send(path: string, init: RequestInit): Promise<Response> {
   try {
-    return await fetch(path, { ...init, credentials: 'include' });
+    return await transport(path, init);
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError(0, { code: 'internal', message: UNREACHABLE_MESSAGE });

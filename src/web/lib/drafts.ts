@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/auth.schemas.js';
 
 /**
@@ -157,4 +158,13 @@ export function settleDraft(account: string, studentId: string, name: string, te
 /** Whether a call for this field's draft is out from this page now. */
 export function isBeingSent(account: string, studentId: string, name: string): boolean {
   return sending.has(JSON.stringify([account, studentId, name]));
+}
+
+/**
+ * The account's drafts, following every change. None while a page rendered on the server is
+ * rendered or hydrated (the server cannot read this device's storage); React renders again with
+ * this device's drafts straight after.
+ */
+export function useAccountDrafts(account: string): AccountDrafts {
+  return useSyncExternalStore(subscribeToDrafts, () => draftsOf(account), () => NONE);
 }

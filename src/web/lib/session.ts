@@ -41,6 +41,8 @@ export function useEndedSession(): SessionUser | null {
       return () => endedListeners.delete(listener);
     },
     () => endedUser,
+    // A page rendered on the server: no session has ended in place.
+    () => null,
   );
 }
 

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { SCHOOL_NAME } from './school-name.js';
+import { schoolName } from './school-name.js';
 
 /** Sets the tab title to '{title} · {school}', so each screen is announced by its name. */
 export function usePageTitle(title: string): void {
   useEffect(() => {
-    document.title = `${title} · ${SCHOOL_NAME}`;
+    document.title = `${title} · ${schoolName()}`;
   }, [title]);
 }

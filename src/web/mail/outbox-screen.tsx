@@ -291,7 +291,7 @@ function TestMessageForm({ smtpConfigured, onClose }: Omit<TestMessageDialogProp
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-labelledby="test-message-title">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-labelledby="test-message-title">
       <DialogTitle id="test-message-title">Send a test message</DialogTitle>
       <DialogContent>
         <DialogContentText>

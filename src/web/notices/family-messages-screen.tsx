@@ -76,7 +76,7 @@ function SettingsForm() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Every message also appears on the family's Notices page. Families may turn off the digest and the reminders themselves.
       </Typography>
-      <Box component="form" noValidate onSubmit={save} sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
+      <Box component="form" method="post" noValidate onSubmit={save} sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
         <FormControlLabel control={<Switch checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />} label="Send the daily attendance digest" />
         <TextField
           type="time"

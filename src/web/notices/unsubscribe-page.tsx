@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { SCHOOL_NAME } from '../lib/school-name.js';
+import { schoolName } from '../lib/school-name.js';
 import { errorMessage } from '../lib/api-client.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { useUnsubscribe } from './notices.api.js';
@@ -29,12 +29,12 @@ export function UnsubscribePage() {
         </Typography>
         {unsubscribe.isSuccess ? (
           <Alert severity="success" role="status">
-            Turned off: {unsubscribe.data.label}, for {unsubscribe.data.email}. Other messages from {SCHOOL_NAME} still come; a family account can turn it back on
+            Turned off: {unsubscribe.data.label}, for {unsubscribe.data.email}. Other messages from {schoolName()} still come; a family account can turn it back on
             under Notices.
           </Alert>
         ) : (
           <>
-            <Typography>Turn off this kind of message from {SCHOOL_NAME}? Nothing else changes.</Typography>
+            <Typography>Turn off this kind of message from {schoolName()}? Nothing else changes.</Typography>
             {unsubscribe.isError && (
               <Alert severity="error" role="alert">
                 {errorMessage(unsubscribe.error)}
@@ -47,7 +47,7 @@ export function UnsubscribePage() {
         )}
         {/* A way on from a page opened from a mail: the portal's own start, signed in or not. */}
         <Link component={RouterLink} to="/" sx={{ justifySelf: 'start' }}>
-          Go to the {SCHOOL_NAME} portal
+          Go to the {schoolName()} portal
         </Link>
       </Paper>
     </Box>

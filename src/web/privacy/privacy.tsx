@@ -135,7 +135,7 @@ function StudentIdForm({ input, onInputChange, onChoose }: StudentIdFormProps) {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={choose} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 2 }}>
+    <Box component="form" method="post" noValidate onSubmit={choose} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap', mt: 2 }}>
       <TextField
         name="privacy_student_id"
         label="Student ID"

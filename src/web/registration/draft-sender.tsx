@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import { findField } from '../../shared/registration.fields.js';
-import { draftsOf, isBeingSent, NO_ACCOUNT, subscribeToDrafts, type AccountDrafts } from '../lib/drafts.js';
+import { isBeingSent, NO_ACCOUNT, useAccountDrafts, type AccountDrafts } from '../lib/drafts.js';
 import { useEndedSession } from '../lib/session.js';
 import { useUnsentWork } from '../lib/unsent-work.js';
 import { isOnline, useAccountKey } from './field-problems.js';
@@ -39,7 +39,7 @@ export function DraftSender() {
   const queryClient = useQueryClient();
   const account = useAccountKey();
   const ended = useEndedSession() !== null;
-  const all = useSyncExternalStore(subscribeToDrafts, () => draftsOf(account));
+  const all = useAccountDrafts(account);
   const waiting = Object.values(all).some((fields) => Object.values(fields).some((draft) => draft.pending));
   useUnsentWork(waiting);
   const [round, setRound] = useState(0);

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 import {
   checkFieldValue,
@@ -10,7 +10,7 @@ import {
 } from '../../shared/registration.fields.js';
 import { missingFields, type DataStep } from '../../shared/registration.progress.js';
 import type { ConnectionTrouble } from '../lib/api-client.js';
-import { accountKeyOf, draftsOf, NO_ACCOUNT, putDraft, subscribeToDrafts, type Draft, type StudentDrafts } from '../lib/drafts.js';
+import { accountKeyOf, NO_ACCOUNT, putDraft, useAccountDrafts, type Draft, type StudentDrafts } from '../lib/drafts.js';
 import { useSession } from '../lib/session.js';
 
 /**
@@ -40,7 +40,7 @@ export interface FieldProblemsValue {
 /** One student's problems (the signed-in account's drafts of that child) and a way to report them. */
 export function useFieldProblems(studentId: string): FieldProblemsValue {
   const account = useAccountKey();
-  const all = useSyncExternalStore(subscribeToDrafts, () => draftsOf(account));
+  const all = useAccountDrafts(account);
   const problems = all[studentId] ?? NONE;
   const report = useCallback((name: string, problem: FieldProblem | null) => putDraft(account, studentId, name, problem), [account, studentId]);
   return useMemo(() => ({ problems, report }), [problems, report]);

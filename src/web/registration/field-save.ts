@@ -57,10 +57,18 @@ export function useFieldSave(field: CatalogueField, value: FieldValue, studentId
 
   // The draft's outcome when the sender (or another tab) settles it: saved, waiting or refused.
   const hadProblem = useRef(problem);
+  const untouched = draft === confirmed && !focused.current;
   useEffect(() => {
     const before = hadProblem.current;
     hadProblem.current = problem;
     if (before === problem) return;
+    if (before === undefined && problem !== undefined && untouched) {
+      // This device's draft, found after a page rendered on the server hydrated (the server cannot
+      // read the device's storage): the field shows it as it would have from the start.
+      setDraft(problem.draft);
+      setState((now) => (now === 'saving' ? now : problem.pending ? 'waiting' : 'error'));
+      return;
+    }
     if (problem === undefined) {
       // Taken by the server when the sender (or another tab) sent it.
       if (before?.pending) {
@@ -73,7 +81,7 @@ export function useFieldSave(field: CatalogueField, value: FieldValue, studentId
       // Refused by the server when the sender sent it.
       setState((now) => (now === 'saving' ? now : 'error'));
     }
-  }, [problem]);
+  }, [problem, untouched]);
 
   async function commit(raw: unknown): Promise<void> {
     const text = typeof raw === 'string' ? raw : asText(raw as FieldValue);

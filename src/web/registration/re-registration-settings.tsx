@@ -62,7 +62,7 @@ export function ReRegistrationSettings() {
         At the start of a school year every returning student (each student in a class) is asked to confirm each step of their record: “Nothing changed”, or a
         correction. Families can confirm only while registration is open above. The office sees what changed under Review registration.
       </Typography>
-      <Box component="form" onSubmit={ask} noValidate sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+      <Box component="form" method="post" onSubmit={ask} noValidate sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
         <TextField
           label="Academic year starting"
           value={year}

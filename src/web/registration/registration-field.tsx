@@ -1,4 +1,4 @@
-import { memo, useId } from 'react';
+import { memo, useId, useRef } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -12,6 +12,7 @@ import { useLookupOptions } from './registration.api.js';
 import { SaveIndicator } from './save-indicator.js';
 import { FieldMessage } from './field-message.js';
 import { YesNoField } from './yes-no-field.js';
+import { useTypedEarly } from '../lib/use-typed-early.js';
 
 interface RegistrationFieldProps {
   field: CatalogueField;
@@ -147,6 +148,11 @@ export const RegistrationField = memo(function RegistrationField({ field, value,
             focused.current = false;
             void commit(draft);
           }}
+          onTypedEarly={(typed, stillFocused) => {
+            onType(typed);
+            focused.current = stillFocused;
+            if (!stillFocused) void commit(typed);
+          }}
         />
       );
   }
@@ -161,16 +167,21 @@ interface TextInputFieldProps {
   helperProps: Record<string, string>;
   onType: (value: string) => void;
   onBlur: () => void;
+  /** Typed before the page's code arrived (lib/use-typed-early.ts). */
+  onTypedEarly: (typed: string, stillFocused: boolean) => void;
 }
 
 /** Text, e-mail, phone, number and long-text fields: a text box, with a lookup's suggestions when it has one. */
-function TextInputField({ field, value, readOnly, indicator, common, helperProps, onType, onBlur }: TextInputFieldProps) {
+function TextInputField({ field, value, readOnly, indicator, common, helperProps, onType, onBlur, onTypedEarly }: TextInputFieldProps) {
   const isPhone = field.control === 'phone';
   const isNumber = field.control === 'number';
+  const inputRef = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
+  useTypedEarly(inputRef, value, onTypedEarly);
   return (
     <>
       <TextField
         {...common}
+        inputRef={inputRef}
         value={value}
         type={field.control === 'email' ? 'email' : 'text'}
         multiline={field.control === 'textarea'}

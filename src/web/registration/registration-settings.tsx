@@ -129,7 +129,7 @@ export function RegistrationSettings() {
 
       <PeriodsTable periods={periods.data} onEdit={pickScope} onRemove={(period) => setPending({ kind: 'remove', period })} />
 
-      <Box component="form" onSubmit={submit} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
+      <Box component="form" method="post" onSubmit={submit} noValidate sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'center' }}>
         <TextField select label="Applies to" value={scope} onChange={(event) => pickScope(event.target.value)} margin="none">
           <MenuItem value={ALL}>{scopeLabel(null)}</MenuItem>
           {FORM_LEVELS.map((level) => (

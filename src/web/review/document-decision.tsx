@@ -115,7 +115,7 @@ function ChangeDecisionForm({ studentId, document, isChange, onDone }: { student
     );
   }
   return (
-    <Stack spacing={1.5} component="form" sx={{ mt: 1 }} onSubmit={(event) => (event.preventDefault(), submit())} aria-label={`Change the decision on ${document.file_name}`}>
+    <Stack spacing={1.5} component="form" method="post" sx={{ mt: 1 }} onSubmit={(event) => (event.preventDefault(), submit())} aria-label={`Change the decision on ${document.file_name}`}>
       <TextField select size="small" label="New decision" value={target} onChange={(event) => setTarget(event.target.value as Target)}>
         {targets.map((entry) => (
           <MenuItem key={entry} value={entry}>

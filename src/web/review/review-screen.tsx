@@ -316,7 +316,7 @@ function ReturnForm({
   onCancel: () => void;
 }) {
   return (
-    <Stack spacing={1.5} component="form" onSubmit={(event) => (event.preventDefault(), onSubmit())}>
+    <Stack spacing={1.5} component="form" method="post" onSubmit={(event) => (event.preventDefault(), onSubmit())}>
       <TextField
         select
         label="Reason"

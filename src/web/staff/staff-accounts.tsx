@@ -317,7 +317,7 @@ function StaffForm({ account, classOptions, onClose, onSaved }: Omit<StaffDialog
   const helper = (field: string, hint?: string) => fieldHelper(errors, field, hint);
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-labelledby="staff-dialog-title">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-labelledby="staff-dialog-title">
       <DialogTitle id="staff-dialog-title">{account ? `Change ${account.name}` : 'Add staff'}</DialogTitle>
       <DialogContent>
         {failure && (

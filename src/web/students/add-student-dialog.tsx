@@ -96,7 +96,7 @@ function AddStudentForm({ onClose, onAdded }: Omit<AddStudentDialogProps, 'open'
   );
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-labelledby="add-student-title">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-labelledby="add-student-title">
       <DialogTitle id="add-student-title">Add Student</DialogTitle>
       <DialogContent>
         <DialogContentText>The student signs in the first time with the birth certificate pin or SEA number and the date of birth.</DialogContentText>

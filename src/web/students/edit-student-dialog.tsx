@@ -287,7 +287,7 @@ function EditStudentFields({ values, messages, onChange, onSubmit }: EditStudent
   );
   return (
     <Box
-      component="form"
+      component="form" method="post"
       noValidate
       aria-label="Edit Student"
       onSubmit={(event) => {

@@ -222,7 +222,7 @@ export function WithdrawForm({ enrolment, onBack, onDone }: FormProps) {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-labelledby="enrolment-title">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-labelledby="enrolment-title">
       <DialogContent>
         <DialogContentText>
           The student leaves the roll{enrolment.class_id ? ` and ${enrolment.class_id}` : ''}: the record, report cards and attendance are kept, read-only, among the former students.
@@ -303,7 +303,7 @@ export function ReadmitForm({ enrolment, onBack, onDone }: FormProps) {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-labelledby="enrolment-title">
+    <Box component="form" method="post" noValidate onSubmit={submit} aria-labelledby="enrolment-title">
       <DialogContent>
         <DialogContentText>
           Back on the roll{enrolment.left_class ? ` (left ${enrolment.left_class} on ${toDayFirstDate(enrolment.left_on ?? '')})` : ''}: choose the class and the day they return.
