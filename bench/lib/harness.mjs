@@ -141,7 +141,10 @@ export function ensureBuilt() {
   const web = runNode([path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  if (web.status !== 0 || !fs.existsSync(path.join(ROOT, 'dist/server/main.js'))) throw new Error('the build failed; see above');
+  const ssr = runNode([path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', 'entry-server.tsx', '--logLevel', 'warn'], {
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (web.status !== 0 || ssr.status !== 0 || !fs.existsSync(path.join(ROOT, 'dist/server/main.js'))) throw new Error('the build failed; see above');
   return { buildWarning: 'type-errors' };
 }
 
@@ -167,7 +170,8 @@ export async function appSnapshot() {
   for (let attempt = 1; ; attempt++) {
     fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
     if (fs.existsSync(path.join(ROOT, 'dist/server/main.js')) && isWebComplete(path.join(ROOT, 'dist/web'))) {
-      for (const part of ['server', 'shared', 'web']) {
+      // ssr: the client built for the server, which renders each visit's first page.
+      for (const part of ['server', 'shared', 'web', 'ssr']) {
         const from = path.join(ROOT, 'dist', part);
         if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, 'dist', part), { recursive: true });
       }

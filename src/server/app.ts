@@ -30,10 +30,10 @@ import { DigestTimer } from './notices/digest-timer.js';
 import { studentRoutes } from './students/students.routes.js';
 import { bulkRoutes } from './students/bulk.routes.js';
 import { intakeRoutes } from './intake/intake.routes.js';
-import { attendanceRoutes } from './attendance/attendance.routes.js';
+import { attendanceReads, attendanceRoutes } from './attendance/attendance.routes.js';
 import { authReads, authRoutes } from './auth/auth.routes.js';
 import { configurePasswordHashing } from './auth/password.js';
-import { documentRoutes } from './documents/documents.routes.js';
+import { documentReads, documentRoutes } from './documents/documents.routes.js';
 import { absenceNoteRoutes } from './absence-notes/absence-notes.routes.js';
 import { familyRoutes } from './family/family.routes.js';
 import { familyHomeRoutes } from './family/family-home.routes.js';
@@ -50,7 +50,7 @@ import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { needsSecondFactorSetup } from './staff-2fa/staff-2fa.service.js';
 import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
-import { termReportRoutes } from './term-reports/term-reports.routes.js';
+import { termReportReads, termReportRoutes } from './term-reports/term-reports.routes.js';
 
 export interface BuildOptions {
   /** Pino options, or false for silence (tests). */
@@ -170,7 +170,14 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
   await app.register(rolloverRoutes, appDeps);
 
   // The first page of a visit renders from the same reads as the API's routes (D99).
-  const pageReads = createPageReads(deps.db, [...authReads(appDeps), ...lookupReads(deps.db), ...registrationReads(deps.db)], (request, read) =>
+  const pageReads = createPageReads(deps.db, [
+    ...authReads(appDeps),
+    ...lookupReads(deps.db),
+    ...registrationReads(deps.db),
+    ...documentReads(deps.db),
+    ...termReportReads(deps.db),
+    ...attendanceReads(deps.db),
+  ], (request, read) =>
     auditStaffRead(deps.db, request, read),
   );
   await registerWebPages(app, {

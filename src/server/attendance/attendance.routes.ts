@@ -31,6 +31,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { FileAnswer, errorResponses } from '../http/openapi.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
 import { actorOf } from '../http/request-context.js';
 import type { ZodApp } from '../http/zod-app.js';
 import { auditExport } from '../students/students.service.js';
@@ -70,22 +71,25 @@ export const attendanceRoutes: FastifyPluginAsync<Deps> = async (base, deps) => 
 
 const tags = ['attendance'];
 
+/** A student's attendance records: the read the attendance screen renders from, on the server too (http/reads.ts). */
+export function attendanceReads(db: Db): ReadDefinition[] {
+  return [
+    defineRead({
+      url: '/api/student-attendance/:userID',
+      access: { can: 'student.read', student: { param: 'userID' } },
+      tags,
+      summary: 'The attendance answer for the current term, or ?year=&term=',
+      params: StudentAttendanceParamsSchema,
+      querystring: StudentAttendanceQuerySchema,
+      answer: StudentAttendanceSchema,
+      handle: async (_request, { params, query }) => attendance.getStudentAttendance(db, params.userID, query),
+    }),
+  ];
+}
+
 /** A student's attendance records, and their report PDF for a date range. */
 function studentAttendanceRoutes(app: ZodApp, { db, config }: Deps): void {
-  app.get(
-    '/api/student-attendance/:userID',
-    {
-      config: { access: { can: 'student.read', student: { param: 'userID' } } },
-      schema: {
-        tags,
-        summary: 'The attendance answer for the current term, or ?year=&term=',
-        params: StudentAttendanceParamsSchema,
-        querystring: StudentAttendanceQuerySchema,
-        response: { 200: StudentAttendanceSchema, ...errorResponses },
-      },
-    },
-    async (request) => attendance.getStudentAttendance(db, request.params.userID, request.query),
-  );
+  for (const read of attendanceReads(db)) registerRead(app, read);
 
   app.get(
     '/api/student-attendance-report/:studentId/:startDate/:endDate',

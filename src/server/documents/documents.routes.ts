@@ -16,11 +16,13 @@ import {
   StudentDataFileSchema,
   UploadedFileListSchema,
 } from '../../shared/documents.schemas.js';
+import type { Db } from '../db/database.js';
 import type { AppDeps } from '../app-deps.js';
 import { requireUser } from '../http/access.js';
 import { callerOf } from '../access/roles.js';
 import { authorizeStudent } from '../access/scopes.js';
 import { AppError, badRequest } from '../http/errors.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import type { ZodApp } from '../http/zod-app.js';
@@ -144,6 +146,22 @@ export const documentRoutes: FastifyPluginAsync<AppDeps> = async (base, deps) =>
 
 const tags = ['documents'];
 
+/** A student's uploaded files: the read the documents step renders from, on the server too (http/reads.ts). */
+export function documentReads(db: Db): ReadDefinition[] {
+  return [
+    defineRead({
+      url: '/api/get-files/:student_id',
+      access: { can: 'student.read', student: { param: 'student_id' } },
+      tags,
+      summary: "The student's uploaded files: name, type and the url that serves each",
+      params: z.object({ student_id: StudentIdSchema }),
+      answer: UploadedFileListSchema,
+      cacheControl: 'no-store',
+      handle: async (_request, { params }) => documents.listFiles(db, params.student_id),
+    }),
+  ];
+}
+
 /** The upload of a document into its slot, checked before a byte of the file is read when it can be. */
 function uploadRoutes(app: ZodApp, { db, config }: AppDeps): void {
   app.post(
@@ -189,22 +207,7 @@ function uploadRoutes(app: ZodApp, { db, config }: AppDeps): void {
 
 /** A student's files: their lists, the confirmation of a record after its upload, and a file's removal. */
 function fileRecordRoutes(app: ZodApp, { db }: AppDeps): void {
-  app.get(
-    '/api/get-files/:student_id',
-    {
-      config: { access: { can: 'student.read', student: { param: 'student_id' } } },
-      schema: {
-        tags,
-        summary: "The student's uploaded files: name, type and the url that serves each",
-        params: z.object({ student_id: StudentIdSchema }),
-        response: { 200: UploadedFileListSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return documents.listFiles(db, request.params.student_id);
-    },
-  );
+  for (const read of documentReads(db)) registerRead(app, read);
 
   app.get(
     '/api/student-data-files/:studentId',

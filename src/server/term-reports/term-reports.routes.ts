@@ -20,11 +20,13 @@ import {
   SubjectListSchema,
   TemplateQuerySchema,
 } from '../../shared/term-reports.schemas.js';
+import type { Db } from '../db/database.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ZodApp } from '../http/zod-app.js';
 import { callerOf } from '../access/roles.js';
 import { requireUser } from '../http/access.js';
 import { AppError, badRequest } from '../http/errors.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
 import { errorResponses } from '../http/openapi.js';
 import { actorOf } from '../http/request-context.js';
 import { sendPdf } from '../pdf/send-pdf.js';
@@ -75,21 +77,24 @@ type App = ZodApp;
 
 const tags = ['term-reports'];
 
+/** A student's term reports: the read the report cards screen renders from, on the server too (http/reads.ts). */
+export function termReportReads(db: Db): ReadDefinition[] {
+  return [
+    defineRead({
+      url: '/api/report-card-terms/:userID',
+      access: { can: 'student.read', student: { param: 'userID' } },
+      tags,
+      summary: 'The student’s term reports: every term with results, posted or not',
+      params: ReportCardTermsParamsSchema,
+      answer: ReportCardTermListSchema,
+      handle: async (_request, { params }) => service.listReportCardTerms(db, params.userID),
+    }),
+  ];
+}
+
 // ---- students (and administrators looking at a student) ----
 function studentRoutes(app: App, { db, config }: AppDeps): void {
-  app.get(
-    '/api/report-card-terms/:userID',
-    {
-      config: { access: { can: 'student.read', student: { param: 'userID' } } },
-      schema: {
-        tags,
-        summary: 'The student’s term reports: every term with results, posted or not',
-        params: ReportCardTermsParamsSchema,
-        response: { 200: ReportCardTermListSchema, ...errorResponses },
-      },
-    },
-    async (request) => service.listReportCardTerms(db, request.params.userID),
-  );
+  for (const read of termReportReads(db)) registerRead(app, read);
 
   app.get(
     '/api/report-card/:studentId/:year/:term',
