@@ -38,10 +38,11 @@ describe('with JavaScript off', () => {
     const page = spec.page;
     await scripts(page, false);
     for (const screen of SIGN_IN_SCREENS) {
-      await page.goto(spec.url(screen.path));
+      // As it arrives: the page never hydrates with its scripts off.
+      await page.goto(spec.url(screen.path), { waitUntil: 'domcontentloaded' });
       await page.getByRole('heading', { level: 1, name: screen.heading }).waitFor();
     }
-    await page.goto(spec.url('/'));
+    await page.goto(spec.url('/'), { waitUntil: 'domcontentloaded' });
     expect(await page.locator('input[name="student_id"]').count()).toBe(1);
 
     await scripts(page, true);
@@ -59,10 +60,10 @@ describe('with JavaScript off', () => {
     await signIn(page, spec.portal, { studentId: inProgress.student_id });
     await scripts(page, false);
     for (const screen of STUDENT_SCREENS) {
-      await page.goto(spec.url(screen.path));
+      await page.goto(spec.url(screen.path), { waitUntil: 'domcontentloaded' });
       await page.getByRole('heading', { level: 1, name: screen.heading }).waitFor();
     }
-    await page.goto(spec.url('/registration/student-data'));
+    await page.goto(spec.url('/registration/student-data'), { waitUntil: 'domcontentloaded' });
     expect(await page.locator('[data-field="first_name"] input').inputValue()).toBe(inProgress.first_name);
   });
 });

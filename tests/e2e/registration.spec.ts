@@ -71,8 +71,6 @@ async function openStep(path: string, title: string, inApp = false): Promise<voi
   if (inApp) await page.getByRole('navigation', { name: 'Registration progress' }).getByRole('button', { name: new RegExp(`^${title}: `) }).click();
   else await page.goto(url(`/registration/${path}`));
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
-  // The server rendered the step: its selects open once the page's code has hydrated it.
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }
 
 /** The header's flag of a step: '1' when done (R6 progress flags). */

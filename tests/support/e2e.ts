@@ -236,8 +236,36 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   return watchedBrowser(context, page, () => emptyContext(shared));
 }
 
+/**
+ * A page the server rendered shows its controls before its code has hydrated them
+ * (docs/decisions.md D99): a select's menu or a button works only after. A test uses them once they
+ * work: `goto` and `reload` that wait for the load (the default) also wait, on a page that carries
+ * its state (`#page-state`), for the root layout's `html[data-hydrated]`. `waitUntil: 'commit'` or
+ * `'domcontentloaded'` leaves the page as it arrived (the specs about that moment). Set on the
+ * test's page object only; Playwright's own methods do the navigating.
+ */
+function waitsForHydration(page: Page): void {
+  const hydrated = async (waitUntil: string | undefined) => {
+    if (waitUntil === 'commit' || waitUntil === 'domcontentloaded') return;
+    if ((await page.locator('script#page-state').count()) > 0) await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  };
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await hydrated(options?.waitUntil);
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await hydrated(options?.waitUntil);
+    return response;
+  };
+}
+
 /** A test's browser: its page's events kept for a failure's report, and `release` to end it. */
 function watchedBrowser(context: BrowserContext, page: Page, release: () => Promise<void>): Browser {
+  waitsForHydration(page);
   return { context, page, ...recordTrail(page), close: release };
 }
 

@@ -85,7 +85,9 @@ type Sending = { phase: 'preparing' } | { phase: 'sending'; fraction: number };
 export function DocumentSlotCard({ slot, required, file, studentId, editable, onStored }: Props) {
   const replaceRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
-  const touch = useMediaQuery('(pointer: coarse)', { noSsr: true });
+  // The step is rendered on the server (D99), which cannot know the screen: the first render
+  // (and the hydration) is the mouse's, and a touch screen's follows at once.
+  const touch = useMediaQuery('(pointer: coarse)');
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
   const { sending, uploading, failed, setFailed, message, setMessage, thumbnailBroken, setThumbnailBroken, send, onChosen } = useSlotUpload(slot, studentId, onStored);
