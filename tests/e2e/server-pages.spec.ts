@@ -112,7 +112,8 @@ describe('a page rendered on the server', () => {
 
   it('leaves to the browser a page whose data the server does not read yet: the app shell, not an error', async () => {
     const student = await new TestClient(app, '10.3.0.8').signInStudent(registered.student_id, registered.password);
-    const page = await student.get('/registration/documents');
+    // The Complete step asks for what the server does not read for a page yet (D99).
+    const page = await student.get('/registration/complete');
     expect(page.statusCode).toBe(200);
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain('<div id="root"></div>');
