@@ -4,7 +4,7 @@ import { matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { createEmotionCache } from './app/emotion-cache.js';
 import { createQueryClient, Providers } from './app/providers.js';
-import { createAppRouter, createRoutes } from './app/router.js';
+import { createAppRouter, createRoutes, type PageCodeHandle } from './app/router.js';
 import { PAGE_STATE_ID, readPageState } from './app/page-state.js';
 
 const container = document.getElementById('root');
@@ -22,11 +22,16 @@ const state = readPageState(document.getElementById(PAGE_STATE_ID)?.textContent 
  * rendered, not the fallback shown while a route's code loads.
  */
 async function loadLazyRoutesOf(all: RouteObject[]): Promise<void> {
-  const lazy = (matchRoutes(all, window.location) ?? []).filter((match) => typeof match.route.lazy === 'function');
+  const matches = matchRoutes(all, window.location) ?? [];
+  const url = new URL(window.location.href);
   await Promise.all(
-    lazy.map(async ({ route }) => {
-      const loaded = await (route.lazy as () => Promise<Partial<RouteObject>>)();
-      Object.assign(route, { ...loaded, lazy: undefined });
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy === 'function') {
+        const loaded = await (route.lazy as () => Promise<Partial<RouteObject>>)();
+        Object.assign(route, { ...loaded, lazy: undefined });
+      }
+      // Code the page needs beyond the route's own (router.tsx, PageCodeHandle).
+      await (route.handle as Partial<PageCodeHandle> | undefined)?.codeOfPage?.(url);
     }),
   );
 }

@@ -11,6 +11,22 @@ import { loadDashboardScreen } from './dashboard-screen.load.js';
 import { RootLayout } from './root-layout.js';
 
 /**
+ * A route's handle may name code its page needs beyond the route's own `lazy` (a screen the
+ * address's query chooses): main.tsx fetches it before hydrating a page the server rendered.
+ */
+export interface PageCodeHandle {
+  codeOfPage: (url: URL) => Promise<unknown>;
+}
+
+/** The admin screen ?view= chooses (the list when none): its code, fetched beside the menu's. */
+async function loadChosenScreen(url: URL): Promise<unknown> {
+  const view = url.searchParams.get('view');
+  if (view === null) loadDashboardScreen().catch(() => undefined);
+  const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../components/admin-menu-entry.js'), import('./admin-menu.js')]);
+  return findMenuEntry(ADMIN_MENU, view).load();
+}
+
+/**
  * The routes (docs/requirements.md R2), and the one way a screen gets its data: the route's loader puts it in
  * the query cache (`queryClient.ensureQueryData`, with the query options the screen's hooks use,
  * from its feature's `*.api.ts`), and the screen reads it from there with those hooks. A loader's
@@ -229,15 +245,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 path: 'admin/dashboard',
                 // The chosen screen's code is fetched beside the menu's, not once the menu has
                 // rendered; the list (no view named) even before the menu's code is in.
-                loader: async ({ request }) => {
-                  const view = new URL(request.url).searchParams.get('view');
-                  if (view === null) loadDashboardScreen().catch(() => undefined);
-                  const [{ findMenuEntry }, { ADMIN_MENU }] = await Promise.all([import('../components/admin-menu-entry.js'), import('./admin-menu.js')]);
-                  findMenuEntry(ADMIN_MENU, view)
-                    .load()
-                    .catch(() => undefined);
+                loader: ({ request }) => {
+                  loadChosenScreen(new URL(request.url)).catch(() => undefined);
                   return null;
                 },
+                // The screen is chosen by ?view=, which the route's own code cannot know: a page the
+                // server rendered waits for it before hydrating (main.tsx), or the screen would stay
+                // the server's markup until its code came and a first tap on it would go nowhere.
+                handle: { codeOfPage: loadChosenScreen } satisfies PageCodeHandle,
                 lazy: async () => {
                   const [{ AdminDashboardPage }, { ADMIN_MENU }] = await Promise.all([import('./admin-dashboard-page.js'), import('./admin-menu.js')]);
                   return { element: <AdminDashboardPage menu={ADMIN_MENU} /> };
