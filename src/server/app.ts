@@ -48,7 +48,7 @@ import { enrolmentRoutes } from './enrolment/enrolment.routes.js';
 import { reRegistrationRoutes } from './re-registration/re-registration.routes.js';
 import { staff2faRoutes } from './staff-2fa/staff-2fa.routes.js';
 import { needsSecondFactorSetup } from './staff-2fa/staff-2fa.service.js';
-import { registrationFormRoutes } from './registration-form/registration-form.routes.js';
+import { registrationFormReads, registrationFormRoutes } from './registration-form/registration-form.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
 import { termReportReads, termReportRoutes } from './term-reports/term-reports.routes.js';
 
@@ -174,6 +174,7 @@ export async function buildApp(config: Config, deps: { db: Db }, options: BuildO
     ...authReads(appDeps),
     ...lookupReads(deps.db),
     ...registrationReads(deps.db),
+    ...registrationFormReads(deps.db, appDeps.config.schoolName),
     ...documentReads(deps.db),
     ...termReportReads(deps.db),
     ...attendanceReads(deps.db),

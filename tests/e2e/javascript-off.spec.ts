@@ -65,6 +65,12 @@ describe('with JavaScript off', () => {
     }
     await page.goto(spec.url('/registration/student-data'), { waitUntil: 'domcontentloaded' });
     expect(await page.locator('[data-field="first_name"] input').inputValue()).toBe(inProgress.first_name);
+    // The Complete step: on a phone the registration form is a page of its content, the student's own.
+    await page.goto(spec.url('/registration/complete'), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
+    const form = page.getByRole('region', { name: 'Registration Form', exact: true });
+    await form.getByText(inProgress.last_name).first().waitFor();
+    expect(await page.locator('iframe').count()).toBe(0);
   });
 });
 

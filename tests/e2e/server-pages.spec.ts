@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
+import { DEMO_FAMILY, DEMO_STUDENTS } from '../../src/server/db/demo-data/demo-accounts.js';
 import { TestClient } from '../support/test-app.js';
 import { testConfig } from '../support/test-config.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -19,7 +19,7 @@ const { registered, inProgress, passwordReset } = DEMO_STUDENTS;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await buildApp(testConfig({ schoolName: 'St. <Jude>’s' }), { db: database.db }, { logger: false, webRoot: inject('webRoot'), pageRenderer: inject('pageRenderer') });
+  app = await buildApp(testConfig({ schoolName: 'St. <Jude>’s' }), { db: database.db }, { logger: { level: 'error' }, webRoot: inject('webRoot'), pageRenderer: inject('pageRenderer') });
   await app.ready();
 });
 afterAll(async () => {
@@ -110,10 +110,24 @@ describe('a page rendered on the server', () => {
     expect((await owingPassword.get('/')).statusCode).toBe(200);
   });
 
-  it('leaves to the browser a page whose data the server does not read yet: the app shell, not an error', async () => {
+  it('is the Complete step with the registration form as a page for a phone, and no PDF loaded by the markup', async () => {
     const student = await new TestClient(app, '10.3.0.8').signInStudent(registered.student_id, registered.password);
-    // The Complete step asks for what the server does not read for a page yet (D99).
     const page = await student.get('/registration/complete');
+    expect(page.statusCode).toBe(200);
+    const { root, state } = partsOf(page.body);
+    expect(root).toContain('Registration Form');
+    // The form's content, for a phone (CSS shows it below 600 px): the student's own name in it.
+    expect(root).toContain(registered.last_name);
+    expect(state).toContain(`"registration-form-content","${registered.student_id}"`);
+    // The PDF's frame comes once the page runs on a wider screen: the markup loads no PDF.
+    expect(root).not.toMatch(/<iframe/);
+  });
+
+  it("leaves to the browser a family account's page whose child the address does not name: the app shell, not an error", async () => {
+    const parent = new TestClient(app, '10.3.0.9');
+    expect((await parent.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);
+    // The child is chosen in the tab, which the server cannot see (D99).
+    const page = await parent.get('/registration/student-data');
     expect(page.statusCode).toBe(200);
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain('<div id="root"></div>');

@@ -5,6 +5,8 @@ import { StudentIdSchema } from '../../shared/auth.schemas.js';
 import { pdfDisposition, PdfQuerySchema } from '../../shared/pdf.schemas.js';
 import type { AppDeps } from '../app-deps.js';
 import { errorResponses } from '../http/openapi.js';
+import { defineRead, registerRead, type ReadDefinition } from '../http/reads.js';
+import type { Db } from '../db/database.js';
 import { sendPdf } from '../pdf/send-pdf.js';
 import { RegistrationFormContentSchema } from '../../shared/registration-form.schemas.js';
 import { loadRegistrationForm, loadRegistrationFormContent, renderRegistrationForm } from './registration-form.service.js';
@@ -33,20 +35,21 @@ export const registrationFormRoutes: FastifyPluginAsync<AppDeps> = async (base, 
     },
   );
 
-  app.get(
-    '/api/registration-form/:studentId/content',
-    {
-      config: { access: { can: 'student.read', student: { param: 'studentId' } } },
-      schema: {
-        tags: ['registration'],
-        summary: 'What the registration form says, as data: the same sections and rows the PDF prints, for a phone-width view (D75)',
-        params: z.object({ studentId: StudentIdSchema }),
-        response: { 200: RegistrationFormContentSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
-      return loadRegistrationFormContent(db, request.params.studentId, config.schoolName);
-    },
-  );
+  for (const read of registrationFormReads(db, config.schoolName)) registerRead(app, read);
 };
+
+/** What the registration form says: the read the Complete step renders from, on the server too (http/reads.ts). */
+export function registrationFormReads(db: Db, schoolName: string): ReadDefinition[] {
+  return [
+    defineRead({
+      url: '/api/registration-form/:studentId/content',
+      access: { can: 'student.read', student: { param: 'studentId' } },
+      tags: ['registration'],
+      summary: 'What the registration form says, as data: the same sections and rows the PDF prints, for a phone-width view (D75)',
+      params: z.object({ studentId: StudentIdSchema }),
+      answer: RegistrationFormContentSchema,
+      cacheControl: 'private, no-store',
+      handle: async (_request, { params }) => loadRegistrationFormContent(db, params.studentId, schoolName),
+    }),
+  ];
+}

@@ -187,6 +187,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   },
                   {
                     path: 'complete',
+                    loader: async ({ request }) => (await import('../registration/registration-form.api.js')).loadCompleteStep(queryClient, new URL(request.url)),
                     lazy: async () => ({
                       Component: (await import('../registration/complete-step-page.js')).CompleteStepPage,
                     }),

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useRef } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import { registrationFormUrl } from '../../shared/documents.schemas.js';
 import { TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
 import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
@@ -16,6 +16,9 @@ import { usePageTitle } from '../lib/use-page-title.js';
 import { Declaration } from './declaration.js';
 import { RegistrationFormView } from './registration-form-view.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
+
+const FRAME_SX = { height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 } as const;
+const subscribeToNothing = () => () => undefined;
 
 /**
  * The Complete step: the school's terms, the parent's declaration (a family account
@@ -26,7 +29,9 @@ export function CompleteStepPage() {
   usePageTitle('Complete');
   const { studentId, record, editable, role } = useRegistration();
   const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  // The server's page cannot know the screen: false there and while the page hydrates.
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const running = useSyncExternalStore(subscribeToNothing, () => true, () => false);
   const frame = useRef<HTMLIFrameElement>(null);
   const agreed = Number(record.agree_terms_conditions) === 1;
   const pending = REGISTRATION_STEPS.filter((step) => step.path !== 'complete' && record.progress[step.flag] !== 1);
@@ -84,16 +89,21 @@ export function CompleteStepPage() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           Print on Legal paper (8½ × 14 in). On a phone, Download PDF saves the form to print it elsewhere.
         </Typography>
-        {phone ? (
-          <RegistrationFormView studentId={studentId} version={record.updated_at} />
-        ) : (
-          <PdfView
-            url={formUrl}
-            title="Registration form"
-            frameRef={frame}
-            frameSx={{ height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 }}
-          />
+        {/* A phone reads the form as a page of its content; a wider screen gets the PDF in a frame.
+            CSS chooses on the page the server rendered; the frame (and the PDF it loads) comes only
+            once the page runs on a screen that is not a phone, in the room kept for it. */}
+        {(!running || phone) && (
+          <Box sx={{ display: { xs: 'block', sm: 'none' } }}>
+            <RegistrationFormView studentId={studentId} version={record.updated_at} />
+          </Box>
         )}
+        <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+          {running && !phone ? (
+            <PdfView url={formUrl} title="Registration form" frameRef={frame} frameSx={FRAME_SX} />
+          ) : (
+            <Box sx={FRAME_SX} />
+          )}
+        </Box>
       </Paper>
     </Stack>
   );
