@@ -123,6 +123,17 @@ describe('a page rendered on the server', () => {
     expect(root).not.toMatch(/<iframe/);
   });
 
+  it('is an admin report with room for its PDF, which the page loads only once it runs and knows the screen', async () => {
+    const admin = await new TestClient(app, '10.3.0.10').signInAdmin();
+    const page = await admin.get('/admin/dashboard?view=reports');
+    expect(page.statusCode).toBe(200);
+    const { root, state } = partsOf(page.body);
+    expect(root).toContain('Registration Report');
+    expect(state).not.toBeNull();
+    // A phone shows a PDF as page images, a wider screen in a frame: neither is decided in the markup.
+    expect(root).not.toMatch(/<iframe/);
+  });
+
   it("leaves to the browser a family account's page whose child the address does not name: the app shell, not an error", async () => {
     const parent = new TestClient(app, '10.3.0.9');
     expect((await parent.post('/api/family/login', { email: DEMO_FAMILY.email, password: DEMO_FAMILY.password })).statusCode).toBe(200);

@@ -14,6 +14,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { pdfDownloadUrl } from '../../shared/pdf.schemas.js';
 import { isApiError, send, toApiError } from '../lib/api-client.js';
+import { useInBrowser } from '../lib/use-in-browser.js';
 import type { PageImage } from './pdf-pages.js';
 
 /**
@@ -32,10 +33,15 @@ const MAX_PIXEL_WIDTH = 1600;
 /** What a PDF that pdf.js cannot read says (the bytes came, but are not a PDF it can draw). */
 const PDF_UNREADABLE_MESSAGE = 'This PDF could not be shown here. Use Download PDF to open it in another app.';
 
-/** True where PDFs are shown as page images: a phone-width screen, or a browser without a PDF viewer. */
-function useShowsPdfAsPages(): boolean {
+/**
+ * True where PDFs are shown as page images: a phone-width screen, or a browser without a PDF
+ * viewer. Null where that is not known: in the page the server renders and while it hydrates.
+ */
+function useShowsPdfAsPages(): boolean | null {
   const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const inBrowser = useInBrowser();
+  if (!inBrowser) return null;
   return narrow || navigator.pdfViewerEnabled === false;
 }
 
@@ -64,6 +70,9 @@ interface PdfViewProps {
 /** A PDF in the page: the browser's viewer in a frame on wide screens, page images on a phone. */
 export function PdfView({ url, title, frameRef, frameSx, onShown }: PdfViewProps) {
   const asPages = useShowsPdfAsPages();
+  const frame = [{ display: 'block', border: 0, width: '100%', bgcolor: 'grey.100' }, frameSx ?? false] as const;
+  // The room the PDF will take, until the browser says how it is shown (neither loads it meanwhile).
+  if (asPages === null) return <Box sx={frame} />;
   if (asPages) return <PdfPages key={url} url={url} title={title} onShown={onShown} />;
   return (
     <Box
@@ -73,7 +82,7 @@ export function PdfView({ url, title, frameRef, frameSx, onShown }: PdfViewProps
       src={url}
       title={title}
       onLoad={onShown}
-      sx={[{ display: 'block', border: 0, width: '100%', bgcolor: 'grey.100' }, frameSx ?? false]}
+      sx={frame}
     />
   );
 }

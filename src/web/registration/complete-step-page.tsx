@@ -7,18 +7,18 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useRef, useSyncExternalStore } from 'react';
+import { useRef } from 'react';
 import { registrationFormUrl } from '../../shared/documents.schemas.js';
 import { TERMS_PARAGRAPHS, TERMS_TITLE } from '../../shared/terms.js';
 import { DownloadPdfButton, PdfView } from '../components/pdf-view.js';
 import { useRegistration } from '../lib/registration-context.js';
+import { useInBrowser } from '../lib/use-in-browser.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { Declaration } from './declaration.js';
 import { RegistrationFormView } from './registration-form-view.js';
 import { REGISTRATION_STEPS } from './registration-steps.js';
 
 const FRAME_SX = { height: '85vh', border: 1, borderColor: 'divider', borderRadius: 1 } as const;
-const subscribeToNothing = () => () => undefined;
 
 /**
  * The Complete step: the school's terms, the parent's declaration (a family account
@@ -31,7 +31,7 @@ export function CompleteStepPage() {
   const theme = useTheme();
   // The server's page cannot know the screen: false there and while the page hydrates.
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const running = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const running = useInBrowser();
   const frame = useRef<HTMLIFrameElement>(null);
   const agreed = Number(record.agree_terms_conditions) === 1;
   const pending = REGISTRATION_STEPS.filter((step) => step.path !== 'complete' && record.progress[step.flag] !== 1);
