@@ -104,11 +104,6 @@ function serverRenderConfig(isProductionBuild: boolean): UserConfig {
       target: 'node20',
       assetsInlineLimit: 0,
       rollupOptions: {
-        // One module: the routes' lazy chunks are the browser's concern. Split, the chunks import
-        // one another in cycles, and a loader that evaluates them in another order than Node's
-        // (Vitest's, in the browser suite) ran a page before a chunk it needed had finished
-        // ("Cannot access … before initialization"): the page fell back to the shell at random.
-        output: { inlineDynamicImports: true },
         onwarn(warning, warn) {
           if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
           warn(warning);

@@ -107,6 +107,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.spec.ts'],
           globalSetup: ['tests/support/global-setup.ts', 'tests/support/build-web.ts'],
+          // The server-side build of the client (tests/support/build-web.ts) is loaded by Node, as
+          // in production: Vitest's own module loader evaluated its chunks' import cycles in
+          // another order, and a page then ran before a chunk it needed had finished ("Cannot
+          // access … before initialization"), falling back to the shell at random.
+          server: { deps: { external: [/portal-web-[^/]*-ssr\//] } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
