@@ -16,6 +16,7 @@ export const ROWS_PER_PART = 1_000;
  * added in pieces of at most a part, each piece after the first `continued` (D94). Memory is one
  * part's layout and the finished parts' bytes, however large the school or a class; each part
  * costs ~25 ms of font set-up, hence parts of many small classes rather than one part a class.
+ * Every part and the join are long work to the pool: a person's own document goes first.
  */
 export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
   private readonly parts: Promise<Uint8Array>[] = [];
@@ -56,7 +57,7 @@ export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
     const parts = await Promise.all([...first, ...this.parts]);
     const answer = await runInWorker(
       { kind: 'join-pdfs', frame: this.frame, parts },
-      { transferList: parts.map((part) => part.buffer as ArrayBuffer) },
+      { transferList: parts.map((part) => part.buffer as ArrayBuffer), batch: true },
     );
     return asBuffer(answer);
   }
@@ -71,7 +72,7 @@ export class PdfInParts<S extends PrintoutSection = PrintoutSection> {
   }
 
   private render(sections: PartSection<S>[]): Promise<Uint8Array> {
-    const rendering = runInWorker({ kind: 'render-pdf-part', frame: this.frame, sections });
+    const rendering = runInWorker({ kind: 'render-pdf-part', frame: this.frame, sections }, { batch: true });
     // A failure surfaces in finish(); until then the promise must not count as unhandled.
     rendering.catch(() => undefined);
     return rendering;

@@ -25,17 +25,22 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Renders a printout to PDF bytes, off the event loop. */
-export async function renderPdf(printout: Printout): Promise<Buffer> {
-  return asBuffer(await runInWorker({ kind: 'render-pdf', printout }));
+/**
+ * Renders a printout to PDF bytes, off the event loop. `batch`: the printout is a piece of long
+ * work (a part of a class's report cards), queued after the documents a person is waiting on
+ * (worker-pool.ts).
+ */
+export async function renderPdf(printout: Printout, options: { batch?: boolean } = {}): Promise<Buffer> {
+  return asBuffer(await runInWorker({ kind: 'render-pdf', printout }, options));
 }
 
 /**
  * Joins rendered PDFs into one, their pages in order, off the event loop (a class's report cards
- * rendered a part at a time, D59): the same join as a printout made in parts, without page numbers.
+ * rendered a part at a time, D59): the same join as a printout made in parts, without page numbers;
+ * queued as long work.
  */
 export async function joinRenderedPdfs(parts: readonly Buffer[]): Promise<Buffer> {
   // Each part gets a buffer of its own to hand to the thread (a Buffer may share a pooled one).
   const owned = parts.map((part) => new Uint8Array(part));
-  return asBuffer(await runInWorker({ kind: 'join-pdfs', frame: null, parts: owned }, { transferList: owned.map((part) => part.buffer) }));
+  return asBuffer(await runInWorker({ kind: 'join-pdfs', frame: null, parts: owned }, { transferList: owned.map((part) => part.buffer), batch: true }));
 }

@@ -86,7 +86,8 @@ export async function writeWorkbook<R>(
       finished(message.rows);
     }
   });
-  const task = runInWorker({ kind: 'write-xlsx', layout, port: there }, { transferList: [there], timeLimitMs: EXPORT_TIME_LIMIT_MS });
+  // Long work: it holds a thread while every page is read, so it waits for the documents a person is waiting on.
+  const task = runInWorker({ kind: 'write-xlsx', layout, port: there }, { transferList: [there], timeLimitMs: EXPORT_TIME_LIMIT_MS, batch: true });
   // A thread that fails answers nothing more on the port: its error ends every wait below.
   const failure = task.then(
     () => new Promise<never>(() => undefined),

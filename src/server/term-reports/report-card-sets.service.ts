@@ -89,7 +89,8 @@ export async function buildClassCardsPdf(db: Db, cards: ClassCards, options: Bui
     const ids = cards.studentIds.slice(start, start + REPORT_CARDS_PER_PART);
     const data = await loadReportCards(db, caller, ids, year, term, schoolName, now);
     const doc = buildReportCardSet(data, { classId: cards.classId, formLevel: cards.formLevel });
-    const render = renderPdf(doc);
+    // Long work: a family's own report card, asked meanwhile, is rendered before the next part.
+    const render = renderPdf(doc, { batch: true });
     // A part that fails while an earlier one is awaited must not go unhandled; it is rethrown in turn.
     render.catch(() => undefined);
     rendering.push(render);

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
+import { setMaxListeners } from 'node:events';
+import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.js';
 import type { Config } from '../config.js';
@@ -19,7 +21,10 @@ import type { Config } from '../config.js';
  *   young generation is kept small, so a school-wide document's garbage is collected often rather
  *   than left to fill 48 MB of nursery (D63).
  * - Priority: the threads run niced (WORKER_NICE, 10 unless configured), so the event loop gets a
- *   core first when both want one.
+ *   core first when both want one. In the queue, a task one person is waiting on (a report card, a
+ *   registration form, the check of an upload) goes before the pieces of long work (a form's report
+ *   cards, a school-wide report, a spreadsheet export: `batch`), so a family's report card waits
+ *   for at most the pieces already started, not for the office's whole document (D100).
  * - Lifetime: the pool starts with the first task and each app closes it (onClose); an idle thread
  *   ends after a minute, so a server nobody prints on holds no second thread.
  *
@@ -77,12 +82,33 @@ export class WorkerTaskFailed extends Error {
 
 let pool: Piscina<TaskRequest, TaskAnswer<TaskKind>> | undefined;
 
+/**
+ * The tasks waiting for a thread, in the order they run: a task a person is waiting on first, then
+ * the pieces of long work (`batch`), each in the order asked (p-queue's priorities). Piscina's own
+ * queue cannot order them: a task given an AbortSignal, as every task here is (its time limit),
+ * skips piscina's `taskQueue` for a first-come list of its own. So the pool is handed at most one
+ * task per thread, and every other task waits here, where its time limit also removes it.
+ */
+const waiting = new PQueue({ concurrency: POOL_THREADS });
+const PERSON_FIRST = 1;
+const BATCH = 0;
+/**
+ * Aborted when the pool closes: what still waits then fails, rather than start a new pool. Each
+ * task waiting or running listens to it, so it has as many listeners as the queue has places.
+ */
+let poolOpen = openPool();
+
+function openPool(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(MAX_QUEUED + POOL_THREADS, controller.signal);
+  return controller;
+}
+
 function startPool(): Piscina<TaskRequest, TaskAnswer<TaskKind>> {
   pool ??= new Piscina({
     filename: TASKS_FILE,
     minThreads: 0,
     maxThreads: POOL_THREADS,
-    maxQueue: MAX_QUEUED,
     idleTimeout: IDLE_MS,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
     // The threads run at a lower priority than the event loop (Linux, through piscina's optional
@@ -111,31 +137,45 @@ function busy(): AppError {
  * answers anything (a spreadsheet streamed as it is written sends its headers first).
  */
 export function assertPoolHasRoom(): void {
-  if (startPool().queueSize >= MAX_QUEUED) throw busy();
+  if (waiting.size >= MAX_QUEUED) throw busy();
 }
 
 /**
  * Runs a task on the pool and answers its result. `transferList`: buffers (or a MessagePort) of
  * the request handed to the thread rather than copied; `timeLimitMs`: the task's limit (TASK_TIME_LIMIT_MS unless
- * given). Throws 503 (AppError) when the queue is full, and WorkerTaskFailed when the task timed
+ * given); `batch`: the task is a piece of long work, queued after every task a person is waiting on. Throws 503 (AppError) when the queue is full, and WorkerTaskFailed when the task timed
  * out, ran out of memory or crashed: the caller says what that means for its request (a refused
  * upload, a failed print).
  */
 export async function runInWorker<K extends TaskKind>(
   task: TaskRequest<K>,
-  options: { transferList?: (ArrayBuffer | MessagePort)[]; timeLimitMs?: number } = {},
+  options: { transferList?: (ArrayBuffer | MessagePort)[]; timeLimitMs?: number; batch?: boolean } = {},
 ): Promise<TaskAnswer<K>> {
   assertPoolHasRoom();
-  const running = startPool();
+  // Ended by its time limit or by the pool's closing (a listener each, removed after: the
+  // pool's signal lives as long as the pool).
+  const timeLimit = AbortSignal.timeout(options.timeLimitMs ?? TASK_TIME_LIMIT_MS);
+  const open = poolOpen.signal;
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  timeLimit.addEventListener('abort', end, { once: true });
+  open.addEventListener('abort', end, { once: true });
+  const { signal } = stop;
   try {
-    const signal = AbortSignal.timeout(options.timeLimitMs ?? TASK_TIME_LIMIT_MS);
-    // The pool is typed for every kind at once; the task is one of them.
-    return await running.run(task as TaskRequest, { signal, transferList: options.transferList });
+    // The same signal ends the task whether it is still waiting (p-queue removes it) or running
+    // (piscina stops its thread). The pool is typed for every kind at once; the task is one of them.
+    return await waiting.add(() => startPool().run(task as TaskRequest, { signal, transferList: options.transferList }), {
+      priority: options.batch ? BATCH : PERSON_FIRST,
+      signal,
+    });
   } catch (error) {
-    if (error instanceof Error && error.message === 'Task queue is at limit') throw busy();
-    if (error instanceof Error && error.name === 'AbortError') throw new WorkerTaskFailed('timeout', error);
+    // Past its limit while running (piscina's AbortError) or while waiting (the signal's own reason).
+    if (timeLimit.aborted) throw new WorkerTaskFailed('timeout', error);
     if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new WorkerTaskFailed('out-of-memory', error);
     throw new WorkerTaskFailed('crashed', error);
+  } finally {
+    open.removeEventListener('abort', end);
+    timeLimit.removeEventListener('abort', end);
   }
 }
 
@@ -143,5 +183,7 @@ export async function runInWorker<K extends TaskKind>(
 export async function closeWorkerPool(): Promise<void> {
   const closing = pool;
   pool = undefined;
+  poolOpen.abort(new Error('the worker pool closed'));
+  poolOpen = openPool();
   await closing?.destroy();
 }
