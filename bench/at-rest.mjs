@@ -1,6 +1,6 @@
 // at-rest: what the server holds when it is not working, on a school of 2,000 students. For two
-// portals, one after the other (as `npm start` runs it, with its node flags, and with V8's default
-// young generation for comparison): RSS once started and idle, then the registration report for
+// portals, one after the other (as `npm start` runs it, with its node flags and environment, and
+// as plain `node` runs it, V8's default young generation and glibc's default arenas, for comparison): RSS once started and idle, then the registration report for
 // all classes and 'Registration Data.xlsx' are downloaded, and RSS is read again 65 s after the
 // last one (the worker pool ends an idle thread after 60 s). Also from /proc/<pid>/smaps: the
 // anonymous mappings of 60-64 MB (glibc's per-thread arenas are 64 MB regions) and what of them
@@ -8,7 +8,7 @@
 // runs; ratio = the larger of the two against its budget (<= 1 passes).
 
 import fs from 'node:fs';
-import { SCALED_STUDENTS_PER_CLASS, START_FLAGS, ensureBuilt, log, runBench, signInAdmin, sleep, startPortal, timeDownload } from './lib/harness.mjs';
+import { SCALED_STUDENTS_PER_CLASS, START_ENV, START_FLAGS, ensureBuilt, log, runBench, signInAdmin, sleep, startPortal, timeDownload } from './lib/harness.mjs';
 
 const NAME = 'at-rest';
 const MAX_IDLE_MB = 120;
@@ -41,8 +41,8 @@ function arenaMappings(pid) {
 
 const round = (n) => Math.round(n * 10) / 10;
 
-async function measureArm(startFlags) {
-  const portal = await startPortal({ studentsPerClass: SCALED_STUDENTS_PER_CLASS, startFlags });
+async function measureArm(startFlags, env = {}) {
+  const portal = await startPortal({ studentsPerClass: SCALED_STUDENTS_PER_CLASS, startFlags, env });
   await sleep(5_000);
   const idle = rssMb(portal.pid);
   const admin = await signInAdmin(portal.url);
@@ -63,9 +63,10 @@ await runBench(NAME, `idle_mb<=${MAX_IDLE_MB},after_mb<=${MAX_AFTER_MB}`, async 
   const { buildWarning } = ensureBuilt();
   // One after the other, so neither arm's printing slows the other's.
   const plain = await measureArm(START_FLAGS);
-  log(`${NAME} as npm start runs it (${START_FLAGS.join(' ')}): ${JSON.stringify(plain)}`);
-  const v8Default = await measureArm([]);
-  log(`${NAME} V8's default young generation: ${JSON.stringify(v8Default)}`);
+  log(`${NAME} as npm start runs it (${START_FLAGS.join(' ')}, ${JSON.stringify(START_ENV)}): ${JSON.stringify(plain)}`);
+  // Plain node: npm start's variables unset (an undefined value is left out of the child's environment).
+  const v8Default = await measureArm([], Object.fromEntries(Object.keys(START_ENV).map((name) => [name, undefined])));
+  log(`${NAME} plain node (V8's default young generation, glibc's default arenas): ${JSON.stringify(v8Default)}`);
   return {
     ratio: Math.max(plain.idle / MAX_IDLE_MB, plain.after / MAX_AFTER_MB),
     pass: plain.idle <= MAX_IDLE_MB && plain.after <= MAX_AFTER_MB,

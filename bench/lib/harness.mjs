@@ -448,9 +448,13 @@ function childEnv(extra) {
  * start script: the young generation's size, docs/performance.md), so the bench measures the
  * portal as it runs.
  */
-export const START_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
-  .scripts.start.split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+const START_SCRIPT = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+export const START_FLAGS = START_SCRIPT.filter((word) => word.startsWith('--'));
+/**
+ * The environment `npm start` sets before node (the assignments ahead of `node` in its script:
+ * glibc's arenas, docs/performance.md), given to the portal the benches start.
+ */
+export const START_ENV = Object.fromEntries(START_SCRIPT.slice(0, START_SCRIPT.indexOf('node')).map((word) => word.split('=')));
 
 /**
  * The built portal (`node dist/server/main.js` with START_FLAGS, or `startFlags` instead) on
@@ -470,7 +474,7 @@ export async function startPortal({ studentsPerClass = 32, env = {}, nodeArgs = 
     'the portal',
     [...startFlags, ...nodeArgs, path.join((await appSnapshot()).dist, 'server/main.js')],
     {
-      ...childEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...env }),
+      ...childEnv({ ...START_ENV, HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...env }),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     /listening on (http:\/\/127\.0\.0\.1:\d+)/,
