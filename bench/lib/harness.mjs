@@ -454,7 +454,9 @@ export const START_FLAGS = START_SCRIPT.filter((word) => word.startsWith('--'));
  * The environment `npm start` sets before node (the assignments ahead of `node` in its script:
  * glibc's arenas, docs/performance.md), given to the portal the benches start.
  */
-export const START_ENV = Object.fromEntries(START_SCRIPT.slice(0, START_SCRIPT.indexOf('node')).map((word) => word.split('=')));
+export const START_ENV = Object.fromEntries(
+  START_SCRIPT.slice(0, START_SCRIPT.indexOf('node')).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
 
 /**
  * The built portal (`node dist/server/main.js` with START_FLAGS, or `startFlags` instead) on

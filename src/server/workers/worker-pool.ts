@@ -142,10 +142,11 @@ export function assertPoolHasRoom(): void {
 
 /**
  * Runs a task on the pool and answers its result. `transferList`: buffers (or a MessagePort) of
- * the request handed to the thread rather than copied; `timeLimitMs`: the task's limit (TASK_TIME_LIMIT_MS unless
- * given); `batch`: the task is a piece of long work, queued after every task a person is waiting on. Throws 503 (AppError) when the queue is full, and WorkerTaskFailed when the task timed
- * out, ran out of memory or crashed: the caller says what that means for its request (a refused
- * upload, a failed print).
+ * the request handed to the thread rather than copied; `timeLimitMs`: the task's limit
+ * (TASK_TIME_LIMIT_MS unless given); `batch`: the task is a piece of long work, queued after every
+ * task a person is waiting on. Throws 503 (AppError) when the queue is full, and WorkerTaskFailed
+ * when the task timed out, ran out of memory or crashed: the caller says what that means for its
+ * request (a refused upload, a failed print).
  */
 export async function runInWorker<K extends TaskKind>(
   task: TaskRequest<K>,
