@@ -21,11 +21,16 @@ const SHARP_FORMAT: Record<Exclude<DocumentKind, 'pdf'>, string> = { jpeg: 'jpeg
 
 /**
  * sharp and libvips, loaded with the first photo: about 11 MB a process that never sees one (most
- * days, most processes) does not hold (docs/performance.md, at-rest).
+ * days, most processes) does not hold (docs/performance.md, at-rest). libvips' operation cache is
+ * off: every upload is a new picture, so nothing in it is ever used again, and what it held stayed
+ * with the process (docs/performance.md, registration-day).
  */
 let loaded: Promise<typeof SharpModule> | undefined;
 function loadSharp(): Promise<typeof SharpModule> {
-  loaded ??= import('sharp').then((module) => module.default);
+  loaded ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    return module.default;
+  });
   return loaded;
 }
 

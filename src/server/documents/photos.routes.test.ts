@@ -85,6 +85,8 @@ describe('photos in a paper slot (D74)', () => {
     expect(stored.orientation).toBeUndefined();
     expect(stored.exif).toBeUndefined();
     expect(row!.size).toBe(Buffer.from(row!.bytes).length);
+    // libvips keeps nothing of it: every upload is a new picture (photo-processing.ts).
+    expect(sharp.cache().items.current).toBe(0);
   });
 
   it('takes a PNG for the birth certificate and keeps it a PNG, scaled when bigger than the bound', async () => {
