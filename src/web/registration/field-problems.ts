@@ -32,6 +32,8 @@ export function useAccountKey(): string {
 
 /** What a field sees of the store: its own student's problems. */
 export interface FieldProblemsValue {
+  /** The drafts' key of whoever is signed in (useAccountKey), read once for the field's other uses. */
+  account: string;
   problems: StudentDrafts;
   /** Sets a field's problem, or clears it with null. */
   report: (name: string, problem: FieldProblem | null) => void;
@@ -43,7 +45,7 @@ export function useFieldProblems(studentId: string): FieldProblemsValue {
   const all = useAccountDrafts(account);
   const problems = all[studentId] ?? NONE;
   const report = useCallback((name: string, problem: FieldProblem | null) => putDraft(account, studentId, name, problem), [account, studentId]);
-  return useMemo(() => ({ problems, report }), [problems, report]);
+  return useMemo(() => ({ account, problems, report }), [account, problems, report]);
 }
 
 /** The fields of a step shown now (by the record) whose value was refused, in the step's order. */

@@ -4,7 +4,7 @@ import { checkFieldValue, FIELD_MESSAGES, type FieldValue, type RegistrationFiel
 import { SAVE_INDICATOR_DELAY_MS } from '../../shared/school.constants.js';
 import { draftsOf, isBeingSent } from '../lib/drafts.js';
 import { useUnsentWork } from '../lib/unsent-work.js';
-import { useAccountKey, useFieldProblems } from './field-problems.js';
+import { useFieldProblems } from './field-problems.js';
 import { sendDraft } from './send-draft.js';
 import type { SaveState } from './save-indicator.js';
 
@@ -18,8 +18,7 @@ export const asText = (value: FieldValue): string => (value === null ? '' : Stri
  */
 export function useFieldSave(field: CatalogueField, value: FieldValue, studentId: string, readOnly: boolean) {
   const queryClient = useQueryClient();
-  const account = useAccountKey();
-  const { problems, report } = useFieldProblems(studentId);
+  const { account, problems, report } = useFieldProblems(studentId);
   // What the server has not taken for this field: kept on the device, live (the sender, another tab).
   const problem = problems[field.name];
   const [draft, setDraft] = useState<string>(() => problem?.draft ?? asText(value));
