@@ -12,6 +12,9 @@ const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
 const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 const apiServer = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3000';
 
+/** Rollup's smallest chunk worth its own request (D102). */
+const MIN_CHUNK_BYTES = 25_000;
+
 const COMPRESSIBLE = /\.(m?js|css|html|svg|json)$/;
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -129,6 +132,10 @@ function portalConfig(isProductionBuild: boolean): UserConfig {
       // The entry (React, MUI, the router and the login page) is large by nature; it is cached for a year.
       chunkSizeWarningLimit: 1000,
       rollupOptions: {
+        // A chunk smaller than this (bytes of code) that runs nothing when loaded is merged into
+        // one loaded with it: the sign-in page loads 7 files instead of 52, a registration step
+        // 55 instead of 115, and on a phone's network each file costs a round trip (D102).
+        output: { experimentalMinChunkSize: MIN_CHUNK_BYTES },
         onwarn(warning, warn) {
           // zod ships comments Rollup cannot place; they are only comments.
           if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
