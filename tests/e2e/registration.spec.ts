@@ -240,7 +240,7 @@ describe('filling the registration record', () => {
     // The side menu (wide screens) shows every step done but Documents and Complete.
     const menu = page.getByRole('navigation', { name: 'Registration steps' });
     await menu.getByRole('link', { name: /Other Data/ }).waitFor();
-    expect(await page.locator('.MuiBottomNavigation-root').count()).toBe(0);
+    expect(await page.locator('.MuiBottomNavigation-root').isVisible()).toBe(false);
   }, 240_000);
 
   // The phone fills the two steps whose fields depend on earlier answers, the other way round from

@@ -8,20 +8,20 @@ import { REGISTRATION_STEPS } from './registration-steps.js';
 interface ProgressHeaderProps {
   progress: ProgressFlags;
   activePath: string;
-  /** Phones: icons only (the bottom navigation carries the names). */
-  compact: boolean;
 }
 
 /**
  * The shared six-step header (docs/requirements.md R4): clickable in any order, each step showing its progress
  * flag with a check. Each button's name says whether the step is done.
  */
-export function ProgressHeader({ progress, activePath, compact }: ProgressHeaderProps) {
+export function ProgressHeader({ progress, activePath }: ProgressHeaderProps) {
   const navigate = useNavigate();
   const active = REGISTRATION_STEPS.findIndex((step) => step.path === activePath);
   return (
     <nav aria-label="Registration progress">
-      <Stepper nonLinear activeStep={active} alternativeLabel={!compact} sx={{ mb: 3, overflowX: 'auto', py: 1 }}>
+      {/* Phones show icons only (the bottom navigation carries the names), by CSS so the server's
+          page is already right at every width (D103). */}
+      <Stepper nonLinear activeStep={active} alternativeLabel sx={{ mb: 3, overflowX: 'auto', py: 1, '& .MuiStepLabel-labelContainer': { display: { xs: 'none', sm: 'block' } } }}>
         {REGISTRATION_STEPS.map((step, index) => {
           const done = progress[step.flag] === 1;
           return (
@@ -31,7 +31,7 @@ export function ProgressHeader({ progress, activePath, compact }: ProgressHeader
                 aria-current={index === active ? 'step' : undefined}
                 aria-label={`${step.label}: ${done ? 'done' : 'not done'}`}
               >
-                {compact ? undefined : step.label}
+                {step.label}
               </StepButton>
             </Step>
           );

@@ -18,8 +18,6 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Outlet, useLocation, useSearchParams } from 'react-router';
@@ -51,6 +49,12 @@ const STEP_ICONS: Record<RegistrationStepPath, ReactNode> = {
 const FLAG_OF_STEP = { student: 'studentData', family: 'familyData', health: 'healthData', other: 'otherData' } as const;
 
 /**
+ * Which navigation a width gets is decided by CSS breakpoints, not by a media query in React: the
+ * server cannot know the screen, and a layout chosen after hydrating moved the step on a phone
+ * once its code arrived (docs/decisions.md D103). Shown below 600 px only, as `display` would be.
+ */
+const onPhonesOnly = (display: 'block' | 'inline-flex') => ({ xs: display, sm: 'none' }) as const;
+/**
  * The stored flags as the screen shows them: a data step is not done while one of its fields
  * shows a refused value, and is judged with the values still waiting to be sent (D73), so
  * connection trouble never takes a step's tick away.
@@ -71,8 +75,6 @@ function shownProgress(stored: ProgressFlags, problems: StudentDrafts, values: R
  * route's loader has put the record and the window's status in the query cache.
  */
 export function RegistrationLayout() {
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const location = useLocation();
   const activePath = location.pathname.split('/')[2] ?? '';
   const user = useSession().data?.user ?? null;
@@ -123,9 +125,9 @@ export function RegistrationLayout() {
             pb: { xs: 9, sm: 0 },
           }}
         >
-          {!narrow && <StepSideMenu progress={progress} activePath={activePath} withChangePassword={role === 'student'} />}
+          <StepSideMenu progress={progress} activePath={activePath} withChangePassword={role === 'student'} />
           <Box sx={{ minWidth: 0 }}>
-            <ProgressHeader progress={progress} activePath={activePath} compact={narrow} />
+            <ProgressHeader progress={progress} activePath={activePath} />
             {!editable && status.data?.reason && (
               <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
                 {status.data.reason}
@@ -134,14 +136,14 @@ export function RegistrationLayout() {
             <ReviewNotice studentId={studentId} closedToFamily={!editable && Boolean(status.data?.reason)} />
             <ReRegistrationNotice studentId={studentId} activePath={activePath} editable={editable} />
             <Outlet />
-            {narrow && role === 'student' && (
-              <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3 }}>
+            {role === 'student' && (
+              <Button component={RouterLink} to="/registration/change-password" startIcon={<KeyIcon />} sx={{ mt: 3, display: onPhonesOnly('inline-flex') }}>
                 Change password
               </Button>
             )}
           </Box>
         </Box>
-        {narrow && <StepBottomNav progress={progress} activePath={activePath} />}
+        <StepBottomNav progress={progress} activePath={activePath} />
       </>
     </RegistrationContext.Provider>
   );
@@ -167,7 +169,7 @@ interface StepNavProps {
 /** The steps down the side on a wide screen, each ticked when done; a student also finds Change password here. */
 function StepSideMenu({ progress, activePath, withChangePassword }: StepNavProps & { withChangePassword: boolean }) {
   return (
-    <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80 }}>
+    <Paper variant="outlined" component="nav" aria-label="Registration steps" sx={{ position: 'sticky', top: 80, display: { xs: 'none', sm: 'block' } }}>
       <List dense>
         {REGISTRATION_STEPS.map((step) => {
           const done = progress[step.flag] === 1;
@@ -201,7 +203,7 @@ function StepSideMenu({ progress, activePath, withChangePassword }: StepNavProps
 /** The steps along the bottom of a narrow screen, each named with whether it is done. */
 function StepBottomNav({ progress, activePath }: StepNavProps) {
   return (
-    <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar' }}>
+    <Paper component="nav" aria-label="Registration steps" elevation={3} sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: 'appBar', display: onPhonesOnly('block') }}>
       <BottomNavigation showLabels value={activePath}>
         {REGISTRATION_STEPS.map((step) => (
           <BottomNavigationAction
