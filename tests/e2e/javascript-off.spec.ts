@@ -65,6 +65,10 @@ describe('with JavaScript off', () => {
     }
     await page.goto(spec.url('/registration/student-data'), { waitUntil: 'domcontentloaded' });
     expect(await page.locator('[data-field="first_name"] input').inputValue()).toBe(inProgress.first_name);
+    // A phone has the phone's navigation from the server already (D103): the bottom bar, not the side menu.
+    const stepsNavigation = page.getByRole('navigation', { name: 'Registration steps' });
+    expect(await stepsNavigation.count()).toBe(1);
+    expect(await stepsNavigation.locator('.MuiBottomNavigation-root').count()).toBe(1);
     // The Complete step: on a phone the registration form is a page of its content, the student's own.
     await page.goto(spec.url('/registration/complete'), { waitUntil: 'domcontentloaded' });
     await page.getByRole('heading', { level: 1, name: 'Terms and Conditions of Registration' }).waitFor();
