@@ -54,6 +54,7 @@ const FLAG_OF_STEP = { student: 'studentData', family: 'familyData', health: 'he
  * once its code arrived (docs/decisions.md D103). Shown below 600 px only, as `display` would be.
  */
 const onPhonesOnly = (display: 'block' | 'inline-flex') => ({ xs: display, sm: 'none' }) as const;
+
 /**
  * The stored flags as the screen shows them: a data step is not done while one of its fields
  * shows a refused value, and is judged with the values still waiting to be sent (D73), so
