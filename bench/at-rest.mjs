@@ -4,7 +4,8 @@
 // comparison): RSS once started and idle, then the registration report for all classes and
 // 'Registration Data.xlsx' are downloaded, and RSS is read again 65 s after the last one (the
 // worker pool ends an idle thread after 60 s). Also from /proc/<pid>/smaps: the anonymous
-// mappings of 60-64 MB (glibc's per-thread arenas are 64 MB regions) and what of them is resident. Budgets: RSS idle <= 120 MB, RSS after printing <= 150 MB, for the arm `npm start`
+// mappings of 60-64 MB (glibc's per-thread arenas are 64 MB regions) and what of them is
+// resident. Budgets: RSS idle <= 120 MB, RSS after printing <= 150 MB, for the arm `npm start`
 // runs; ratio = the larger of the two against its budget (<= 1 passes).
 
 import fs from 'node:fs';
