@@ -74,6 +74,10 @@ function renderToHtml(tree: ReactNode, signal: AbortSignal, nonce: string): Prom
     const stream = renderToPipeableStream(tree, {
       // React's own inline scripts (a part that finished late) run under the page's CSP nonce.
       nonce,
+      // Nothing is sent before every part is ready, so every part goes in its place in the HTML:
+      // by default React moves parts past this many bytes to the end of the page, to be put in
+      // place by its script, which a browser without JavaScript never runs.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onAllReady: () => stream.pipe(sink),
       onShellError: reject,
       onError: (error) => {

@@ -151,9 +151,9 @@ describe('a parent on a phone whose connection drops', () => {
     await next.goto(spec.url(`/registration/student-data?student=${JADEN.student_id}`));
     await next.getByRole('heading', { level: 1, name: 'Student Data' }).waitFor();
     // The server rendered the stored value (it cannot read this device's drafts); the draft shows
-    // as soon as the page has hydrated.
+    // once the field's section has hydrated (each section in its own turn, after the frame).
     await next.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-    expect(await fieldBox(next, 'middle_name').locator('input').inputValue()).toBe('Offline Kept');
+    await expect.poll(() => fieldBox(next, 'middle_name').locator('input').inputValue()).toBe('Offline Kept');
     await expect.poll(() => storedOf(JADEN.student_id, 'middle_name'), { timeout: 15_000 }).toBe('Offline Kept');
     await expect.poll(() => stateOf(next, 'middle_name')).toBe('saved');
   });

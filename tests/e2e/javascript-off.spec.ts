@@ -65,6 +65,9 @@ describe('with JavaScript off', () => {
     }
     await page.goto(spec.url('/registration/student-data'), { waitUntil: 'domcontentloaded' });
     expect(await page.locator('[data-field="first_name"] input').inputValue()).toBe(inProgress.first_name);
+    // Each section is a part hydrated on its own (D104), and still in its place in the page: not
+    // moved to a hidden part at the end for a script to put back.
+    for (const field of ['first_name', 'phone_home', 'place_of_birth']) expect(await page.locator(`[data-field="${field}"]`).isVisible()).toBe(true);
     // A phone has the phone's navigation from the server already (D103): the bottom bar, not the side menu.
     const stepsNavigation = page.getByRole('navigation', { name: 'Registration steps' });
     expect(await stepsNavigation.count()).toBe(1);

@@ -8,7 +8,7 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { schoolName } from '../lib/school-name.js';
 import { homePathFor, useSession } from '../lib/session.js';
@@ -73,7 +73,10 @@ export function AppShell({ subheader }: { subheader?: ReactNode }) {
         {subheader}
       </AppBar>
       <Container component="main" id={MAIN_CONTENT_ID} maxWidth="lg" sx={{ py: { xs: 2, sm: 4 }, flexGrow: 1 }}>
-        <Outlet />
+        {/* The screen is a part React hydrates after the frame, in short turns (docs/decisions.md D104). */}
+        <Suspense>
+          <Outlet />
+        </Suspense>
       </Container>
     </Box>
   );

@@ -77,7 +77,8 @@ function read(account: string): AccountDrafts {
     const kept = Object.entries(fields as Record<string, unknown>).filter((entry): entry is [string, Draft] => isDraft(entry[1]) && entry[1].at >= oldest);
     if (kept.length > 0) result[studentId] = Object.fromEntries(kept);
   }
-  return result;
+  // None kept: the same object the server rendered with, so hydrating renders nothing again.
+  return Object.keys(result).length > 0 ? result : NONE;
 }
 
 function write(account: string, drafts: AccountDrafts): void {

@@ -18,7 +18,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import type { ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Outlet, useLocation, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
@@ -26,7 +26,8 @@ import { errorMessage } from '../lib/api-client.js';
 import { RegistrationContext } from '../lib/registration-context.js';
 import { useSession, useSignInInPlace } from '../lib/session.js';
 import { canTake } from '../lib/staff-access.js';
-import { recordValues } from '../../shared/registration.schemas.js';
+import { recordValues, type RegistrationStatus, type StudentRecord } from '../../shared/registration.schemas.js';
+import type { SessionUser } from '../../shared/auth.schemas.js';
 import { DATA_STEPS, type ProgressFlags } from '../../shared/registration.progress.js';
 import { shownStepDone, useFieldProblems } from './field-problems.js';
 import type { StudentDrafts } from '../lib/drafts.js';
@@ -76,16 +77,12 @@ function shownProgress(stored: ProgressFlags, problems: StudentDrafts, values: R
  * route's loader has put the record and the window's status in the query cache.
  */
 export function RegistrationLayout() {
-  const location = useLocation();
-  const activePath = location.pathname.split('/')[2] ?? '';
   const user = useSession().data?.user ?? null;
   const [params] = useSearchParams();
   // A student's own record; a family account's chosen child's.
   const studentId = registrationStudentOf(user, params);
   const record = useStudentRecord(studentId);
   const status = useRegistrationStatus(user, studentId);
-  const queryClient = useQueryClient();
-  const { problems } = useFieldProblems(studentId ?? '');
   // An ended session asks for the sign-in over the step, which stays (D73).
   useSignInInPlace();
 
@@ -94,28 +91,39 @@ export function RegistrationLayout() {
   if (record.isError) return <Alert severity="error">{errorMessage(record.error)}</Alert>;
   // Only when the loader's call failed and the record is being asked for again.
   if (!record.data) return <PageSpinner label="Loading the registration record" />;
+  return <RegistrationFrame user={user} studentId={studentId} record={record.data} status={status.data} />;
+}
 
+interface RegistrationFrameProps {
+  user: SessionUser;
+  studentId: string;
+  record: StudentRecord;
+  status: RegistrationStatus | undefined;
+}
+
+/**
+ * The frame around one student's record. Its context value changes only when what it holds does:
+ * every step's sections read it, and a new value would render them all again (and hydrate each
+ * section at once instead of in its own turn, docs/decisions.md D104).
+ */
+function RegistrationFrame({ user, studentId, record, status }: RegistrationFrameProps) {
+  const activePath = useLocation().pathname.split('/')[2] ?? '';
+  const queryClient = useQueryClient();
+  const { problems } = useFieldProblems(studentId);
   const role = user.role;
   // Staff: whether their role may edit records (the policy's student.edit; the principal and a
   // form teacher only read); a student or a family account: the registration window's verdict.
-  const editable = role === 'staff' ? canTake(user, 'student.edit') : status.data?.editable === true;
-  const progress = shownProgress(record.data.progress, problems, recordValues(record.data));
+  const editable = role === 'staff' ? canTake(user, 'student.edit') : status?.editable === true;
+  const progress = shownProgress(record.progress, problems, recordValues(record));
+  const refreshRecord = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
+    void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
+    void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
+  }, [queryClient, studentId]);
+  const context = useMemo(() => ({ studentId, record, status, editable, role, refreshRecord }), [studentId, record, status, editable, role, refreshRecord]);
 
   return (
-    <RegistrationContext.Provider
-      value={{
-        studentId,
-        record: record.data,
-        status: status.data,
-        editable,
-        role,
-        refreshRecord: () => {
-          void queryClient.invalidateQueries({ queryKey: studentRecordKey(studentId) });
-          void queryClient.invalidateQueries({ queryKey: registrationReviewKey(studentId) });
-          void queryClient.invalidateQueries({ queryKey: reRegistrationKey(studentId) });
-        },
-      }}
-    >
+    <RegistrationContext.Provider value={context}>
       <>
         <Box
           sx={{
@@ -126,15 +134,21 @@ export function RegistrationLayout() {
             pb: { xs: 9, sm: 0 },
           }}
         >
-          <StepSideMenu progress={progress} activePath={activePath} withChangePassword={role === 'student'} />
+          {/* Each Suspense here, and each section of a step, is a part React hydrates in a turn of
+              its own, so a phone answers between them (docs/decisions.md D104). */}
+          <Suspense>
+            <StepSideMenu progress={progress} activePath={activePath} withChangePassword={role === 'student'} />
+          </Suspense>
           <Box sx={{ minWidth: 0 }}>
-            <ProgressHeader progress={progress} activePath={activePath} />
-            {!editable && status.data?.reason && (
+            <Suspense>
+              <ProgressHeader progress={progress} activePath={activePath} />
+            </Suspense>
+            {!editable && status?.reason && (
               <Alert severity="warning" sx={{ mb: 2 }} data-testid="registration-read-only">
-                {status.data.reason}
+                {status.reason}
               </Alert>
             )}
-            <ReviewNotice studentId={studentId} closedToFamily={!editable && Boolean(status.data?.reason)} />
+            <ReviewNotice studentId={studentId} closedToFamily={!editable && Boolean(status?.reason)} />
             <ReRegistrationNotice studentId={studentId} activePath={activePath} editable={editable} />
             <Outlet />
             {role === 'student' && (
@@ -144,7 +158,9 @@ export function RegistrationLayout() {
             )}
           </Box>
         </Box>
-        <StepBottomNav progress={progress} activePath={activePath} />
+        <Suspense>
+          <StepBottomNav progress={progress} activePath={activePath} />
+        </Suspense>
       </>
     </RegistrationContext.Provider>
   );

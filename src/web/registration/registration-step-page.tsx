@@ -3,10 +3,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { fieldsOfStep, isFieldVisible, type FieldSection, type RegistrationField as CatalogueField } from '../../shared/registration.fields.js';
+import { Suspense } from 'react';
+import { fieldsOfStep, isFieldVisible, type FieldSection, type RecordValues, type RegistrationField as CatalogueField } from '../../shared/registration.fields.js';
 import type { DataStep } from '../../shared/registration.progress.js';
 import { missingFields } from '../../shared/registration.progress.js';
 import { recordValues } from '../../shared/registration.schemas.js';
+import type { SessionUser } from '../../shared/auth.schemas.js';
 import { useRegistration } from '../lib/registration-context.js';
 import { usePageTitle } from '../lib/use-page-title.js';
 import { problemFieldsOf, useFieldProblems, valuesWithWaiting, waitingFieldsOf } from './field-problems.js';
@@ -88,35 +90,10 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
         </Typography>
       )}
       {groups.map((group, index) => (
-        <Box key={`${group.title ?? 'fields'}-${index}`} component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
-          {group.title && (
-            <Typography component="legend" variant="h2" sx={{ mb: 1.5, p: 0 }}>
-              {group.title}
-            </Typography>
-          )}
-          <Box
-            sx={{
-              display: 'grid',
-              gap: 2,
-              gridTemplateColumns: group.fields.every((f) => f.control === 'switch')
-                ? { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }
-                : { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
-            }}
-          >
-            {group.fields.map((field) => (
-              <Box key={field.name} data-field={field.name} sx={{ gridColumn: field.control === 'textarea' ? '1 / -1' : undefined, minWidth: 0 }}>
-                <RegistrationField
-                  // A field is one child's: switching child starts the next child's afresh.
-                  key={`${studentId}:${field.name}`}
-                  field={field}
-                  value={values[field.name] ?? null}
-                  studentId={studentId}
-                  readOnly={!editable || (role !== 'staff' && field.readOnlyForStudents === true)}
-                />
-              </Box>
-            ))}
-          </Box>
-        </Box>
+        // Each section hydrates in a turn of its own, so the page answers between them (D104).
+        <Suspense key={`${group.title ?? 'fields'}-${index}`}>
+          <FieldGroupSection group={group} values={values} studentId={studentId} editable={editable} role={role} />
+        </Suspense>
       ))}
       {next && (
         // Every change is already saved; the button only moves on (the steps can be done in any order).
@@ -127,5 +104,48 @@ export function RegistrationStepPage({ step, title }: { step: DataStep; title: s
         </Box>
       )}
     </Paper>
+  );
+}
+
+interface FieldGroupSectionProps {
+  group: FieldGroup;
+  values: RecordValues;
+  studentId: string;
+  editable: boolean;
+  role: SessionUser['role'];
+}
+
+/** One section of a step: its heading and its fields, two to a row on a wide screen. */
+function FieldGroupSection({ group, values, studentId, editable, role }: FieldGroupSectionProps) {
+  return (
+    <Box component={group.title ? 'fieldset' : 'div'} sx={{ border: 0, p: 0, m: 0, mt: 3, minWidth: 0 }}>
+      {group.title && (
+        <Typography component="legend" variant="h2" sx={{ mb: 1.5, p: 0 }}>
+          {group.title}
+        </Typography>
+      )}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: group.fields.every((f) => f.control === 'switch')
+            ? { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }
+            : { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+        }}
+      >
+        {group.fields.map((field) => (
+          <Box key={field.name} data-field={field.name} sx={{ gridColumn: field.control === 'textarea' ? '1 / -1' : undefined, minWidth: 0 }}>
+            <RegistrationField
+              // A field is one child's: switching child starts the next child's afresh.
+              key={`${studentId}:${field.name}`}
+              field={field}
+              value={values[field.name] ?? null}
+              studentId={studentId}
+              readOnly={!editable || (role !== 'staff' && field.readOnlyForStudents === true)}
+            />
+          </Box>
+        ))}
+      </Box>
+    </Box>
   );
 }
