@@ -79,6 +79,22 @@ describe('with JavaScript off', () => {
     await form.getByText(inProgress.last_name).first().waitFor();
     expect(await page.locator('iframe').count()).toBe(0);
   });
+
+  it("the office's first screen has the wide screen's side menu from the server at 1280 px", async () => {
+    await signIn(spec.page, spec.portal, { username: 'admin' });
+    // A context of its own with Playwright's switch: the page is the server's HTML, nothing more.
+    const off = await spec.page.context().browser()!.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    try {
+      await off.addCookies(await spec.page.context().cookies());
+      const page = await off.newPage();
+      await page.goto(spec.url('/admin/dashboard'), { waitUntil: 'domcontentloaded' });
+      // The menu beside the list, not the phone's Menu button (D103): nothing moves once the code runs.
+      await page.getByRole('button', { name: 'Export Data' }).waitFor();
+      expect(await page.getByRole('button', { name: /^Menu: / }).count()).toBe(0);
+    } finally {
+      await off.close();
+    }
+  });
 });
 
 describe('typed before the code arrived', () => {

@@ -1,4 +1,4 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useId, useState, type ReactNode } from 'react';
 import MenuIcon from '@mui/icons-material/Menu';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,8 +9,6 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../components/page-spinner.js';
 import { useSession } from '../lib/session.js';
@@ -33,8 +31,6 @@ export function AdminDashboardPage({ menu: wholeMenu }: { menu: readonly AdminMe
   const navigate = useNavigate();
   const location = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  // One menu is drawn: beside the screen when wide, in the drawer on a phone.
-  const wide = useMediaQuery(useTheme().breakpoints.up('md'));
   const active = findMenuEntry(menu, params.get('view'));
   const state = location.state as { selectedAt?: number } | null;
   const selectedAt = state?.selectedAt !== undefined && Date.now() - state.selectedAt < SELECTION_FRESH_MS ? state.selectedAt : undefined;
@@ -47,21 +43,19 @@ export function AdminDashboardPage({ menu: wholeMenu }: { menu: readonly AdminMe
 
   return (
     <Box sx={{ display: 'grid', gap: { xs: 2, md: 3 }, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: '240px minmax(0, 1fr)' }, alignItems: 'start' }}>
-      {!wide && (
-        <Box>
-          <Button variant="outlined" startIcon={<MenuIcon aria-hidden />} onClick={() => setDrawerOpen(true)} aria-haspopup="true" aria-expanded={drawerOpen}>
-            Menu: {active.label}
-          </Button>
-          <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} slotProps={{ paper: { sx: { width: 280 } } }}>
-            <AdminMenu menu={menu} active={active} onSelect={select} />
-          </Drawer>
-        </Box>
-      )}
-      {wide && (
-        <Paper variant="outlined" sx={{ position: 'sticky', top: 80 }}>
+      {/* One menu shows: beside the screen when wide, behind the Menu button on a phone. CSS
+          breakpoints choose, so the page the server renders is right at every width (D103). */}
+      <Box sx={{ display: { xs: 'block', md: 'none' } }}>
+        <Button variant="outlined" startIcon={<MenuIcon aria-hidden />} onClick={() => setDrawerOpen(true)} aria-haspopup="true" aria-expanded={drawerOpen}>
+          Menu: {active.label}
+        </Button>
+        <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} slotProps={{ paper: { sx: { width: 280 } } }}>
           <AdminMenu menu={menu} active={active} onSelect={select} />
-        </Paper>
-      )}
+        </Drawer>
+      </Box>
+      <Paper variant="outlined" sx={{ position: 'sticky', top: 80, display: { xs: 'none', md: 'block' } }}>
+        <AdminMenu menu={menu} active={active} onSelect={select} />
+      </Paper>
       <Box sx={{ minWidth: 0 }}>
         <Suspense fallback={<PageSpinner />}>
           <Screen key={active.id} {...(selectedAt !== undefined ? { selectedAt } : {})} />
@@ -79,6 +73,8 @@ interface AdminMenuProps {
 
 /** The menu in order; entries of a group sit indented under its heading, where its first entry is. */
 function AdminMenu({ menu, active, onSelect }: AdminMenuProps) {
+  // The side menu and the phone's drawer are both in the page when the drawer opens: ids of their own.
+  const headingId = useId();
   const items: ReactNode[] = [];
   const seenGroups = new Set<AdminMenuGroup>();
   for (const entry of menu) {
@@ -93,10 +89,10 @@ function AdminMenu({ menu, active, onSelect }: AdminMenuProps) {
           <ListItemIcon sx={{ color: 'text.secondary' }} aria-hidden>
             {heading.icon}
           </ListItemIcon>
-          <ListItemText primary={heading.label} slotProps={{ primary: { id: `admin-menu-${group}`, sx: { fontWeight: 600 } } }} />
+          <ListItemText primary={heading.label} slotProps={{ primary: { id: `${headingId}-${group}`, sx: { fontWeight: 600 } } }} />
         </ListItem>,
         <ListItem key={`list-${group}`} disablePadding>
-          <List disablePadding sx={{ width: '100%' }} aria-labelledby={`admin-menu-${group}`}>
+          <List disablePadding sx={{ width: '100%' }} aria-labelledby={`${headingId}-${group}`}>
             {members.map((member) => (
               <AdminMenuButton key={member.id} entry={member} selected={member.id === active.id} onSelect={onSelect} nested />
             ))}

@@ -108,18 +108,7 @@ function renderHome(childIds: string[], home: FamilyHome | null) {
   return renderScreen(<DashboardPage />, { path: '/dashboard', queryClient });
 }
 
-/** Phone width: every `max-width` query matches (MUI's down('sm') and down('md')). */
-function atPhoneWidth() {
-  const original = window.matchMedia.bind(window);
-  window.matchMedia = (query: string) => ({ ...original(query), matches: query.includes('max-width') });
-  onTestEnd(() => {
-    window.matchMedia = original;
-  });
-}
-const cleanups: (() => void)[] = [];
-const onTestEnd = (cleanup: () => void) => cleanups.push(cleanup);
 afterEach(() => {
-  cleanups.splice(0).forEach((cleanup) => cleanup());
   vi.unstubAllGlobals();
 });
 
@@ -165,15 +154,6 @@ describe('a family account on its dashboard', () => {
     kiara.getByText('The registration deadline (2026-11-20) has passed. The record can be viewed but not changed.');
     kiara.getByText('Absent for the morning session (arrived at 12:20).');
     kiara.getByText('Every required document is uploaded.');
-  });
-
-  it('lays three cards side by side on a desktop and one under another on a phone', () => {
-    const desktop = renderHome(ids, HOME);
-    expect(screen.getByRole('list', { name: 'Your children' }).getAttribute('data-columns')).toBe('3');
-    desktop.unmount();
-    atPhoneWidth();
-    renderHome(ids, HOME);
-    expect(screen.getByRole('list', { name: 'Your children' }).getAttribute('data-columns')).toBe('1');
   });
 
   it('says once that no child is linked, with the way to add one', () => {

@@ -6,8 +6,6 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
 import { Link as RouterLink } from 'react-router';
 import { DAY_ATTENDANCE_WORDS } from '../../shared/attendance.stats.js';
 import type { FamilyHomeChild, FamilyHomeToday } from '../../shared/family-home.schemas.js';
@@ -127,9 +125,6 @@ function ChildCard({ child, date }: { child: FamilyHomeChild; date: string }) {
  * With no child linked it says so once, with the way to add one.
  */
 export function FamilyHome({ childIds }: { childIds: readonly string[] }) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const tablet = useMediaQuery(theme.breakpoints.down('md'));
   const home = useFamilyHome(childIds);
   if (childIds.length === 0) {
     return (
@@ -155,19 +150,19 @@ export function FamilyHome({ childIds }: { childIds: readonly string[] }) {
     );
   }
   const children = home.data.children;
-  const columns = phone ? 1 : tablet ? Math.min(2, children.length) : Math.min(3, Math.max(children.length, 1));
+  // Columns by CSS breakpoints, so the page the server renders is right at every width (D103).
+  const columns = (most: number) => `repeat(${Math.min(most, Math.max(children.length, 1))}, minmax(0, 1fr))`;
   return (
     <Box
       component="ul"
       aria-label="Your children"
-      data-columns={columns}
       sx={{
         p: 0,
         m: 0,
         mt: 3,
         display: 'grid',
         gap: { xs: 2, md: 3 },
-        gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+        gridTemplateColumns: { xs: columns(1), sm: columns(2), md: columns(3) },
       }}
     >
       {children.map((child) => (
