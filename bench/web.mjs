@@ -116,6 +116,11 @@ await runBench(NAME, `js_gzip_kb<=${MAX_JS_KB},login_lcp_ms<=1200,login_tbt_ms<=
     else registrationScripts = [...new Set(scripts)];
     // What the LCP is and where its time goes (Lighthouse's own audit), for the log: not budgeted.
     const [element, phases] = lhr.audits['largest-contentful-paint-element']?.details?.items ?? [];
+    // The longest main-thread tasks Lighthouse counted (simulated durations), for the log: where the blocking time is.
+    const longTasks = (lhr.audits['long-tasks']?.details?.items ?? [])
+      .slice(0, 6)
+      .map((task) => `${Math.round(task.duration)} ms at ${Math.round(task.startTime)} (${String(task.url ?? 'other').replace(portal.url, '')})`);
+    log(`${urlPath} long tasks: ${longTasks.join(', ') || 'none'}`);
     const node = element?.items?.[0]?.node;
     return {
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
