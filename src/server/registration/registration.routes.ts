@@ -8,9 +8,9 @@ import {
   RegistrationStatusSchema,
   SaveRegistrationPeriodSchema,
   SaveStudentAnswerSchema,
-  SaveStudentBodySchema,
   StudentRecordListSchema,
 } from '../../shared/registration.schemas.js';
+import { SaveStudentBodySchema } from '../../shared/registration-save.schemas.js';
 import type { Db } from '../db/database.js';
 import { requireUser } from '../http/access.js';
 import { badRequest } from '../http/errors.js';

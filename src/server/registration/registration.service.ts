@@ -20,9 +20,9 @@ import {
   type RegistrationStatus,
   type SaveRegistrationPeriodInput,
   type SaveStudentAnswer,
-  type SaveStudentBody,
   type StudentRecord,
 } from '../../shared/registration.schemas.js';
+import type { SaveStudentBody } from '../../shared/registration-save.schemas.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import { inGroupedTransaction, nowIso, type Db } from '../db/database.js';
 import { identityFieldOfError } from '../db/unique-violation.js';

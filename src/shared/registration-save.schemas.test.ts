@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkFieldRules, checkFieldValue, FIELD_MESSAGES, REGISTRATION_FIELDS, WRITABLE_FIELDS } from './registration.fields.js';
-import { SaveStudentBodySchema } from './registration.schemas.js';
+import { SaveStudentBodySchema } from './registration-save.schemas.js';
 
 /** The issues of a failed parse as the error body's `errors`: field → its messages, in order. */
 function errorsOf(body: unknown): Record<string, string[]> {
