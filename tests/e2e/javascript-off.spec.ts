@@ -129,3 +129,28 @@ describe('typed before the code arrived', () => {
     await expect.poll(async () => (await stored('place_of_birth')).place_of_birth, { timeout: 30_000 }).toBe('Arima Early');
   });
 });
+
+describe('while the page hydrates', () => {
+  it("the office's list keeps the bulk bar the server rendered: nothing above the grid goes and comes back (1280 px)", async () => {
+    await signIn(spec.page, spec.portal, { username: 'admin' });
+    const page = await spec.page.context().newPage();
+    try {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // Records every node taken out of the page that held the bar (a part React gave up hydrating).
+      await page.addInitScript(() => {
+        const removed: string[] = [];
+        Object.assign(window, { removedBars: removed });
+        new MutationObserver((records) => {
+          for (const record of records) for (const node of record.removedNodes) if (node.textContent?.includes('Tick rows to act on them')) removed.push(node.nodeName);
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(spec.url('/admin/dashboard'));
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await page.getByText(/^Total Number of Students: \d+/).waitFor();
+      await page.getByRole('grid').waitFor();
+      expect(await page.evaluate(() => (window as unknown as { removedBars: string[] }).removedBars)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -32,6 +32,11 @@ import { KEPT_FILTERS_KEY, useStudentListData, type KeptFilters } from './studen
 import type { StudentGridProps } from './student-grid.js';
 import type { StudentRowAction } from './student-row-actions.js';
 import type { BulkSelection } from '../../shared/bulk.schemas.js';
+// The bulk bar is on the list's first screen, which the server renders: its code comes with the
+// list's. As a lazy part it was not loaded when the list rendered again right after hydrating,
+// so React swapped the server's bar for nothing until the code came and the grid jumped
+// (layout shift 0.069 at 1280 px; docs/decisions.md D104).
+import BulkActions from './bulk-actions.js';
 
 // The grid and the dialogs are most of the list's code: the search, filters and total paint
 // first, the grid arrives after them, and each dialog's code comes the first time it opens (D64).
@@ -41,7 +46,6 @@ const EditStudentDialog = lazy(async () => ({ default: (await import('./edit-stu
 const StudentHistoryDialog = lazy(async () => ({ default: (await import('./student-history-dialog.js')).StudentHistoryDialog }));
 const ResetPasswordDialog = lazy(async () => ({ default: (await import('./reset-password-dialog.js')).ResetPasswordDialog }));
 const PdfDialog = lazy(async () => ({ default: (await import('../components/pdf-view.js')).PdfDialog }));
-const BulkActions = lazy(() => import('./bulk-actions.js'));
 
 /** No row ticked. */
 const NOTHING_TICKED: GridRowSelectionModel = { type: 'include', ids: new Set() };
@@ -139,21 +143,19 @@ export default function StudentList({ documentsDialog: DocumentsDialog, familyDi
         classTools={may.letters && classId !== '' && ClassToolsOf && <ClassToolsOf classId={classId} />}
         onAdd={may.add ? () => openDialog({ kind: 'add' }) : undefined}
       />
-      <Suspense fallback={null}>
-        <BulkActions
-          selectedCount={selection.selectedCount}
-          allMatching={selection.allMatching}
-          found={found}
-          selection={selection.selection}
-          onSelectAll={selection.selectAllMatching}
-          onClear={selection.clearSelection}
-          onDone={selection.clearSelection}
-          classes={classChoices}
-          classId={classId}
-          may={selection.bulk}
-          narrow={narrow}
-        />
-      </Suspense>
+      <BulkActions
+        selectedCount={selection.selectedCount}
+        allMatching={selection.allMatching}
+        found={found}
+        selection={selection.selection}
+        onSelectAll={selection.selectAllMatching}
+        onClear={selection.clearSelection}
+        onDone={selection.clearSelection}
+        classes={classChoices}
+        classId={classId}
+        may={selection.bulk}
+        narrow={narrow}
+      />
       {listError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {errorMessage(listError)}
